@@ -1,0 +1,204 @@
+"""What the five games share: reading a record's header, seats, exact numbers.
+
+Every game module reads its record with :func:`read_header`, walks the seats
+with :func:`left_of` / :func:`right_of`, and turns exact numbers into JSON with
+:func:`to_json_number`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any
+
+from .errors import RuleError
+
+Number = int | Fraction
+
+
+@dataclass(frozen=True)
+class Header:
+    """The common fields of a game record, checked."""
+
+    game: str
+    players: tuple[str, ...]
+    first_dealer: str
+    options: dict[str, Any]
+    rounds: tuple[Mapping[str, Any], ...]
+
+
+@dataclass(frozen=True)
+class Checklist:
+    """A deck-preparation or dealing checklist: a title and the steps, in order."""
+
+    title: str
+    steps: tuple[str, ...]
+
+    def as_dict(self) -> dict[str, Any]:
+        """JSON-ready form."""
+        return {"title": self.title, "steps": list(self.steps)}
+
+
+def read_header(
+    record: object,
+    game: str,
+    player_counts: range | Sequence[int],
+    defaults: Mapping[str, Any],
+) -> Header:
+    """Check the common fields of ``record`` and fill in the default options.
+
+    ``player_counts`` is how many players the game allows. Unknown option
+    names are refused (a typo would otherwise be silently ignored).
+
+    >>> h = read_header({"game": "clumond", "players": ["Ann", "Bo", "Cy"],
+    ...                  "first_dealer": "Bo", "rounds": []}, "clumond", [3], {"ante": 5})
+    >>> h.players, h.first_dealer, h.options
+    (('Ann', 'Bo', 'Cy'), 'Bo', {'ante': 5})
+    """
+    if not isinstance(record, Mapping):
+        raise RuleError("a game record must be a JSON object")
+    if record.get("game") != game:
+        raise RuleError(f"this is not a {game} record (game is {record.get('game')!r})")
+    players = record.get("players")
+    if not isinstance(players, list) or not all(isinstance(p, str) for p in players):
+        raise RuleError("players must be a list of names")
+    names = tuple(p.strip() for p in players)
+    if any(not n for n in names):
+        raise RuleError("a player's name is empty")
+    if names != tuple(players):
+        raise RuleError("a player's name starts or ends with spaces")
+    for i, name in enumerate(names):
+        if name in names[:i]:
+            raise RuleError(f"{name} is seated twice")
+    if len(names) not in player_counts:
+        allowed = _describe_counts(player_counts)
+        raise RuleError(f"{game} is for {allowed} players, not {len(names)}")
+    first_dealer = record.get("first_dealer", names[0])
+    if first_dealer not in names:
+        raise RuleError(f"the first dealer {first_dealer!r} is not one of the players")
+    given = record.get("options")
+    if given is None:
+        given = {}
+    if not isinstance(given, Mapping):
+        raise RuleError("options must be a JSON object")
+    unknown = sorted(set(given) - set(defaults))
+    if unknown:
+        raise RuleError(f"{game} has no option {unknown[0]!r}")
+    options = dict(defaults) | dict(given)
+    rounds = record.get("rounds", [])
+    if not isinstance(rounds, list) or not all(isinstance(r, Mapping) for r in rounds):
+        raise RuleError("rounds must be a list of JSON objects")
+    return Header(game, names, first_dealer, options, tuple(rounds))
+
+
+def _describe_counts(counts: range | Sequence[int]) -> str:
+    counts = list(counts)
+    if len(counts) == 1:
+        return str(counts[0])
+    if counts == list(range(counts[0], counts[-1] + 1)):
+        return f"{counts[0]} to {counts[-1]}"
+    return ", ".join(map(str, counts))
+
+
+def left_of(players: Sequence[str], player: str, steps: int = 1) -> str:
+    """The player ``steps`` seats clockwise after ``player``.
+
+    >>> left_of(["Rob", "Sam", "Nick", "Emily"], "Emily")
+    'Rob'
+    """
+    return players[(players.index(player) + steps) % len(players)]
+
+
+def right_of(players: Sequence[str], player: str, steps: int = 1) -> str:
+    """The player ``steps`` seats counter-clockwise before ``player``.
+
+    >>> right_of(["Rob", "Sam", "Nick", "Emily"], "Rob")
+    'Emily'
+    """
+    return left_of(players, player, -steps)
+
+
+def clockwise_from(players: Sequence[str], first: str) -> list[str]:
+    """All players in clockwise order, starting with ``first``.
+
+    >>> clockwise_from(["Rob", "Sam", "Nick", "Emily"], "Nick")
+    ['Nick', 'Emily', 'Rob', 'Sam']
+    """
+    i = players.index(first)
+    return list(players[i:]) + list(players[:i])
+
+
+def to_json_number(value: Number) -> int | float:
+    """An exact number as JSON: an int when whole, else a float that is exact.
+
+    Only halves, quarters and other powers of two arise in the games, and
+    those are exact in binary floating point; anything else is a bug.
+
+    >>> to_json_number(Fraction(7, 2)), to_json_number(Fraction(8, 2)), to_json_number(3)
+    (3.5, 4, 3)
+    """
+    if isinstance(value, int):
+        return value
+    if value.denominator == 1:
+        return int(value.numerator)
+    as_float = value.numerator / value.denominator
+    if Fraction(as_float) != value:  # pragma: no cover - guards against a rules bug
+        raise ArithmeticError(f"{value} cannot be written exactly in JSON")
+    return as_float
+
+
+def json_scores(scores: Mapping[str, Number]) -> dict[str, int | float]:
+    """A mapping of exact numbers as JSON numbers, order kept."""
+    return {name: to_json_number(v) for name, v in scores.items()}
+
+
+def split_evenly(amount: int, shares: int) -> tuple[int, int]:
+    """The rounding rule: each share rounded down, and what is left over.
+
+    >>> split_evenly(11, 3)
+    (3, 2)
+    """
+    if shares <= 0:
+        raise ValueError("cannot split among nobody")
+    return amount // shares, amount % shares
+
+
+def distribute_odd_units(amount: int, recipients: Sequence[str]) -> dict[str, int]:
+    """Share ``amount`` evenly; odd units go one each to the first recipients.
+
+    >>> distribute_odd_units(11, ["Ann", "Bo", "Cy"])
+    {'Ann': 4, 'Bo': 4, 'Cy': 3}
+    """
+    each, left = split_evenly(amount, len(recipients))
+    return {name: each + (1 if i < left else 0) for i, name in enumerate(recipients)}
+
+
+def whole_number(value: object, what: str, *, minimum: int | None = None,
+                 maximum: int | None = None) -> int:
+    """Check that ``value`` is a whole number (not a bool) within bounds.
+
+    ``what`` names the field for the message, e.g. ``"round 2: Ann's tricks"``.
+    """
+    if isinstance(value, bool) or not isinstance(value, int):
+        if isinstance(value, float) and value.is_integer():
+            value = int(value)
+        else:
+            raise RuleError(f"{what} must be a whole number, not {value!r}")
+    if minimum is not None and value < minimum:
+        raise RuleError(f"{what} must be at least {minimum}, not {value}")
+    if maximum is not None and value > maximum:
+        raise RuleError(f"{what} must be at most {maximum}, not {value}")
+    return value
+
+
+def require_player(name: object, players: Sequence[str], where: str) -> str:
+    """Check that ``name`` is one of the players; ``where`` prefixes the message."""
+    if not isinstance(name, str) or name not in players:
+        raise RuleError(f"{where}: {name!r} is not a player at this table")
+    return name
+
+
+def round_label(index: int) -> str:
+    """``round N`` for the 0-based ``index``, as messages say it."""
+    return f"round {index + 1}"
