@@ -1,0 +1,138 @@
+#!/usr/bin/env python3
+"""The two commands of the companion, for a fresh machine with only Python 3.11+.
+
+    python3 manage.py serve     run the app for the table (SQLite, LAN, QR in the terminal)
+    python3 manage.py test      run the whole test suite
+
+Either one first makes ``.venv`` (once) and installs the project into it
+(again whenever ``pyproject.toml`` changes), then re-runs itself inside it.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import venv
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent
+VENV = ROOT / ".venv"
+BIN = VENV / ("Scripts" if os.name == "nt" else "bin")
+PYTHON = BIN / ("python.exe" if os.name == "nt" else "python")
+STAMP = VENV / ".companion-installed"
+HTMX_VERSION = "2.0.11"
+RULES_COVERAGE_GOAL = 95
+
+
+def ensure_venv() -> None:
+    """Make the virtualenv and install the project (with its test extra) when needed."""
+    wanted = hashlib.sha256((ROOT / "pyproject.toml").read_bytes()).hexdigest()
+    if not PYTHON.exists():
+        print("Making a virtualenv in .venv (once) …", flush=True)
+        venv.EnvBuilder(with_pip=True).create(VENV)
+    if not STAMP.exists() or STAMP.read_text().strip() != wanted:
+        print("Installing the companion and its test tools into .venv …", flush=True)
+        pip = [str(PYTHON), "-m", "pip", "install", "--disable-pip-version-check", "-q"]
+        subprocess.run([*pip, "--upgrade", "pip"], check=True)
+        subprocess.run([*pip, "-e", f"{ROOT}[test]"], check=True)
+        STAMP.write_text(wanted)
+
+
+def in_venv() -> bool:
+    """True when this process already runs on the project's virtualenv."""
+    return Path(sys.prefix).resolve() == VENV.resolve()
+
+
+def lan_address() -> str:
+    """The address phones on the same network should use for this machine.
+
+    A UDP ``connect`` only picks the outgoing interface; it sends no packet.
+    """
+    try:
+        with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
+            probe.connect(("192.0.2.1", 9))
+            address = probe.getsockname()[0]
+            if not address.startswith("127.") and address != "0.0.0.0":
+                return address
+    except OSError:
+        pass
+    try:
+        for address in socket.gethostbyname_ex(socket.gethostname())[2]:
+            if not address.startswith("127."):
+                return address
+    except OSError:
+        pass
+    return "127.0.0.1"
+
+
+def serve(args: list[str]) -> int:
+    """Apply migrations, print the address and its QR code, and serve on the LAN."""
+    port = int(os.environ.get("PORT", "5000"))
+    public_url = os.environ.get("COMPANION_PUBLIC_URL") or f"http://{lan_address()}:{port}"
+    os.environ["COMPANION_PUBLIC_URL"] = public_url
+    upgrade = [str(PYTHON), "-m", "flask", "--app", "companion", "db", "upgrade"]
+    subprocess.run(upgrade, check=True, cwd=ROOT)
+    import qrcode  # installed in .venv by ensure_venv
+
+    qr = qrcode.QRCode(border=2)
+    qr.add_data(public_url)
+    print("\nThe companion is running. Scorekeeper: open this address on the tablet;")
+    print("phones on the same Wi-Fi can scan this code:\n")
+    qr.print_ascii(invert=True)
+    print(f"\n    {public_url}\n\n(Ctrl+C stops it.)\n", flush=True)
+    if os.name == "nt":
+        command = [str(PYTHON), "-m", "flask", "--app", "companion", "run",
+                   "--host", "0.0.0.0", "--port", str(port)]
+    else:
+        command = [str(BIN / "gunicorn"), "--workers", "1", "--threads", "8",
+                   "--bind", f"0.0.0.0:{port}", "--access-logfile", "-", *args,
+                   "companion:create_app()"]
+    try:
+        return subprocess.run(command, cwd=ROOT).returncode
+    except KeyboardInterrupt:
+        return 0
+
+
+def fetch_htmx() -> None:
+    """Get htmx from the npm registry for the browser tests (they serve it in place of the CDN)."""
+    target = ROOT / "node_modules" / "htmx.org" / "dist" / "htmx.min.js"
+    if target.exists() or os.environ.get("COMPANION_HTMX_FILE") or not shutil.which("npm"):
+        return
+    subprocess.run(["npm", "install", "--no-save", "--no-package-lock", "--no-audit",
+                    "--no-fund", "--loglevel=error", f"htmx.org@{HTMX_VERSION}"],
+                   cwd=ROOT, check=False)
+
+
+def test(args: list[str]) -> int:
+    """Run pytest; with no arguments, the whole suite with the rules coverage goal."""
+    fetch_htmx()
+    pytest = [str(PYTHON), "-m", "pytest"]
+    if args:
+        return subprocess.run([*pytest, *args], cwd=ROOT).returncode
+    code = subprocess.run([*pytest, "--cov", "--cov-report=", "-q"], cwd=ROOT).returncode
+    report = [str(PYTHON), "-m", "coverage", "report", "--include=companion/rules/*",
+              "--skip-empty", f"--fail-under={RULES_COVERAGE_GOAL}"]
+    print(f"\nBranch coverage of companion/rules (goal {RULES_COVERAGE_GOAL}%):", flush=True)
+    covered = subprocess.run(report, cwd=ROOT).returncode
+    return code or covered
+
+
+def main() -> int:
+    """Dispatch ``serve`` or ``test``."""
+    command, *args = sys.argv[1:] or ["help"]
+    if command not in ("serve", "test"):
+        print(__doc__)
+        return 0 if command in ("help", "-h", "--help") else 2
+    if not in_venv():
+        ensure_venv()
+        return subprocess.run([str(PYTHON), str(Path(__file__).resolve()), command, *args],
+                              cwd=ROOT).returncode
+    return serve(args) if command == "serve" else test(args)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
