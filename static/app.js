@@ -1,0 +1,125 @@
+/* The companion's small progressive enhancements. No dependencies.
+ *
+ * Every page works without this file (plain forms and links); with it:
+ *  1. the service worker is registered (offline page, installable app);
+ *  2. a `companion:tick` event fires on <body> every 2 s while the page is
+ *     visible, and at once when it becomes visible again; live partials poll
+ *     with hx-trigger="companion:tick from:body", so a sleeping phone stops
+ *     polling and catches up when it wakes;
+ *  3. the screen stays awake while <body data-wake-lock="on">;
+ *  4. forms (or submit buttons) with data-confirm="question" ask first.
+ */
+(function () {
+  "use strict";
+
+  var TICK_MS = 2000;
+
+  /* 1. Service worker. */
+  function registerServiceWorker() {
+    if (!("serviceWorker" in navigator)) {
+      return; // Old browser, or plain http on a LAN address (not a secure context).
+    }
+    navigator.serviceWorker.register("/sw.js", { scope: "/" }).catch(function () {
+      // The app works the same without it; only the offline page is lost.
+    });
+  }
+
+  /* 2. Live ticks. */
+  function tick() {
+    if (document.body) {
+      document.body.dispatchEvent(new CustomEvent("companion:tick"));
+    }
+  }
+
+  function startTicks() {
+    window.setInterval(function () {
+      if (document.visibilityState === "visible") {
+        tick();
+      }
+    }, TICK_MS);
+    document.addEventListener("visibilitychange", function () {
+      if (document.visibilityState === "visible") {
+        tick();
+      }
+    });
+  }
+
+  /* 3. Screen Wake Lock. */
+  var wakeLock = null;
+  var wakeLockPending = false;
+
+  function wakeLockWanted() {
+    return Boolean(document.body) && document.body.dataset.wakeLock === "on";
+  }
+
+  function updateWakeLock() {
+    if (!("wakeLock" in navigator)) {
+      return;
+    }
+    if (wakeLockWanted() && document.visibilityState === "visible") {
+      if (wakeLock || wakeLockPending) {
+        return;
+      }
+      wakeLockPending = true;
+      navigator.wakeLock.request("screen").then(function (lock) {
+        wakeLockPending = false;
+        wakeLock = lock;
+        lock.addEventListener("release", function () {
+          if (wakeLock === lock) {
+            wakeLock = null;
+          }
+        });
+        if (!wakeLockWanted()) {
+          updateWakeLock(); // Switched off while the request was pending.
+        }
+      }).catch(function () {
+        // Low battery, no permission, or not supported here: the screen just dims.
+        wakeLockPending = false;
+      });
+    } else if (!wakeLockWanted() && wakeLock) {
+      var lock = wakeLock;
+      wakeLock = null;
+      lock.release().catch(function () {});
+    }
+  }
+
+  function watchWakeLock() {
+    // The browser drops the lock whenever the page is hidden; take it again on return.
+    document.addEventListener("visibilitychange", updateWakeLock);
+    new MutationObserver(updateWakeLock).observe(document.body, {
+      attributes: true,
+      attributeFilter: ["data-wake-lock"],
+    });
+    // A boosted htmx navigation keeps the old <body>; pages may switch the lock then.
+    document.body.addEventListener("htmx:afterSettle", updateWakeLock);
+    updateWakeLock();
+  }
+
+  /* 4. Confirm before submitting. */
+  function confirmSubmits() {
+    // Capture phase on window, so a "Cancel" stops htmx's boosted submit too.
+    window.addEventListener("submit", function (event) {
+      var form = event.target;
+      var submitter = event.submitter;
+      var question = (submitter && submitter.getAttribute("data-confirm")) ||
+        (form && form.getAttribute && form.getAttribute("data-confirm"));
+      if (question && !window.confirm(question)) {
+        event.preventDefault();
+        event.stopImmediatePropagation();
+      }
+    }, true);
+  }
+
+  function start() {
+    registerServiceWorker();
+    startTicks();
+    watchWakeLock();
+    confirmSubmits();
+  }
+
+  if (document.readyState === "loading") {
+    document.addEventListener("DOMContentLoaded", start);
+  } else {
+    start();
+  }
+}());
