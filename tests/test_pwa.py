@@ -1,0 +1,146 @@
+"""The companion installs as an app: manifest, icons, service worker, offline page."""
+
+from __future__ import annotations
+
+import io
+import json
+from pathlib import Path
+
+import pytest
+from flask import Flask
+from PIL import Image
+
+from companion.web import pwa
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+@pytest.fixture
+def pwa_client():
+    """A bare Flask app with only the PWA blueprint, on the project's templates and static."""
+    app = Flask(
+        "companion_pwa_test",
+        root_path=str(ROOT),
+        template_folder=str(ROOT / "templates"),
+        static_folder=str(ROOT / "static"),
+    )
+    app.config["TESTING"] = True
+    app.register_blueprint(pwa.bp)
+    return app.test_client()
+
+
+def get_manifest(client):
+    """Fetch and parse /manifest.webmanifest."""
+    response = client.get("/manifest.webmanifest")
+    assert response.status_code == 200
+    return response, json.loads(response.get_data(as_text=True))
+
+
+def test_manifest_is_served_as_a_web_manifest(pwa_client):
+    response, _ = get_manifest(pwa_client)
+    assert response.mimetype == "application/manifest+json"
+
+
+def test_manifest_has_what_an_install_needs(pwa_client):
+    _, manifest = get_manifest(pwa_client)
+    assert manifest["name"] == "The companion"
+    assert manifest["short_name"] == "Companion"
+    assert manifest["description"]
+    assert manifest["display"] == "standalone"
+    assert manifest["start_url"] == "/"
+    assert manifest["scope"] == "/"
+    assert manifest["id"] == "/"
+    for key in ("theme_color", "background_color"):
+        colour = manifest[key]
+        assert colour.startswith("#") and len(colour) == 7
+        red, green, blue = (int(colour[i:i + 2], 16) for i in (1, 3, 5))
+        assert red + green + blue < 3 * 64, f"{key} {colour} should be dark"
+
+
+def test_manifest_icons_exist_and_have_their_declared_sizes(pwa_client):
+    _, manifest = get_manifest(pwa_client)
+    icons = manifest["icons"]
+    declared = {(icon["sizes"], icon.get("purpose", "any")) for icon in icons}
+    assert {("192x192", "any"), ("512x512", "any"), ("512x512", "maskable")} <= declared
+    for icon in icons:
+        assert icon["type"] == "image/png"
+        response = pwa_client.get(icon["src"])
+        assert response.status_code == 200, icon["src"]
+        assert response.mimetype == "image/png"
+        image = Image.open(io.BytesIO(response.data))
+        assert image.format == "PNG"
+        width, height = (int(n) for n in icon["sizes"].split("x"))
+        assert image.size == (width, height), icon["src"]
+
+
+def test_maskable_icon_keeps_the_background_colour_at_its_edges(pwa_client):
+    # A maskable icon is cropped to any shape: its corners must be plain background.
+    _, manifest = get_manifest(pwa_client)
+    maskable = next(i for i in manifest["icons"] if i.get("purpose") == "maskable")
+    image = Image.open(io.BytesIO(pwa_client.get(maskable["src"]).data)).convert("RGB")
+    background = tuple(int(manifest["background_color"][i:i + 2], 16) for i in (1, 3, 5))
+    size = image.size[0]
+    for xy in ((0, 0), (size - 1, 0), (0, size - 1), (size - 1, size - 1), (size // 2, 2)):
+        assert image.getpixel(xy) == background
+
+
+def test_service_worker_is_served_from_the_root_and_never_goes_stale(pwa_client):
+    response = pwa_client.get("/sw.js")
+    assert response.status_code == 200
+    assert response.mimetype in ("text/javascript", "application/javascript")
+    assert response.headers["Service-Worker-Allowed"] == "/"
+    assert "no-cache" in response.headers["Cache-Control"]
+
+
+def test_service_worker_knows_the_shell_and_the_offline_fallback(pwa_client):
+    source = pwa_client.get("/sw.js").get_data(as_text=True)
+    shell_line = next(line for line in source.splitlines()
+                      if line.startswith("self.COMPANION_SHELL = "))
+    shell = json.loads(shell_line.removeprefix("self.COMPANION_SHELL = ").rstrip(";"))
+    assert "/offline" in shell
+    assert "/static/app.js" in shell
+    for name in ("icon-192.png", "icon-512.png", "maskable-512.png"):
+        assert f"/static/icons/{name}" in shell
+    css = sorted((ROOT / "static" / "css").glob("*.css"))
+    for sheet in css:
+        assert f"/static/css/{sheet.name}" in shell
+    for url in shell:
+        assert pwa_client.get(url).status_code == 200, f"{url} is in the shell but not served"
+    assert 'self.COMPANION_OFFLINE = "/offline"' in source
+    assert "caches.match(OFFLINE_URL" in source
+    assert 'request.method !== "GET"' in source
+
+
+def test_service_worker_version_changes_with_the_shell(pwa_client, tmp_path):
+    def version(client):
+        source = client.get("/sw.js").get_data(as_text=True)
+        return next(line for line in source.splitlines() if "COMPANION_VERSION" in line)
+
+    before = version(pwa_client)
+    assert before == version(pwa_client), "the same files must give the same version"
+    app = pwa_client.application
+    copy = tmp_path / "static"
+    (copy / "icons").mkdir(parents=True)
+    for name in ("app.js", "sw.js", *(f"icons/{p.name}" for p in
+                                      (ROOT / "static" / "icons").glob("*.png"))):
+        (copy / name).write_bytes((ROOT / "static" / name).read_bytes())
+    app.static_folder = str(copy)
+    (copy / "app.js").write_text("/* a new app.js */\n")
+    assert version(pwa_client) != before
+
+
+def test_offline_page_renders(pwa_client):
+    response = pwa_client.get("/offline")
+    assert response.status_code == 200
+    page = response.get_data(as_text=True)
+    assert "No connection" in page
+    assert 'rel="manifest" href="/manifest.webmanifest"' in page
+    # The service worker serves this page with no network: nothing from another host.
+    assert "https://" not in page and "http://" not in page
+    assert "<script>" not in page, "the CSP forbids inline scripts"
+
+
+def test_app_js_is_served(pwa_client):
+    response = pwa_client.get("/static/app.js")
+    assert response.status_code == 200
+    assert b"companion:tick" in response.data
