@@ -1,0 +1,718 @@
+"""Trumplestiltskin (RULES.md section 3): 3 to 5 players against the Gnome.
+
+A record's rounds are hands::
+
+    {"bids": [["Bo", 10], ["Cy", "pass"], ["Di", 12], ["Ann", "pass"], ["Bo", "pass"]],
+     "looked": ["Cy"], "gnome": "9♥", "trump": "♥",
+     "points": {"Ann": 3, "Bo": 5, "Cy": 2, "Di": 6}}
+
+``bids`` are spoken in order from the dealer's left; ``trump`` is needed only
+when the Gnome is a joker; a hand where everyone passed has only ``bids``.
+
+>>> result = replay({"game": "trumplestiltskin", "players": ["Ann", "Bo", "Cy", "Di"],
+...     "first_dealer": "Ann", "rounds": [{
+...     "bids": [["Bo", 10], ["Cy", "pass"], ["Di", 12], ["Ann", "pass"], ["Bo", "pass"]],
+...     "looked": ["Cy"], "gnome": "9♥", "trump": "♥",
+...     "points": {"Ann": 3, "Bo": 5, "Cy": 2, "Di": 6}}]})
+>>> result["totals"], result["gnome"]
+({'Ann': 0, 'Bo': 5, 'Cy': 0, 'Di': -12}, 11)
+
+The result is the common result plus ``gnome`` (the Gnome's total) and, per
+round, ``gnome`` (what the Gnome got that hand). ``totals`` are the players'
+totals; ``money`` is ``{}`` (no stakes).
+
+Breakdown
+---------
+Each round's ``breakdown`` says why every number is what it is::
+
+    {"thrown_in": false,           # true when everyone passed
+     "taker": "Di", "bid": 12,     # who took the bid, at what (null when thrown in)
+     "gnome_card": "9♥", "trump": "♥",
+     "max_points": 32,             # the most points this hand could hold
+     "players": {"Ann": {"top_bid": null, "looked": false, "took_bid": false,
+                         "points": 3, "case": "never bid",
+                         "score": 0, "to_gnome": 3,
+                         "why": "never bid: all 3 points go to the Gnome"}, ...},
+     "gnome": 11,                  # what the Gnome got this hand
+     "gnome_total": 11}            # the Gnome's total after this hand
+
+``case`` is one of ``"never bid"``, ``"bid"`` (did not take the bid),
+``"made"``, ``"failed"`` (took the bid) or ``"thrown in"``. Numbers are JSON
+numbers; halves are kept exactly (``2.5``); ``why`` writes them as ``2½``.
+
+Readings
+--------
+Where RULES.md leaves a question open, the companion reads it so:
+
+- The 44 cards are dealt afresh every hand, one at a time clockwise from the
+  dealer's left, so the first ``44 mod n`` players from there get one more.
+- *Most points possible in one hand* (the check on the sum of ``points``): the
+  44 dealt cards give 16 (eight aces and eight kings) plus 11 (every card of
+  the trump suit is worth one more); of the five Blanket cards left after the
+  Gnome, one goes to each player and the rest are set aside unseen, so the
+  check counts the best ones: the 9 of trumps 1, other 9s 0, a joker 2, and
+  the joker of the trump's colour 3 (it may be played as trump). So 30 to 32.
+  No minimum is checked (a joker need not be played as trump).
+- "More than 200" in the end rule means more than the table's ``target``
+  (200 unless the table agreed another). The Gnome never wins. When the
+  player who took the last bid is not over the target, the player(s) with
+  the most points win, ties shared.
+- A thrown-in hand changes no total, so it never ends the game. It may still
+  list who ``looked``; a ``gnome``/``trump`` given for it is checked but not
+  used, and its ``points``, if given, must all be 0.
+- A player who never bid scores 0 whether or not they looked: all their
+  points go to the Gnome. The taker who made the bid and looked scores half of
+  all their points (not capped at the bid).
+- ``trump`` may be given for a 9 as long as it is the 9's suit. ``"pass"`` is
+  read whatever its case. A name listed twice in ``looked`` is refused, and so
+  are keys a hand does not have (a typo such as ``"look"`` would otherwise
+  silently mean that nobody looked).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Any
+
+from .cards import (
+    BLACK_JOKER,
+    RED_JOKER,
+    SUITS,
+    Card,
+    Joker,
+    Rank,
+    Suit,
+    SuitCard,
+    parse_card,
+    parse_suit,
+)
+from .common import (
+    Checklist,
+    Number,
+    clockwise_from,
+    json_scores,
+    left_of,
+    read_header,
+    require_player,
+    right_of,
+    round_label,
+    to_json_number,
+    whole_number,
+)
+from .errors import RuleError
+
+GAME = "trumplestiltskin"
+PLAYERS = range(3, 6)
+"""Three to five players."""
+DEFAULTS: dict[str, Any] = {"target": 200, "gnome_target": 350}
+"""A player's target ends the game at 200, the Gnome's at 350."""
+
+DEALT_CARDS = 44
+"""The Pinochle deck (50) less the six cards of the Blanket."""
+BLANKET: tuple[Card, ...] = tuple(SuitCard(Rank.NINE, suit) for suit in SUITS) + (
+    RED_JOKER, BLACK_JOKER)
+"""The six Blanket cards: one 9 of each suit and both jokers."""
+
+_ROUND_KEYS = frozenset({"bids", "looked", "gnome", "trump", "points"})
+_HONOURS = 16  # eight aces and eight kings among the 44, one point each
+_SUIT_SIZE = 11  # of each suit among the 44: two each of A K Q J 10, one 9
+
+
+# ---------------------------------------------------------------------------
+# Bidding
+
+
+@dataclass(frozen=True)
+class Speech:
+    """One player's turn in the bidding: a bid (a whole number) or a pass (``bid`` None)."""
+
+    player: str
+    bid: int | None
+
+    def __post_init__(self) -> None:
+        if self.bid is not None and (isinstance(self.bid, bool) or not isinstance(self.bid, int)
+                                     or self.bid < 1):
+            raise RuleError(f"{self.player}'s bid must be a whole number of at least 1, "
+                            f"not {self.bid!r}")
+
+    def __str__(self) -> str:
+        return f"{self.player} passed" if self.bid is None else f"{self.player} bid {self.bid}"
+
+
+@dataclass(frozen=True)
+class Auction:
+    """The bidding of one hand, as it stands.
+
+    ``order`` is every player clockwise from the dealer's left; ``turn`` is
+    the index in ``order`` of who speaks next. Use :meth:`start`, then
+    :meth:`speak` (which checks the speech first).
+
+    >>> a = Auction.start(["Ann", "Bo", "Cy"], dealer="Ann")
+    >>> a.to_speak, a.minimum_bid
+    ('Bo', 1)
+    >>> a = a.speak(Speech("Bo", 7)).speak(Speech("Cy", None))
+    >>> a.to_speak, a.minimum_bid, a.over
+    ('Ann', 8, False)
+    >>> a = a.speak(Speech("Ann", None))
+    >>> a.over, a.taker, a.top_bid
+    (True, 'Bo', 7)
+    """
+
+    order: tuple[str, ...]
+    turn: int = 0
+    passed: frozenset[str] = frozenset()
+    top_bid: int = 0
+    top_bidder: str | None = None
+    top_bids: tuple[tuple[str, int], ...] = ()
+    closed: bool = False
+
+    @classmethod
+    def start(cls, players: Sequence[str], dealer: str) -> Auction:
+        """The bidding before anyone speaks: the dealer's left starts."""
+        return cls(order=tuple(clockwise_from(players, left_of(players, dealer))))
+
+    @property
+    def in_bidding(self) -> tuple[str, ...]:
+        """Players who have not passed, clockwise from the dealer's left."""
+        return tuple(p for p in self.order if p not in self.passed)
+
+    @property
+    def over(self) -> bool:
+        """True once someone has taken the bid or everyone has passed."""
+        return self.closed or len(self.passed) == len(self.order)
+
+    @property
+    def thrown_in(self) -> bool:
+        """True when every player passed: the hand is thrown in."""
+        return len(self.passed) == len(self.order)
+
+    @property
+    def taker(self) -> str | None:
+        """Who took the bid (None while bidding goes on, or if the hand is thrown in)."""
+        return self.top_bidder if self.closed else None
+
+    @property
+    def to_speak(self) -> str | None:
+        """Whose turn it is to bid or pass (None once the bidding is over)."""
+        return None if self.over else self.order[self.turn]
+
+    @property
+    def minimum_bid(self) -> int:
+        """The smallest bid the next speaker may make."""
+        return self.top_bid + 1
+
+    def check(self, speech: Speech) -> None:
+        """Refuse a speech the rules do not allow now (RuleError naming player and bid)."""
+        said = "pass" if speech.bid is None else f"bid {speech.bid}"
+        if self.over:
+            if self.thrown_in:
+                raise RuleError(f"{speech.player} cannot {said}: everyone had passed and "
+                                "the hand was thrown in")
+            raise RuleError(f"{speech.player} cannot {said}: the bidding was over "
+                            f"({self.taker} had taken the bid at {self.top_bid})")
+        if speech.player in self.passed:
+            raise RuleError(f"{speech.player} cannot {said}: {speech.player} passed earlier and "
+                            "is out of the bidding for this hand")
+        if speech.player != self.to_speak:
+            raise RuleError(f"{speech.player} cannot {said} out of turn: it is "
+                            f"{self.to_speak}'s turn")
+        if speech.bid is not None and speech.bid <= self.top_bid:
+            raise RuleError(f"{speech.player}'s bid of {speech.bid} is not higher than "
+                            f"{self.top_bidder}'s bid of {self.top_bid}")
+
+    def speak(self, speech: Speech) -> Auction:
+        """The auction after ``speech`` (checked first)."""
+        self.check(speech)
+        passed, top_bid, top_bidder, top_bids = (self.passed, self.top_bid, self.top_bidder,
+                                                 self.top_bids)
+        if speech.bid is None:
+            passed = passed | {speech.player}
+        else:
+            top_bid, top_bidder = speech.bid, speech.player
+            top_bids = tuple(pair for pair in top_bids if pair[0] != speech.player) + (
+                (speech.player, speech.bid),)
+        remaining = len(self.order) - len(passed)
+        # All but one passed after a bid: that one is the top bidder, who takes it.
+        closed = remaining == 1 and top_bidder is not None
+        turn = self.turn if closed or not remaining else self._next_turn(passed)
+        return Auction(self.order, turn, passed, top_bid, top_bidder, top_bids, closed)
+
+    def _next_turn(self, passed: frozenset[str]) -> int:
+        n = len(self.order)
+        step = 1
+        while self.order[(self.turn + step) % n] in passed:
+            step += 1
+        return (self.turn + step) % n
+
+
+def read_speech(entry: object) -> Speech:
+    """Read one ``bids`` entry: ``[name, n]`` or ``[name, "pass"]`` (not yet checked in turn).
+
+    >>> read_speech(["Bo", 10]), read_speech(["Cy", "Pass"])
+    (Speech(player='Bo', bid=10), Speech(player='Cy', bid=None))
+    """
+    if not isinstance(entry, list | tuple) or len(entry) != 2 or not isinstance(entry[0], str):
+        raise RuleError(f"a bid is written [name, number] or [name, \"pass\"], not {entry!r}")
+    player, said = entry
+    if isinstance(said, str) and said.strip().lower() == "pass":
+        return Speech(player, None)
+    if isinstance(said, float) and said.is_integer():
+        said = int(said)
+    if isinstance(said, bool) or not isinstance(said, int):
+        raise RuleError(f"{player}'s bid must be a whole number or \"pass\", not {said!r}")
+    return Speech(player, said)
+
+
+# ---------------------------------------------------------------------------
+# The Gnome, trump and points
+
+
+def is_blanket(card: Card) -> bool:
+    """True for the six Blanket cards (a 9 or a joker).
+
+    >>> [is_blanket(parse_card(text)) for text in ("9♦", "red joker", "K♦")]
+    [True, True, False]
+    """
+    return card in BLANKET
+
+
+def trump_for(gnome: Card, trump: object = None) -> Suit:
+    """The trump suit for this Gnome: its suit, or the taker's pick for a joker.
+
+    >>> trump_for(parse_card("9♣")), trump_for(RED_JOKER, "hearts")
+    (<Suit.CLUBS: '♣'>, <Suit.HEARTS: '♥'>)
+    """
+    if isinstance(gnome, Joker):
+        allowed = [s for s in SUITS if s.colour == gnome.colour]
+        choice = "either " + " or ".join(str(s) for s in allowed)
+        if trump is None:
+            raise RuleError(f"the Gnome is the {gnome}, so the taker picks trump: {choice}")
+        suit = parse_suit(trump)
+        if suit not in allowed:
+            raise RuleError(f"the Gnome is the {gnome}, so trump is {choice}, not {suit}")
+        return suit
+    assert isinstance(gnome, SuitCard)
+    if trump is not None and parse_suit(trump) != gnome.suit:
+        raise RuleError(f"the Gnome is {gnome}, so trump is {gnome.suit}, "
+                        f"not {parse_suit(trump)}")
+    return gnome.suit
+
+
+def blanket_value(card: Card, trump: Suit) -> int:
+    """Points a Blanket card is worth in a hand with ``trump`` (at best).
+
+    A 9 is 0, or 1 in trumps; a joker 2, or 3 if it can be played as trump.
+
+    >>> blanket_value(parse_card("9♥"), Suit.HEARTS), blanket_value(RED_JOKER, Suit.HEARTS)
+    (1, 3)
+    >>> blanket_value(BLACK_JOKER, Suit.HEARTS), blanket_value(parse_card("9♠"), Suit.HEARTS)
+    (2, 0)
+    """
+    if isinstance(card, Joker):
+        return 3 if card.colour == trump.colour else 2
+    return 1 if card.suit == trump else 0
+
+
+def max_points(players: int, gnome: Card, trump: Suit) -> int:
+    """The most points the players can take between them in one hand.
+
+    The 44 dealt cards hold 16 + 11 (trumps one more); of the five Blanket
+    cards other than the Gnome, ``players`` are dealt and the rest set aside
+    unseen, so the best ``players`` of them count.
+
+    >>> max_points(4, parse_card("9♥"), Suit.HEARTS)
+    32
+    >>> max_points(3, RED_JOKER, Suit.HEARTS)
+    30
+    """
+    others = [card for card in BLANKET if card != gnome]
+    best = sorted((blanket_value(card, trump) for card in others), reverse=True)
+    return _HONOURS + _SUIT_SIZE + sum(best[:players])
+
+
+# ---------------------------------------------------------------------------
+# Tallying
+
+
+@dataclass(frozen=True)
+class Share:
+    """What one player's points come to in a hand: their score and the Gnome's part."""
+
+    case: str
+    score: Number
+    to_gnome: Number
+    why: str
+
+
+def tally_player(points: int, top_bid: int | None, looked: bool, took_bid: bool) -> Share:
+    """Tally one player's hand exactly as RULES.md "Tallying a hand".
+
+    >>> tally_player(7, 5, looked=False, took_bid=False).why
+    'bid 5, took 7 points: scores 5; the excess 2 goes to the Gnome'
+    >>> s = tally_player(5, 4, looked=True, took_bid=False)
+    >>> s.score, s.to_gnome
+    (2, 3)
+    >>> tally_player(9, 8, looked=False, took_bid=True).score
+    18
+    """
+    if took_bid:
+        assert top_bid is not None
+        return _tally_taker(points, top_bid, looked)
+    if top_bid is None:
+        if not points:
+            return Share("never bid", 0, 0, "never bid and took no points: scores 0")
+        return Share("never bid", 0, points,
+                     f"never bid: scores 0; all {points} points go to the Gnome")
+    made = min(points, top_bid)
+    excess = points - made
+    parts = [f"bid {top_bid}, took {points} points"]
+    if looked:
+        half = _half(made)
+        parts.append(f"looked at the Gnome: scores half of {made}, {_show(half)}, "
+                     f"and the Gnome gets the other {_show(half)}")
+        score, to_gnome = half, half + excess
+    else:
+        parts.append(f"scores {made}")
+        score, to_gnome = made, excess
+    if excess:
+        parts.append(f"the excess {excess} goes to the Gnome")
+    return Share("bid", score, to_gnome, ": ".join(parts[:2]) + "".join(
+        f"; {p}" for p in parts[2:]))
+
+
+def _tally_taker(points: int, bid: int, looked: bool) -> Share:
+    head = f"took the bid at {bid} and took {points} points"
+    if points >= bid and not looked:
+        return Share("made", 2 * points, 0,
+                     f"{head}: made it without looking, scores double, {2 * points}")
+    if points >= bid:
+        half = _half(points)
+        return Share("made", half, half,
+                     f"{head}: made it but looked at the Gnome, scores half, {_show(half)}, "
+                     f"and the Gnome gets the other {_show(half)}")
+    if not looked:
+        return Share("failed", -bid, points,
+                     f"{head}: failed, loses {bid}; all {points} points go to the Gnome")
+    return Share("failed", -bid, 2 * points,
+                 f"{head}: failed after looking at the Gnome, loses {bid}; "
+                 f"the Gnome gets twice the points, {2 * points}")
+
+
+def _half(n: int) -> Number:
+    """Half of ``n``, exactly: an int when even, else a Fraction.
+
+    >>> _half(4), _half(5)
+    (2, Fraction(5, 2))
+    """
+    return n // 2 if n % 2 == 0 else Fraction(n, 2)
+
+
+def _show(value: Number) -> str:
+    """A number as players write it: ``2½`` for 5/2.
+
+    >>> _show(Fraction(5, 2)), _show(Fraction(1, 2)), _show(Fraction(-7, 2)), _show(4)
+    ('2½', '½', '-3½', '4')
+    """
+    value = Fraction(value)
+    if value.denominator == 1:
+        return str(value.numerator)
+    whole = abs(value.numerator) // 2
+    sign = "-" if value < 0 else ""
+    return f"{sign}{whole or ''}½"
+
+
+# ---------------------------------------------------------------------------
+# A hand
+
+
+@dataclass(frozen=True)
+class Hand:
+    """One hand's facts, checked: the bidding, who looked, the Gnome, the points."""
+
+    dealer: str
+    auction: Auction
+    looked: frozenset[str]
+    gnome: Card | None = None
+    trump: Suit | None = None
+    points: Mapping[str, int] = field(default_factory=dict)
+    max_points: int | None = None
+
+    @property
+    def taker(self) -> str | None:
+        """Who took the bid (None when the hand was thrown in)."""
+        return self.auction.taker
+
+
+def read_hand(raw: Mapping[str, Any], players: Sequence[str], dealer: str) -> Hand:
+    """Check one hand of the record (messages without the round; the caller adds it)."""
+    unknown = sorted(set(raw) - _ROUND_KEYS)
+    if unknown:
+        raise RuleError(f"a hand has no {unknown[0]!r} (it has {', '.join(sorted(_ROUND_KEYS))})")
+    auction = _read_bids(raw.get("bids"), players, dealer)
+    looked = _read_looked(raw.get("looked"), players)
+    gnome = _read_gnome(raw.get("gnome"), required=not auction.thrown_in)
+    trump = None
+    if gnome is not None:
+        trump = trump_for(gnome, raw.get("trump"))
+    elif raw.get("trump") is not None:
+        parse_suit(raw.get("trump"))
+    if auction.thrown_in:
+        points = _read_points(raw.get("points"), players, required=False)
+        scored = [p for p, n in points.items() if n]
+        if scored:
+            raise RuleError(f"everyone passed, so the hand was thrown in, yet {scored[0]} "
+                            f"took {points[scored[0]]} points")
+        return Hand(dealer, auction, looked, gnome, trump)
+    assert gnome is not None and trump is not None
+    points = _read_points(raw.get("points"), players, required=True)
+    most = max_points(len(players), gnome, trump)
+    total = sum(points.values())
+    if total > most:
+        listed = ", ".join(f"{p} {n}" for p, n in points.items())
+        raise RuleError(f"the points add up to {total} ({listed}), but a hand with {gnome} as "
+                        f"the Gnome and {trump} trumps holds at most {most}")
+    return Hand(dealer, auction, looked, gnome, trump, points, most)
+
+
+def _read_bids(bids: object, players: Sequence[str], dealer: str) -> Auction:
+    if not isinstance(bids, list):
+        raise RuleError(f"bids must be a list of [name, bid] pairs, not {bids!r}")
+    auction = Auction.start(players, dealer)
+    for entry in bids:
+        speech = read_speech(entry)
+        require_player(speech.player, players, "in the bids")
+        auction = auction.speak(speech)
+    if not auction.over:
+        raise RuleError(f"the bidding is not finished: it is {auction.to_speak}'s turn "
+                        "to bid or pass")
+    return auction
+
+
+def _read_looked(looked: object, players: Sequence[str]) -> frozenset[str]:
+    if looked is None:
+        return frozenset()
+    if not isinstance(looked, list):
+        raise RuleError(f"looked must be a list of the names who looked at the Gnome, "
+                        f"not {looked!r}")
+    seen: set[str] = set()
+    for name in looked:
+        require_player(name, players, "among those who looked at the Gnome")
+        if name in seen:
+            raise RuleError(f"{name} is listed twice among those who looked at the Gnome")
+        seen.add(name)
+    return frozenset(seen)
+
+
+def _read_gnome(text: object, required: bool) -> Card | None:
+    if text is None:
+        if required:
+            raise RuleError("which card was the Gnome? (\"gnome\" is missing)")
+        return None
+    try:
+        card = parse_card(text)
+    except RuleError as error:
+        raise RuleError(f"the Gnome: {error}") from None
+    if not is_blanket(card):
+        raise RuleError(f"the Gnome is a Blanket card (a 9 or a joker), not {card}")
+    return card
+
+
+def _read_points(points: object, players: Sequence[str], required: bool) -> dict[str, int]:
+    if points is None and not required:
+        return {}
+    if not isinstance(points, Mapping):
+        raise RuleError(f"points must give every player's points, not {points!r}")
+    for name in points:
+        require_player(name, players, "in the points")
+    if points or required:
+        for name in players:
+            if name not in points:
+                raise RuleError(f"{name}'s points are missing")
+    return {name: whole_number(points[name], f"{name}'s points", minimum=0)
+            for name in players if name in points}
+
+
+# ---------------------------------------------------------------------------
+# Replay
+
+
+def replay(record: Mapping[str, Any]) -> dict[str, Any]:
+    """The result of a Trumplestiltskin record (see the module docstring)."""
+    header = read_header(record, GAME, PLAYERS, DEFAULTS)
+    players = header.players
+    target = whole_number(header.options["target"], "the target", minimum=1)
+    gnome_target = whole_number(header.options["gnome_target"], "the Gnome's target",
+                                minimum=1)
+    totals: dict[str, Number] = dict.fromkeys(players, 0)
+    gnome_total: Number = 0
+    dealer = header.first_dealer
+    rounds: list[dict[str, Any]] = []
+    finished = False
+    winners: list[str] = []
+    for i, raw in enumerate(header.rounds):
+        label = round_label(i)
+        if finished:
+            raise RuleError(f"{label}: the game already ended after {round_label(i - 1)}")
+        try:
+            hand = read_hand(raw, players, dealer)
+        except RuleError as error:
+            raise RuleError(f"{label}: {error}") from None
+        shares = tally_hand(hand, players)
+        for name in players:
+            totals[name] += shares[name].score
+        to_gnome = sum(s.to_gnome for s in shares.values())
+        gnome_total += to_gnome
+        rounds.append({
+            "dealer": dealer,
+            "scores": json_scores({p: shares[p].score for p in players}),
+            "totals": json_scores(totals),
+            "gnome": to_json_number(to_gnome),
+            "breakdown": _breakdown(hand, players, shares, to_gnome, gnome_total),
+        })
+        if game_over(totals, gnome_total, target, gnome_target):
+            finished = True
+            winners = find_winners(totals, hand.taker, target)
+        dealer = left_of(players, dealer)
+    return {
+        "rounds": rounds,
+        "totals": json_scores(totals),
+        "finished": finished,
+        "winners": winners,
+        "money": {},
+        "gnome": to_json_number(gnome_total),
+    }
+
+
+def tally_hand(hand: Hand, players: Sequence[str]) -> dict[str, Share]:
+    """Every player's :class:`Share` of the hand, in seat order."""
+    if hand.auction.thrown_in:
+        why = "everyone passed: the hand was thrown in, no score"
+        return {p: Share("thrown in", 0, 0, why) for p in players}
+    top_bids = dict(hand.auction.top_bids)
+    return {p: tally_player(hand.points[p], top_bids.get(p), p in hand.looked, p == hand.taker)
+            for p in players}
+
+
+def game_over(totals: Mapping[str, Number], gnome: Number, target: int,
+              gnome_target: int) -> bool:
+    """True when a player has reached ``target`` or the Gnome ``gnome_target``.
+
+    >>> game_over({"Ann": 199, "Bo": 3}, 349, 200, 350), game_over({"Ann": 200}, 0, 200, 350)
+    (False, True)
+    """
+    return any(t >= target for t in totals.values()) or gnome >= gnome_target
+
+
+def find_winners(totals: Mapping[str, Number], taker: str | None, target: int) -> list[str]:
+    """Who wins once the game is over: the last taker if over ``target``, else the most points.
+
+    >>> find_winners({"Ann": 230, "Bo": 201, "Cy": 10}, "Bo", 200)
+    ['Bo']
+    >>> find_winners({"Ann": 200, "Bo": 200, "Cy": 10}, "Bo", 200)
+    ['Ann', 'Bo']
+    """
+    if taker is not None and totals[taker] > target:
+        return [taker]
+    best = max(totals.values())
+    return [p for p, t in totals.items() if t == best]
+
+
+def _breakdown(hand: Hand, players: Sequence[str], shares: Mapping[str, Share],
+               to_gnome: Number, gnome_total: Number) -> dict[str, Any]:
+    top_bids = dict(hand.auction.top_bids)
+    return {
+        "thrown_in": hand.auction.thrown_in,
+        "taker": hand.taker,
+        "bid": hand.auction.top_bid if hand.taker else None,
+        "gnome_card": None if hand.gnome is None or hand.taker is None else str(hand.gnome),
+        "trump": None if hand.trump is None or hand.taker is None else str(hand.trump),
+        "max_points": hand.max_points,
+        "players": {p: {
+            "top_bid": top_bids.get(p),
+            "looked": p in hand.looked,
+            "took_bid": p == hand.taker,
+            "points": hand.points.get(p, 0),
+            "case": shares[p].case,
+            "score": to_json_number(shares[p].score),
+            "to_gnome": to_json_number(shares[p].to_gnome),
+            "why": shares[p].why,
+        } for p in players},
+        "gnome": to_json_number(to_gnome),
+        "gnome_total": to_json_number(gnome_total),
+    }
+
+
+# ---------------------------------------------------------------------------
+# Checklists
+
+
+def deck_prep(players: Sequence[str], options: Mapping[str, Any]) -> Checklist:
+    """Once per game: the Pinochle deck, the Blanket, and how the 44 are shared.
+
+    >>> deck_prep(["Ann", "Bo", "Cy"], {}).steps[-1]
+    'Each hand the 44 are dealt out: with 3 players two get 15 cards and one gets 14.'
+    """
+    _check_table(players)
+    return Checklist("Trumplestiltskin: preparing the deck", (
+        "Take a Pinochle deck: two each of A K Q J 10 9 in each suit (48) "
+        "plus one red and one black joker: 50 cards.",
+        "Take out one 9 of each suit (9♠ 9♥ 9♦ 9♣) and both jokers: these six are the "
+        "Blanket. 44 cards remain.",
+        "Make a score column for each player and one for the Gnome.",
+        f"Each hand the 44 are dealt out: {_share_of_44(len(players))}.",
+    ))
+
+
+def deal_steps(players: Sequence[str], dealer: str, options: Mapping[str, Any]) -> Checklist:
+    """One hand's dealing, naming the dealer, who picks the Gnome and who bids first.
+
+    >>> steps = deal_steps(["Ann", "Bo", "Cy", "Di"], "Ann", {}).steps
+    >>> steps[2]
+    'Di (on the dealer’s right) picks one Blanket card face down: the Gnome.'
+    """
+    _check_table(players)
+    require_player(dealer, players, "the dealer")
+    n = len(players)
+    first = left_of(players, dealer)
+    extra = clockwise_from(players, first)[:DEALT_CARDS % n]
+    each = DEALT_CARDS // n
+    if extra:
+        who = f"{_names(extra)} get {each + 1} cards, the others {each}"
+    else:
+        who = f"everyone gets {each} cards"
+    aside = len(BLANKET) - 1 - n
+    set_aside = (f"The other {aside} Blanket cards are set aside face down, unseen."
+                 if aside else "No Blanket card is left over.")
+    return Checklist(f"Trumplestiltskin: {dealer} deals", (
+        f"{dealer} shuffles the 44 cards and deals them one at a time clockwise, starting "
+        f"with {first}: {who}.",
+        f"{dealer} shuffles the Blanket (9♠ 9♥ 9♦ 9♣, red joker, black joker).",
+        f"{right_of(players, dealer)} (on the dealer’s right) picks one Blanket card face "
+        "down: the Gnome.",
+        f"{dealer} deals one of the other Blanket cards to each player, who adds it to their "
+        "hand.",
+        set_aside,
+        f"Bidding starts with {first} (left of the dealer) and goes clockwise. Anyone may "
+        "look at the Gnome before they bid or pass; the app records who looked.",
+    ))
+
+
+def _check_table(players: Sequence[str]) -> None:
+    if len(players) not in PLAYERS:
+        raise RuleError(f"{GAME} is for 3 to 5 players, not {len(players)}")
+
+
+def _share_of_44(n: int) -> str:
+    each, extra = divmod(DEALT_CARDS, n)
+    if not extra:
+        return f"with {n} players everyone gets {each} cards"
+    words = {1: "one", 2: "two", 3: "three", 4: "four"}
+    return (f"with {n} players {words[extra]} get{'s' if extra == 1 else ''} {each + 1} cards "
+            f"and {words[n - extra]} get{'s' if n - extra == 1 else ''} {each}")
+
+
+def _names(names: Iterable[str]) -> str:
+    names = list(names)
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
