@@ -1,0 +1,635 @@
+"""Clumond: three players, chips, and the three cards you keep (RULES.md section 2).
+
+Every round each player antes into the pot, 13 tricks are played from 16-card
+hands, and the three cards each player keeps at the end make their
+*declaration* (3 per ♣, 2 per ♥, 1 per ♠, 0 per ♦). A player succeeds when
+their *tricks that count* (tricks won, less 10 from 10 up) equal it.
+
+A round of the record::
+
+    {"declarer": null, "trump": null, "tricks": {"Ann": 5, "Bo": 4, "Cy": 4},
+     "kept": {"Ann": ["3♥", "7♠", "4♦"], "Bo": ["A♣", "2♣", "K♥"], "Cy": ["5♦", "6♦", "Q♠"]}}
+
+``declared`` (``{"Ann": 3, ...}``) may stand in for ``kept``, player by player.
+``declarer`` names who went for Clumond; ``trump`` is then a suit or ``"none"``.
+
+>>> result = replay({"game": "clumond", "players": ["Ann", "Bo", "Cy"],
+...     "first_dealer": "Cy", "options": {"rounds": 1},
+...     "rounds": [{"declarer": None, "trump": None,
+...                 "tricks": {"Ann": 3, "Bo": 4, "Cy": 6},
+...                 "kept": {"Ann": ["3♥", "7♠", "4♦"], "Bo": ["A♣", "2♣", "K♥"],
+...                          "Cy": ["5♦", "6♦", "Q♠"]}}]})
+>>> b = result["rounds"][0]["breakdown"]
+>>> [(p, v["declaration"], v["payment"], v["payout"]) for p, v in b["players"].items()]
+[('Ann', 3, 0, 8), ('Bo', 8, 4, 0), ('Cy', 1, 5, 0)]
+>>> b["pot_after_payments"], b["left_in_pot"]
+(24, 16)
+>>> result["totals"], result["pot"], result["winners"]
+({'Ann': 109, 'Bo': 96, 'Cy': 95}, 0, ['Ann'])
+
+The game was one round long, so the 16 chips left were shared out: 6 to Ann
+(left of the dealer, Cy), 5 each to Bo and Cy.
+
+Result
+------
+The common result, where ``totals`` are the stacks, ``money`` is each stack
+less the starting stack, plus ``pot`` (the pot now). Each round carries
+``dealer``, ``scores`` (each stack's change this round: ante, payment,
+payout and, in the last round, the pot's share-out), ``totals`` (the stacks),
+``pot`` (the pot after the round) and ``breakdown``::
+
+    {"declarer": "Ann" | null, "trump": "♥" | "none" | null,
+     "ante": 5,                       # each player's ante this round
+     "pot_carried": 3,                # the pot before the antes
+     "pot_after_antes": 18,
+     "pot_after_payments": 22,        # the pot the payouts are worked out on
+     "players": {"Ann": {"kept": ["3♥", "7♠", "4♦"] | null, "declaration": 3 | null,
+                         "tricks": 5, "tricks_that_count": 5,
+                         "success": true | false | null,   # null: did not matter
+                         "ante": 5, "payment": 0, "payout": 7, "share_out": 0,
+                         "change": 2}, ...},
+     "left_in_pot": 15,               # after payouts, before any share-out
+     "pot": 15,                       # after the round
+     "game_over": null | "after 10 rounds" | "Ann reached the target of 150"}
+
+Readings
+--------
+Where RULES.md leaves a question open, the companion reads it this way:
+
+- ``declared`` may stand in for ``kept`` player by player; when both are
+  given for a player they must agree.
+- In a declarer round only the declarer's declaration matters, so the
+  opponents' kept cards or numbers may be left out (if given, they are
+  checked and shown, but change nothing).
+- In a declarer round nobody pays for a missed declaration: the pot is
+  either the declarer's or split between the opponents.
+- The target is checked on the stacks at the end of the round's settling,
+  before the pot is shared out (the share-out only happens because the game
+  ends).
+- A target must be more than the starting stack (else the game would be
+  over before it began); a starting stack and an ante of 0 are allowed.
+- Fields of a round that the rules do not know (a note, say) are ignored.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Any
+
+from .cards import Card, Rank, Suit, SuitCard, parse_card, parse_suit, standard_deck
+from .common import (
+    Checklist,
+    clockwise_from,
+    distribute_odd_units,
+    left_of,
+    read_header,
+    require_player,
+    round_label,
+    whole_number,
+)
+from .errors import RuleError
+
+PLAYERS: tuple[int, ...] = (3,)
+"""Clumond is for exactly three players."""
+
+DEFAULTS: dict[str, Any] = {"stack": 100, "ante": 5, "rounds": 10, "target": None}
+"""Option defaults (DESIGN.md)."""
+
+TRICKS = 13
+"""Tricks played in a round."""
+
+KEPT = 3
+"""Cards each player keeps after the 13 tricks."""
+
+HAND = 16
+"""Cards dealt to each player."""
+
+DECK: frozenset[SuitCard] = frozenset(c for c in standard_deck() if c.rank is not Rank.TEN)
+"""The 48-card Clumond deck: a standard deck without its four 10s."""
+
+SUIT_VALUE: dict[Suit, int] = {Suit.CLUBS: 3, Suit.HEARTS: 2, Suit.SPADES: 1, Suit.DIAMONDS: 0}
+"""What each kept card adds to the declaration."""
+
+NO_TRUMPS = "none"
+"""How the record writes a declarer's choice of no trumps."""
+
+
+# ---------------------------------------------------------------------------
+# Small pure helpers
+
+
+def declaration(cards: Iterable[Card | str]) -> int:
+    """The declaration made by three kept cards: 3 per ♣, 2 per ♥, 1 per ♠, 0 per ♦.
+
+    >>> declaration(["3♥", "7♠", "4♦"])
+    3
+    >>> declaration(["A♣", "2♣", "K♣"])
+    9
+    """
+    parsed = [parse_card(c) for c in cards]
+    if len(parsed) != KEPT:
+        raise RuleError(f"a declaration is made from {KEPT} kept cards, not {len(parsed)}")
+    for card in parsed:
+        if not isinstance(card, SuitCard):
+            raise RuleError(f"{card} is not in the Clumond deck")
+    return sum(SUIT_VALUE[card.suit] for card in parsed)
+
+
+def tricks_that_count(tricks: int) -> int:
+    """Tricks won, less 10 when 10 or more (10→0, 11→1, 12→2, 13→3).
+
+    >>> tricks_that_count(9), tricks_that_count(10), tricks_that_count(13)
+    (9, 0, 3)
+    """
+    tricks = whole_number(tricks, "tricks won", minimum=0, maximum=TRICKS)
+    return tricks - 10 if tricks >= 10 else tricks
+
+
+def payment(tricks: int, declared: int) -> int:
+    """Chips a player pays into the pot in a standard round: the tricks of difference.
+
+    9 tricks with a declaration of 5 pays 4 (the RULES.md example); 12 tricks
+    count as 2, so with a declaration of 2 that is a success and pays nothing.
+
+    >>> payment(9, 5), payment(12, 2), payment(0, 9)
+    (4, 0, 9)
+    """
+    declared = whole_number(declared, "the declaration", minimum=0, maximum=9)
+    return abs(tricks_that_count(tricks) - declared)
+
+
+# ---------------------------------------------------------------------------
+# Options
+
+
+@dataclass(frozen=True)
+class Options:
+    """A game's options, checked: starting stack, ante, length and target."""
+
+    stack: int
+    ante: int
+    rounds: int | None
+    target: int | None
+
+    def __post_init__(self) -> None:
+        if self.rounds is None and self.target is None:
+            raise RuleError("a Clumond game needs an end: set the number of rounds, "
+                            "a target stack, or both")
+        if self.target is not None and self.target <= self.stack:
+            raise RuleError(f"the target stack ({self.target}) must be more than "
+                            f"the starting stack ({self.stack})")
+
+    @classmethod
+    def read(cls, options: Mapping[str, Any]) -> Options:
+        """Check the options (defaults already merged in)."""
+        rounds = options["rounds"]
+        target = options["target"]
+        return cls(
+            stack=whole_number(options["stack"], "the starting stack", minimum=0),
+            ante=whole_number(options["ante"], "the ante", minimum=0),
+            rounds=None if rounds is None else whole_number(rounds, "the number of rounds",
+                                                            minimum=1),
+            target=None if target is None else whole_number(target, "the target stack"),
+        )
+
+
+def read_options(options: Mapping[str, Any]) -> Options:
+    """Check a game's options (defaults filled in), e.g. for a checklist or the set-up form.
+
+    >>> read_options({"ante": 2})
+    Options(stack=100, ante=2, rounds=10, target=None)
+    """
+    if not isinstance(options, Mapping):
+        raise RuleError("options must be a JSON object")
+    unknown = sorted(set(options) - set(DEFAULTS))
+    if unknown:
+        raise RuleError(f"clumond has no option {unknown[0]!r}")
+    return Options.read(dict(DEFAULTS) | dict(options))
+
+
+# ---------------------------------------------------------------------------
+# One round's facts
+
+
+@dataclass(frozen=True)
+class RoundFacts:
+    """What happened in one round, checked; tuples are in seat order.
+
+    ``trump`` is only meaningful with a declarer: a :class:`Suit`, or None for
+    no trumps. ``declarations`` holds None only for a declarer's opponents who
+    gave nothing.
+    """
+
+    declarer: str | None
+    trump: Suit | None
+    tricks: tuple[int, ...]
+    declarations: tuple[int | None, ...]
+    kept: tuple[tuple[SuitCard, ...] | None, ...]
+
+    def __post_init__(self) -> None:
+        if sum(self.tricks) != TRICKS:
+            raise RuleError(f"the tricks add up to {sum(self.tricks)}, not {TRICKS}")
+
+
+@lru_cache(maxsize=256)
+def _card(text: str) -> Card:
+    return parse_card(text)
+
+
+def _read_kept(value: object, player: str, label: str) -> tuple[SuitCard, ...]:
+    if not isinstance(value, list | tuple):
+        raise RuleError(f"{label}: {player}'s kept cards must be a list of {KEPT} cards")
+    if len(value) != KEPT:
+        raise RuleError(f"{label}: {player} kept {len(value)} cards, not {KEPT}")
+    cards: list[SuitCard] = []
+    for text in value:
+        if not isinstance(text, str):
+            raise RuleError(f"{label}: {text!r} in {player}'s kept cards is not a card")
+        try:
+            card = _card(text)
+        except RuleError:
+            raise RuleError(f"{label}: {text.strip()!r} in {player}'s kept cards "
+                            "is not a card") from None
+        if card not in DECK:
+            raise RuleError(f"{label}: {card} in {player}'s kept cards is not in the Clumond deck")
+        if card in cards:
+            raise RuleError(f"{label}: {card} is twice in {player}'s kept cards")
+        cards.append(card)
+    return tuple(cards)
+
+
+def _mapping_field(raw: Mapping[str, Any], key: str, players: Sequence[str], label: str,
+                   what: str) -> Mapping[str, Any]:
+    value = raw.get(key)
+    if value is None:
+        return {}
+    if not isinstance(value, Mapping):
+        raise RuleError(f"{label}: {key} must be an object giving {what}")
+    for name in value:
+        require_player(name, players, label)
+    return value
+
+
+def read_round(raw: object, players: Sequence[str], label: str) -> RoundFacts:
+    """Check one round of the record; ``label`` is ``"round N"`` for the messages."""
+    if not isinstance(raw, Mapping):
+        raise RuleError(f"{label}: a round must be a JSON object")
+    declarer = raw.get("declarer")
+    if declarer is not None:
+        require_player(declarer, players, f"{label}: the declarer")
+    trump = _read_trump(raw.get("trump"), declarer, label)
+
+    if raw.get("tricks") is None:
+        raise RuleError(f"{label}: the tricks are missing")
+    tricks_given = _mapping_field(raw, "tricks", players, label, "each player's tricks")
+    tricks = []
+    for p in players:
+        if p not in tricks_given:
+            raise RuleError(f"{label}: {p}'s tricks are missing")
+        tricks.append(whole_number(tricks_given[p], f"{label}: {p}'s tricks",
+                                   minimum=0, maximum=TRICKS))
+    if sum(tricks) != TRICKS:
+        raise RuleError(f"{label}: the tricks add up to {sum(tricks)}, not {TRICKS}")
+
+    kept_given = _mapping_field(raw, "kept", players, label, "each player's 3 kept cards")
+    declared_given = _mapping_field(raw, "declared", players, label,
+                                    "each player's declaration")
+    kept: list[tuple[SuitCard, ...] | None] = []
+    declarations: list[int | None] = []
+    holder: dict[SuitCard, str] = {}
+    for p in players:
+        cards = _read_kept(kept_given[p], p, label) if kept_given.get(p) is not None else None
+        number = None
+        if declared_given.get(p) is not None:
+            number = whole_number(declared_given[p], f"{label}: {p}'s declaration",
+                                  minimum=0, maximum=9)
+        if cards is not None:
+            for card in cards:
+                if card in holder:
+                    raise RuleError(f"{label}: {card} is in both {holder[card]}'s and "
+                                    f"{p}'s kept cards")
+                holder[card] = p
+            from_cards = sum(SUIT_VALUE[c.suit] for c in cards)
+            if number is not None and number != from_cards:
+                shown = " ".join(map(str, cards))
+                raise RuleError(f"{label}: {p}'s declared {number} does not match "
+                                f"{p}'s kept cards ({shown} declare {from_cards})")
+            number = from_cards
+        if number is None and (declarer is None or declarer == p):
+            raise RuleError(f"{label}: {p}'s declaration is missing "
+                            f"(give {p}'s kept cards or declared number)")
+        kept.append(cards)
+        declarations.append(number)
+    return RoundFacts(declarer, trump, tuple(tricks), tuple(declarations), tuple(kept))
+
+
+def _read_trump(value: object, declarer: str | None, label: str) -> Suit | None:
+    if declarer is None:
+        if value is not None:
+            raise RuleError(f"{label}: a trump ({value}) is named but nobody went for Clumond")
+        return None
+    if value is None:
+        raise RuleError(f'{label}: {declarer} went for Clumond but no trump (or "none") '
+                        "is given")
+    if isinstance(value, str) and value.strip().lower() in (NO_TRUMPS, "no trumps", "no trump"):
+        return None
+    try:
+        return parse_suit(value)
+    except RuleError:
+        raise RuleError(f"{label}: {declarer}'s trump {value!r} is not a suit "
+                        '(or "none")') from None
+
+
+# ---------------------------------------------------------------------------
+# Settling a round
+
+
+@dataclass(frozen=True)
+class Settlement:
+    """How one round moved chips; tuples are in seat order."""
+
+    ante: int
+    pot_carried: int
+    payments: tuple[int, ...]
+    success: tuple[bool | None, ...]
+    payouts: tuple[int, ...]
+    share_out: tuple[int, ...]
+
+    @property
+    def pot_after_antes(self) -> int:
+        """The pot once everyone has anted."""
+        return self.pot_carried + self.ante * len(self.payments)
+
+    @property
+    def pot_after_payments(self) -> int:
+        """The pot the payouts are worked out on."""
+        return self.pot_after_antes + sum(self.payments)
+
+    @property
+    def left_in_pot(self) -> int:
+        """The pot after the payouts, before any share-out."""
+        return self.pot_after_payments - sum(self.payouts)
+
+    @property
+    def pot(self) -> int:
+        """The pot at the end of the round."""
+        return self.left_in_pot - sum(self.share_out)
+
+    @property
+    def changes(self) -> tuple[int, ...]:
+        """Each stack's change this round."""
+        return tuple(-self.ante - pay + got + share for pay, got, share
+                     in zip(self.payments, self.payouts, self.share_out, strict=True))
+
+
+def settle(facts: RoundFacts, players: Sequence[str], ante: int, pot: int) -> Settlement:
+    """Antes, payments and payouts of one round (no share-out), on the carried ``pot``.
+
+    >>> s = settle(RoundFacts(None, None, (9, 2, 2), (5, 2, 0), (None,) * 3),
+    ...            ["Ann", "Bo", "Cy"], ante=5, pot=0)
+    >>> s.payments, s.pot_after_payments, s.payouts, s.left_in_pot
+    ((4, 0, 2), 21, (0, 7, 0), 14)
+    """
+    n = len(players)
+    counted = [tricks_that_count(t) for t in facts.tricks]
+    after_antes = pot + ante * n
+    if facts.declarer is None:
+        success = tuple(c == d for c, d in zip(counted, facts.declarations, strict=True))
+        payments = tuple(0 if ok else abs(c - d)
+                         for ok, c, d in zip(success, counted, facts.declarations, strict=True))
+        third = (after_antes + sum(payments)) // 3
+        payouts = tuple(third if ok else 0 for ok in success)
+        return Settlement(ante, pot, payments, success, payouts, (0,) * n)
+    seat = players.index(facts.declarer)
+    made = counted[seat] == facts.declarations[seat]
+    if made:
+        payouts = tuple(after_antes if i == seat else 0 for i in range(n))
+    else:
+        half = after_antes // 2
+        payouts = tuple(0 if i == seat else half for i in range(n))
+    success = tuple(made if i == seat else None for i in range(n))
+    return Settlement(ante, pot, (0,) * n, success, payouts, (0,) * n)
+
+
+# ---------------------------------------------------------------------------
+# The game, round by round
+
+
+@dataclass(frozen=True)
+class Table:
+    """The game between rounds: stacks, pot, whose deal, whether it is over."""
+
+    players: tuple[str, ...]
+    options: Options
+    stacks: tuple[int, ...]
+    pot: int
+    played: int
+    dealer: str
+    game_over: str | None = None
+
+    @classmethod
+    def start(cls, players: Sequence[str], first_dealer: str, options: Options) -> Table:
+        """A new game: everyone on the starting stack, an empty pot."""
+        return cls(tuple(players), options, (options.stack,) * len(players), 0, 0, first_dealer)
+
+    @property
+    def finished(self) -> bool:
+        """True once the game has reached its agreed end."""
+        return self.game_over is not None
+
+    def play(self, facts: RoundFacts) -> tuple[Settlement, Table]:
+        """Settle the next round; refuses a round after the game has ended."""
+        label = round_label(self.played)
+        if self.finished:
+            raise RuleError(f"{label}: the game already ended after round {self.played}")
+        s = settle(facts, self.players, self.options.ante, self.pot)
+        stacks = tuple(st + ch for st, ch in zip(self.stacks, s.changes, strict=True))
+        played = self.played + 1
+        over = self._end_reason(stacks, played)
+        if over is not None and s.left_in_pot:
+            order = clockwise_from(self.players, left_of(self.players, self.dealer))
+            shares = distribute_odd_units(s.left_in_pot, order)
+            s = Settlement(s.ante, s.pot_carried, s.payments, s.success, s.payouts,
+                           tuple(shares[p] for p in self.players))
+            stacks = tuple(st + sh for st, sh in zip(stacks, s.share_out, strict=True))
+        nxt = Table(self.players, self.options, stacks, s.pot, played,
+                    left_of(self.players, self.dealer), over)
+        return s, nxt
+
+    def _end_reason(self, stacks: tuple[int, ...], played: int) -> str | None:
+        target = self.options.target
+        if target is not None:
+            reached = [p for p, st in zip(self.players, stacks, strict=True) if st >= target]
+            if reached:
+                return f"{' and '.join(reached)} reached the target of {target}"
+        if self.options.rounds is not None and played >= self.options.rounds:
+            return f"after {played} rounds"
+        return None
+
+    @property
+    def winners(self) -> list[str]:
+        """Most chips wins (ties share); nobody until the game is over."""
+        if not self.finished:
+            return []
+        best = max(self.stacks)
+        return [p for p, st in zip(self.players, self.stacks, strict=True) if st == best]
+
+
+# ---------------------------------------------------------------------------
+# Replay
+
+
+def _walk(record: object) -> tuple[Table, list[tuple[str, RoundFacts, Settlement, Table]]]:
+    if isinstance(record, Mapping) and isinstance(record.get("rounds"), list):
+        for i, raw in enumerate(record["rounds"]):
+            if not isinstance(raw, Mapping):
+                raise RuleError(f"{round_label(i)}: a round must be a JSON object, not {raw!r}")
+    header = read_header(record, "clumond", PLAYERS, DEFAULTS)
+    table = Table.start(header.players, header.first_dealer, Options.read(header.options))
+    history = []
+    for i, raw in enumerate(header.rounds):
+        label = round_label(i)
+        if table.finished:
+            raise RuleError(f"{label}: the game already ended after round {table.played}")
+        facts = read_round(raw, header.players, label)
+        dealer = table.dealer
+        settlement, table = table.play(facts)
+        history.append((dealer, facts, settlement, table))
+    return table, history
+
+
+def replay(record: Mapping[str, Any]) -> dict[str, Any]:
+    """The result of a Clumond record (see the module docstring for its shape)."""
+    table, history = _walk(record)
+    players = table.players
+    rounds = []
+    for dealer, facts, s, after in history:
+        rounds.append({
+            "dealer": dealer,
+            "scores": dict(zip(players, s.changes, strict=True)),
+            "totals": dict(zip(players, after.stacks, strict=True)),
+            "pot": after.pot,
+            "breakdown": _breakdown(players, facts, s, after),
+        })
+    start = table.options.stack
+    return {
+        "rounds": rounds,
+        "totals": dict(zip(players, table.stacks, strict=True)),
+        "finished": table.finished,
+        "winners": table.winners,
+        "money": {p: st - start for p, st in zip(players, table.stacks, strict=True)},
+        "pot": table.pot,
+    }
+
+
+def _breakdown(players: Sequence[str], facts: RoundFacts, s: Settlement,
+               after: Table) -> dict[str, Any]:
+    trump = None
+    if facts.declarer is not None:
+        trump = NO_TRUMPS if facts.trump is None else str(facts.trump)
+    per_player = {}
+    for i, p in enumerate(players):
+        cards = facts.kept[i]
+        per_player[p] = {
+            "kept": None if cards is None else [str(c) for c in cards],
+            "declaration": facts.declarations[i],
+            "tricks": facts.tricks[i],
+            "tricks_that_count": tricks_that_count(facts.tricks[i]),
+            "success": s.success[i],
+            "ante": s.ante,
+            "payment": s.payments[i],
+            "payout": s.payouts[i],
+            "share_out": s.share_out[i],
+            "change": s.changes[i],
+        }
+    return {
+        "declarer": facts.declarer,
+        "trump": trump,
+        "ante": s.ante,
+        "pot_carried": s.pot_carried,
+        "pot_after_antes": s.pot_after_antes,
+        "pot_after_payments": s.pot_after_payments,
+        "players": per_player,
+        "left_in_pot": s.left_in_pot,
+        "pot": s.pot,
+        "game_over": after.game_over,
+    }
+
+
+def next_dealer(record: Mapping[str, Any]) -> str | None:
+    """Who deals the next round of ``record``; None once the game is over.
+
+    >>> next_dealer({"game": "clumond", "players": ["Ann", "Bo", "Cy"],
+    ...              "first_dealer": "Cy", "rounds": []})
+    'Cy'
+    """
+    table, _ = _walk(record)
+    return None if table.finished else table.dealer
+
+
+# ---------------------------------------------------------------------------
+# Checklists
+
+
+def _seats(players: Sequence[str]) -> tuple[str, ...]:
+    names = tuple(players)
+    if len(names) not in PLAYERS:
+        raise RuleError(f"clumond is for 3 players, not {len(names)}")
+    return names
+
+
+def deck_prep(players: Sequence[str], options: Mapping[str, Any]) -> Checklist:
+    """The once-per-game checklist: the 48-card deck, stacks, ante and the agreed end.
+
+    >>> for step in deck_prep(["Ann", "Bo", "Cy"], {}).steps: print(step)
+    Take a standard 52-card deck without jokers.
+    Remove the four 10s (10♠ 10♥ 10♦ 10♣): 48 cards remain, 16 for each player.
+    Give Ann, Bo and Cy 100 chips each; the ante is 5 chips a round.
+    The game ends after 10 rounds.
+    Chips left in the pot at the end are shared out evenly.
+    """
+    names = _seats(players)
+    opts = read_options(options)
+    ends = []
+    if opts.rounds is not None:
+        ends.append(f"after {opts.rounds} rounds")
+    if opts.target is not None:
+        ends.append(f"at the end of the first round in which a stack reaches {opts.target}")
+    return Checklist("Clumond: preparing the deck", (
+        "Take a standard 52-card deck without jokers.",
+        f"Remove the four 10s (10♠ 10♥ 10♦ 10♣): {len(DECK)} cards remain, "
+        f"{HAND} for each player.",
+        f"Give {names[0]}, {names[1]} and {names[2]} {opts.stack} chips each; "
+        f"the ante is {opts.ante} chips a round.",
+        f"The game ends {', or '.join(ends)}.",
+        "Chips left in the pot at the end are shared out evenly.",
+    ))
+
+
+def deal_steps(players: Sequence[str], dealer: str, options: Mapping[str, Any]) -> Checklist:
+    """One round's steps for the actual dealer: ante, deal, going for Clumond, keeping 3.
+
+    >>> steps = deal_steps(["Ann", "Bo", "Cy"], "Bo", {}).steps
+    >>> steps[1]
+    'Bo shuffles the 48 cards and deals 16 to each player, starting with Cy.'
+    >>> steps[2]
+    'Going for Clumond: Cy is asked first, then Ann, then Bo.'
+    """
+    names = _seats(players)
+    opts = read_options(options)
+    require_player(dealer, names, "deal")
+    first, second = left_of(names, dealer), left_of(names, dealer, 2)
+    return Checklist(f"Clumond: {dealer} deals", (
+        f"Everyone antes {opts.ante} chips into the pot.",
+        f"{dealer} shuffles the {len(DECK)} cards and deals {HAND} to each player, "
+        f"starting with {first}.",
+        f"Going for Clumond: {first} is asked first, then {second}, then {dealer}.",
+        "The first to accept is the declarer and names a trump suit or no trumps; "
+        "the player left of the declarer leads.",
+        f"If nobody accepts, the round is played with no trumps and {first} leads.",
+        f"Play {TRICKS} tricks; each player keeps the last {KEPT} cards.",
+        "Declaration: 3 per ♣, 2 per ♥, 1 per ♠, 0 per ♦ among the kept cards. "
+        "Tricks that count: tricks won, less 10 from 10 up.",
+    ))
