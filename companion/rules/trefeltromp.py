@@ -1,0 +1,1023 @@
+"""Trefeltromp: the tarot betting game (RULES.md section 4).
+
+Every hand each seated player antes, gets 3 tarot cards, and four betting
+rounds (*calls*) alternate with three reveals: at **banen** the best card
+takes ⅓ of the pot, at **detuiler** ½, at **debekranse** all of it. A tie
+takes nothing and the pot stays. Chips are the table's smallest unit.
+
+A hand of the record (``calls``: the four betting rounds fyrsturkalla,
+banenkalla, detuilerkalla, debekransekalla; ``shows``: the reveals banen,
+detuiler, debekranse)::
+
+    {"buys": [["Cy", 200]], "leave": [],
+     "calls": [[["Bo", "check"], ["Cy", "bet", 20], ["Ann", "call"], ["Bo", "fold"]],
+               [["Cy", "check"], ["Ann", "check"]],
+               [["Cy", "bet", 10], ["Ann", "call"]],
+               [["Cy", "check"], ["Ann", "check"]]],
+     "shows": [{"Ann": "XXI", "Cy": "K♥"}, {"Ann": "Fool", "Cy": "7♣"},
+               {"Ann": "A♠", "Cy": "A♦"}]}
+
+>>> result = replay({"game": "trefeltromp", "players": ["Ann", "Bo", "Cy"],
+...     "first_dealer": "Ann", "rounds": [{"buys": [["Cy", 200]], "leave": [],
+...     "calls": [[["Bo", "check"], ["Cy", "bet", 20], ["Ann", "call"], ["Bo", "fold"]],
+...               [["Cy", "check"], ["Ann", "check"]],
+...               [["Cy", "bet", 10], ["Ann", "call"]],
+...               [["Cy", "check"], ["Ann", "check"]]],
+...     "shows": [{"Ann": "XXI", "Cy": "K♥"}, {"Ann": "Fool", "Cy": "7♣"},
+...               {"Ann": "A♠", "Cy": "A♦"}]}]})
+>>> reveals = result["rounds"][0]["breakdown"]["reveals"]
+>>> [(r["name"], r["winner"], r["share"], r["pot"]) for r in reveals]
+[('banen', 'Ann', 23, 47), ('detuiler', 'Ann', 33, 34), ('debekranse', None, 0, 34)]
+>>> result["totals"], result["pot"], result["money"]
+({'Ann': 516, 'Bo': 490, 'Cy': 660}, 34, {'Ann': 16, 'Bo': -10, 'Cy': -40})
+
+The 34 chips of the tied debekranse stay in the pot for the next hand.
+
+The hand as a state machine
+---------------------------
+:func:`start_hand` takes the antes and gives a frozen :class:`Hand`; its
+:meth:`Hand.act` and :meth:`Hand.show` check an action or a reveal before
+applying it and return the next :class:`Hand`. :func:`next_to_act`,
+:func:`to_call`, :func:`legal_actions` and :func:`max_amount` answer "whose
+turn is it, what may they do, how much". :func:`current_hand` gives the hand
+in progress of a record (or None).
+
+>>> hand = start_hand(["Ann", "Bo", "Cy"], "Ann", {"Ann": 500, "Bo": 500, "Cy": 500})
+>>> hand.pot, next_to_act(hand), [v.value for v in legal_actions(hand)]
+(30, 'Bo', ['check', 'bet', 'fold'])
+>>> hand = hand.act(Action("Bo", Verb.BET, 20))
+>>> next_to_act(hand), to_call(hand), max_amount(hand)
+('Cy', 20, 470)
+
+Result
+------
+The common result, where ``totals`` are the stacks and ``money`` is each
+stack less the chips the player bought (the starting stack counts as
+bought), plus ``pot`` (the pot now). Each round carries ``dealer``,
+``scores`` (every player's stack change from play in that hand: ante, bets,
+winnings and the last share-out, not chips bought; 0 for a player not
+seated), ``totals`` (the stacks), ``pot`` (the pot after the hand, or as it
+stands) and ``breakdown``::
+
+    {"seated": ["Ann", "Bo", "Cy"],       # who sat in this hand, clockwise
+     "buys": {"Cy": 200},                 # chips bought before the hand
+     "ante": 10,                          # each seated player's ante
+     "pot_carried": 0,                    # the pot left by earlier hands
+     "pot_after_antes": 30,
+     "calls": [{"name": "fyrsturkalla",
+                "actions": [{"player": "Bo", "action": "check", "chips": 0},
+                            {"player": "Cy", "action": "bet", "by": 20, "chips": 20},
+                            {"player": "Ann", "action": "call", "chips": 20}, ...],
+                "over": true,             # false while the betting round runs
+                "pot": 70}, ...],         # the pot after it (or as it stands)
+     "reveals": [{"name": "banen", "cards": {"Ann": "XXI", "Cy": "K♥"},
+                  "winner": "Ann" | null, "tied": [],   # tied: who shared the best card
+                  "share": 23, "pot": 47}, ...],        # share taken, pot after
+     "folded": ["Bo"],
+     "won_by_fold": null | {"player": "Ann", "share": 70},
+     "fool_privilege": [{"player": "Ann", "betting_round": "debekransekalla",
+                         "stayed": false}],
+     "stage": "over" | "banenkalla" | "banen" | ...,   # where the hand stands
+     "to_act": null | "Cy",               # whose turn, while a betting round runs
+     "left": [],                          # who left the table after the hand
+     "share_out": {}}                     # the pot shared out when the last players left
+
+``chips`` is what the action put into the pot; ``by`` is the N of a bet or
+raise (a raise puts in the amount to call plus N).
+
+Readings
+--------
+Where RULES.md leaves a question open, the companion reads it this way:
+
+- ``players`` is the seating, clockwise. The dealer of round 1 is
+  ``first_dealer``; the deal then passes to the right, skipping players who
+  have left. Dealing goes counter-clockwise; every betting round starts with
+  the first player still in the hand to the dealer's left and goes clockwise.
+- 2 to 19 players: with 19, the 57 cards dealt leave 21, so everyone still
+  has a card to draw.
+- Each hand, the hand's ``buys`` are added first, then every seated player
+  antes. A player who cannot cover the ante, or a bet, raise or call, is
+  refused (no all-ins, no side pots). A player who buys during a hand to
+  cover a call is recorded in that hand's ``buys``: it changes nothing else.
+- ``bet N`` (N at least 1) only when nobody has bet this betting round;
+  ``raise N`` puts in the amount to call plus N, only after a bet; the
+  table's ``limit`` caps N. Folding is allowed on one's turn even with
+  nothing to call. Verbs are read regardless of case.
+- The Fool's privilege: the player who showed the Fool at banen or detuiler
+  and did not win may ``stay`` on their turn in the very next betting round,
+  whether or not there is anything to call. Any other action in that
+  betting round (a check too) gives the privilege up for the rest of it.
+  A player who stayed is not asked again in that betting round and shows at
+  the next reveal. Showing the Fool and winning gives no privilege.
+- When all but one fold, the last player (even one who stayed) takes the
+  whole pot at once; later betting rounds and reveals of that hand must be
+  absent or empty (``[]``, ``{}``).
+- Cards must be tarot cards: a joker or a jack is refused. No card may be
+  shown twice in a hand, by anyone.
+- ``leave`` is only possible after a hand that is over. Who leaves takes
+  their stack and plays no further part. When the last players leave, the
+  pot is shared out among the players who sat in that hand (odd chips one
+  each from the dealer's left); that ends the game. A player left alone at
+  the table must be recorded as leaving too (a hand needs 2 players).
+- ``winners``: once the game is over, the player(s) with the largest net
+  gain (``money``).
+- A hand's fields are ``buys``, ``leave``, ``calls`` and ``shows``; any
+  other field is refused, so a typo cannot silently drop a fact.
+- An ante or a starting stack of 0 is allowed (players then buy chips).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from enum import Enum
+from typing import Any
+
+from .cards import Card, Rank, SuitCard, TarotTrump, parse_card
+from .common import (
+    Checklist,
+    clockwise_from,
+    distribute_odd_units,
+    read_header,
+    require_player,
+    right_of,
+    round_label,
+    whole_number,
+)
+from .errors import RuleError
+
+PLAYERS = range(2, 20)
+"""2 to 19 players (with 19 everyone can still draw a card)."""
+
+DEFAULTS: dict[str, Any] = {"ante": 10, "stack": 500, "limit": None}
+"""The options of DESIGN.md: ante, starting stack, largest bet or raise (None: no limit)."""
+
+HAND_FIELDS = ("buys", "leave", "calls", "shows")
+"""The fields of a hand in the record."""
+
+
+class Stage(Enum):
+    """Where a hand stands: a betting round, a reveal, or over."""
+
+    FYRSTURKALLA = "fyrsturkalla"
+    BANENKALLA = "banenkalla"
+    BANEN = "banen"
+    DETUILERKALLA = "detuilerkalla"
+    DETUILER = "detuiler"
+    DEBEKRANSEKALLA = "debekransekalla"
+    DEBEKRANSE = "debekranse"
+    OVER = "over"
+
+    @property
+    def is_betting(self) -> bool:
+        """A betting round (a *call*)."""
+        return self in BETTING_ROUNDS
+
+    @property
+    def is_reveal(self) -> bool:
+        """A reveal (banen, detuiler, debekranse)."""
+        return self in REVEALS
+
+    def __str__(self) -> str:
+        return self.value
+
+
+BETTING_ROUNDS: tuple[Stage, ...] = (
+    Stage.FYRSTURKALLA, Stage.BANENKALLA, Stage.DETUILERKALLA, Stage.DEBEKRANSEKALLA,
+)
+"""The four betting rounds, in order (the record's ``calls``)."""
+
+REVEALS: tuple[Stage, ...] = (Stage.BANEN, Stage.DETUILER, Stage.DEBEKRANSE)
+"""The three reveals, in order (the record's ``shows``)."""
+
+REVEAL_DIVISOR = {Stage.BANEN: 3, Stage.DETUILER: 2, Stage.DEBEKRANSE: 1}
+"""The winner of a reveal takes the pot divided by this, rounded down."""
+
+_AFTER = {
+    Stage.FYRSTURKALLA: Stage.BANENKALLA,
+    Stage.BANENKALLA: Stage.BANEN,
+    Stage.BANEN: Stage.DETUILERKALLA,
+    Stage.DETUILERKALLA: Stage.DETUILER,
+    Stage.DETUILER: Stage.DEBEKRANSEKALLA,
+    Stage.DEBEKRANSEKALLA: Stage.DEBEKRANSE,
+    Stage.DEBEKRANSE: Stage.OVER,
+}
+# The record's entries in the order they happen: (is a betting round, index).
+_ENTRY_ORDER = ((True, 0), (True, 1), (False, 0), (True, 2), (False, 1), (True, 3), (False, 2))
+
+
+class Verb(Enum):
+    """What a player may do in a betting round."""
+
+    CHECK = "check"
+    CALL = "call"
+    BET = "bet"
+    RAISE = "raise"
+    STAY = "stay"
+    FOLD = "fold"
+
+    def __str__(self) -> str:
+        return self.value
+
+
+_VERBS = {v.value: v for v in Verb}
+_WITH_AMOUNT = (Verb.BET, Verb.RAISE)
+
+
+@dataclass(frozen=True)
+class Action:
+    """One entry of a betting round: ``Action("Cy", Verb.BET, 20)``.
+
+    ``amount`` is the N of a bet or raise (at least 1) and None otherwise.
+
+    >>> Action.from_entry(["Cy", "raise", 10])
+    Action(player='Cy', verb=<Verb.RAISE: 'raise'>, amount=10)
+    >>> Action.from_entry(["Cy", "call"]).as_entry()
+    ['Cy', 'call']
+    """
+
+    player: str
+    verb: Verb
+    amount: int | None = None
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.player, str) or not self.player:
+            raise RuleError(f"{self.player!r} is not a player's name")
+        if not isinstance(self.verb, Verb):
+            raise RuleError(f"{self.player}: {self.verb!r} is not an action")
+        if self.verb in _WITH_AMOUNT:
+            amount = whole_number(self.amount, f"{self.player}'s {self.verb}", minimum=1)
+            object.__setattr__(self, "amount", amount)  # 20.0 from JSON is 20
+        elif self.amount is not None:
+            raise RuleError(f"{self.player}'s {self.verb} takes no amount")
+
+    @classmethod
+    def from_entry(cls, entry: object) -> Action:
+        """Read a record entry: ``[name, "check"]`` or ``[name, "bet", N]``."""
+        if not isinstance(entry, list | tuple) or len(entry) not in (2, 3):
+            raise RuleError(f"{entry!r} is not an action: write [name, verb] or "
+                            "[name, \"bet\" or \"raise\", N]")
+        name, verb = entry[0], entry[1]
+        if not isinstance(name, str):
+            raise RuleError(f"{name!r} is not a player's name")
+        found = _VERBS.get(verb.strip().lower()) if isinstance(verb, str) else None
+        if found is None:
+            raise RuleError(f"{name}: {verb!r} is not an action "
+                            "(check, bet, raise, call, fold or stay)")
+        if found in _WITH_AMOUNT:
+            if len(entry) != 3:
+                raise RuleError(f"{name}'s {found} needs an amount")
+            amount = whole_number(entry[2], f"{name}'s {found}", minimum=1)
+            return cls(name, found, amount)
+        if len(entry) != 2:
+            raise RuleError(f"{name}'s {found} takes no amount")
+        return cls(name, found)
+
+    def as_entry(self) -> list[Any]:
+        """The record form of the action."""
+        if self.amount is None:
+            return [self.player, self.verb.value]
+        return [self.player, self.verb.value, self.amount]
+
+
+def tarot_card(value: object) -> Card:
+    """Read a tarot card: a trump ``I``–``XXI``, the ``Fool``, or a suit card.
+
+    Jokers and jacks are not tarot cards.
+
+    >>> tarot_card("xxi"), tarot_card("pH")
+    (TarotTrump('XXI'), SuitCard('P♥'))
+    >>> tarot_card("J♠")  # doctest: +IGNORE_EXCEPTION_DETAIL
+    Traceback (most recent call last):
+    ...
+    RuleError: J♠ is not a tarot card (the court cards are P, N, Q, K)
+    """
+    card = parse_card(value)
+    if isinstance(card, TarotTrump):
+        return card
+    if isinstance(card, SuitCard):
+        if card.rank is Rank.JACK:
+            raise RuleError(f"{card} is not a tarot card (the court cards are P, N, Q, K)")
+        return card
+    raise RuleError(f"the {card} is not a tarot card")
+
+
+def reveal_strength(card: Card) -> tuple[int, int]:
+    """How strong a card is at a reveal: the larger the better, equal = tie.
+
+    Trumps by number (the Fool, 0, below I but above every suit card), then
+    the Ace, then the four courts all equal, then 10 down to 2.
+
+    >>> [reveal_strength(tarot_card(c)) for c in ("XXI", "Fool", "A♠", "K♥", "P♦", "7♣")]
+    [(2, 21), (2, 0), (1, 14), (1, 11), (1, 11), (1, 7)]
+    """
+    if isinstance(card, TarotTrump):
+        return (2, card.number)
+    if isinstance(card, SuitCard):
+        if card.rank is Rank.ACE:
+            return (1, 14)
+        pip = card.rank.pip
+        return (1, 11 if pip is None else pip)
+    raise RuleError(f"the {card} is not a tarot card")
+
+
+def reveal_winner(cards: Mapping[str, Card]) -> str | None:
+    """Who wins a reveal, or None when the best card is shared (a tie).
+
+    The Fool wins only if it is the only trump shown; suits never matter.
+
+    >>> reveal_winner({"Ann": tarot_card("XXI"), "Cy": tarot_card("K♥")})
+    'Ann'
+    >>> reveal_winner({"Ann": tarot_card("Fool"), "Cy": tarot_card("A♣")})
+    'Ann'
+    >>> print(reveal_winner({"Ann": tarot_card("Q♠"), "Cy": tarot_card("N♦")}))
+    None
+    """
+    best: tuple[int, int] | None = None
+    winners: list[str] = []
+    for name, card in cards.items():
+        strength = reveal_strength(card)
+        if best is None or strength > best:
+            best, winners = strength, [name]
+        elif strength == best:
+            winners.append(name)
+    return winners[0] if len(winners) == 1 else None
+
+
+@dataclass(frozen=True)
+class Reveal:
+    """A reveal that happened: the cards in seat order, who won, what they took."""
+
+    stage: Stage
+    cards: tuple[tuple[str, Card], ...]
+    winner: str | None
+    tied: tuple[str, ...]
+    share: int
+    pot: int
+
+    def __post_init__(self) -> None:
+        if not self.stage.is_reveal:
+            raise ValueError(f"{self.stage} is not a reveal")
+        if self.share < 0 or self.pot < 0:
+            raise ValueError("a share and a pot cannot be negative")
+
+
+@dataclass(frozen=True)
+class Hand:
+    """One hand in play, frozen: every change returns a new ``Hand``.
+
+    ``seats`` are the players seated in this hand, clockwise; ``stacks`` and
+    ``put`` (chips put in during the current betting round) follow them.
+    ``privileged`` is who may use the Fool's privilege in the current
+    betting round; ``to_act`` whose turn it is (None outside betting rounds).
+    Make one with :func:`start_hand`.
+    """
+
+    seats: tuple[str, ...]
+    dealer: str
+    stacks: tuple[int, ...]
+    pot: int
+    stage: Stage
+    limit: int | None
+    put: tuple[int, ...]
+    acted: frozenset[str]
+    folded: frozenset[str]
+    stayed: frozenset[str]
+    privileged: str | None
+    to_act: str | None
+    reveals: tuple[Reveal, ...]
+    won_by_fold: str | None = None
+
+    def __post_init__(self) -> None:
+        if len(self.stacks) != len(self.seats) or len(self.put) != len(self.seats):
+            raise ValueError("stacks and put must follow the seats")
+
+    @property
+    def over(self) -> bool:
+        """The hand is finished (after debekranse, or when all but one folded)."""
+        return self.stage is Stage.OVER
+
+    @property
+    def in_hand(self) -> tuple[str, ...]:
+        """The players still in the hand (not folded), clockwise."""
+        return tuple(p for p in self.seats if p not in self.folded)
+
+    def stack(self, player: str) -> int:
+        """``player``'s stack now."""
+        return self.stacks[self.seats.index(player)]
+
+    def stacks_by_player(self) -> dict[str, int]:
+        """Every seated player's stack, clockwise."""
+        return dict(zip(self.seats, self.stacks, strict=True))
+
+    def buy(self, player: str, amount: int) -> Hand:
+        """``player`` buys ``amount`` chips (to cover a call, say).
+
+        In the record the chips go into this hand's ``buys``.
+        """
+        if player not in self.seats:
+            raise RuleError(f"{player} is not seated in this hand")
+        amount = whole_number(amount, f"{player}'s buy", minimum=1)
+        i = self.seats.index(player)
+        stacks = self.stacks[:i] + (self.stacks[i] + amount,) + self.stacks[i + 1:]
+        return Hand(self.seats, self.dealer, stacks, self.pot, self.stage, self.limit,
+                    self.put, self.acted, self.folded, self.stayed, self.privileged,
+                    self.to_act, self.reveals, self.won_by_fold)
+
+    def act(self, action: Action) -> Hand:
+        """Check ``action`` against the rules, then apply it.
+
+        Raises :class:`RuleError` (naming the betting round and the player)
+        when it is not their turn, the verb is not allowed now, the bet is
+        over the limit or their stack cannot cover it.
+        """
+        stage, p, verb = self.stage, action.player, action.verb
+        if not stage.is_betting:
+            raise RuleError(f"{stage}: nobody is to act now; {p}'s {verb} is out of place")
+        if p not in self.seats:
+            raise RuleError(f"{stage}: {p} is not seated in this hand")
+        if p != self.to_act:
+            why = (" ({p} has folded)" if p in self.folded
+                   else " ({p} stayed and is not asked again)" if p in self.stayed else "")
+            raise RuleError(f"{stage}: it is {self.to_act}'s turn, not {p}'s"
+                            + why.format(p=p))
+        i = self.seats.index(p)
+        top = max(self.put)
+        owe = top - self.put[i]
+        stack = self.stacks[i]
+        pay = 0
+        if verb is Verb.CHECK:
+            if owe:
+                raise RuleError(f"{stage}: {p} cannot check: there are {owe} chips to call")
+        elif verb is Verb.CALL:
+            if not owe:
+                raise RuleError(f"{stage}: {p} cannot call: there is nothing to call "
+                                "(check instead)")
+            if owe > stack:
+                raise RuleError(f"{stage}: {p} cannot cover the call of {owe} with {stack} "
+                                "chips; buy more or fold")
+            pay = owe
+        elif verb is Verb.BET:
+            if top:
+                raise RuleError(f"{stage}: {p} cannot bet: there is already a bet "
+                                f"(call {owe}, raise or fold)")
+            self._check_limit(action)
+            pay = action.amount  # type: ignore[assignment]
+            if pay > stack:
+                raise RuleError(f"{stage}: {p} cannot cover a bet of {pay} with {stack} "
+                                "chips; buy more or bet less")
+        elif verb is Verb.RAISE:
+            if not top:
+                raise RuleError(f"{stage}: {p} cannot raise: nobody has bet yet "
+                                "(bet instead)")
+            self._check_limit(action)
+            pay = owe + action.amount  # type: ignore[operator]
+            if pay > stack:
+                raise RuleError(f"{stage}: {p} cannot cover a raise of {action.amount} "
+                                f"({pay} in all) with {stack} chips; buy more, raise less "
+                                "or fold")
+        elif verb is Verb.STAY:
+            if p != self.privileged:
+                raise RuleError(f"{stage}: {p} cannot stay: only a player who showed the "
+                                "Fool at the reveal just before and did not win may stay")
+            if p in self.acted:
+                raise RuleError(f"{stage}: {p} gave up the Fool's privilege by acting "
+                                "earlier in this betting round; match or fold")
+        return self._apply(i, verb, pay)
+
+    def _check_limit(self, action: Action) -> None:
+        if self.limit is not None and action.amount > self.limit:  # type: ignore[operator]
+            raise RuleError(f"{self.stage}: {action.player}'s {action.verb} of {action.amount} "
+                            f"is over the table limit of {self.limit}")
+
+    def _apply(self, i: int, verb: Verb, pay: int) -> Hand:
+        p = self.seats[i]
+        stacks, put, pot = self.stacks, self.put, self.pot
+        if pay:
+            stacks = stacks[:i] + (stacks[i] - pay,) + stacks[i + 1:]
+            put = put[:i] + (put[i] + pay,) + put[i + 1:]
+            pot += pay
+        acted, folded, stayed = self.acted, self.folded, self.stayed
+        if verb is Verb.STAY:
+            stayed = stayed | {p}
+        elif verb is Verb.FOLD:
+            folded = folded | {p}
+            if len(folded) == len(self.seats) - 1:
+                return self._won_by_fold(stacks, pot, folded)
+        else:
+            acted = acted | {p}
+        to_act = _next_to_act(self.seats, i, folded, stayed, acted, put)
+        if to_act is not None:
+            return Hand(self.seats, self.dealer, stacks, pot, self.stage, self.limit, put,
+                        acted, folded, stayed, self.privileged, to_act, self.reveals)
+        following = _AFTER[self.stage]
+        zero = (0,) * len(self.seats)
+        empty: frozenset[str] = frozenset()
+        if following.is_betting:
+            to_act = _next_to_act(self.seats, self.seats.index(self.dealer), folded, empty,
+                                  empty, zero)
+        return Hand(self.seats, self.dealer, stacks, pot, following, self.limit, zero,
+                    empty, folded, empty, None, to_act, self.reveals)
+
+    def _won_by_fold(self, stacks: tuple[int, ...], pot: int, folded: frozenset[str]) -> Hand:
+        winner = next(p for p in self.seats if p not in folded)
+        w = self.seats.index(winner)
+        stacks = stacks[:w] + (stacks[w] + pot,) + stacks[w + 1:]
+        empty: frozenset[str] = frozenset()
+        return Hand(self.seats, self.dealer, stacks, 0, Stage.OVER, self.limit,
+                    (0,) * len(self.seats), empty, folded, empty, None, None, self.reveals,
+                    winner)
+
+    def show(self, cards: Mapping[str, Card | str]) -> Hand:
+        """Check a reveal (one card from each player still in), then settle it.
+
+        Raises :class:`RuleError` naming who is missing or should not show,
+        and any card that is not a tarot card or was already shown this hand.
+        """
+        stage = self.stage
+        if not stage.is_reveal:
+            raise RuleError(f"{stage}: no cards are shown now")
+        if not isinstance(cards, Mapping):
+            raise RuleError(f"{stage}: the cards shown must be a JSON object "
+                            "of player: card")
+        in_hand = self.in_hand
+        for name in cards:
+            if name not in in_hand:
+                why = "folded and shows no card" if name in self.folded else \
+                    "is not in this hand"
+                raise RuleError(f"{stage}: {name} {why}")
+        missing = [p for p in in_hand if p not in cards]
+        if missing:
+            raise RuleError(f"{stage}: no card shown by {', '.join(missing)}")
+        seen = {card: (who, r.stage) for r in self.reveals for who, card in r.cards}
+        shown: list[tuple[str, Card]] = []
+        for name in in_hand:
+            try:
+                card = tarot_card(cards[name])
+            except RuleError as err:
+                raise RuleError(f"{stage}: {name}'s card: {err}") from None
+            if card in seen:
+                who, where = seen[card]
+                by = "" if who == name else f" by {who}"
+                at = "" if where is stage else f" at {where}"
+                raise RuleError(f"{stage}: {name} shows {card}, already shown{by}{at} "
+                                "this hand")
+            seen[card] = (name, stage)
+            shown.append((name, card))
+        winner = reveal_winner(dict(shown))
+        stacks, pot, share, tied = self.stacks, self.pot, 0, ()
+        if winner is None:
+            best = max(reveal_strength(c) for _, c in shown)
+            tied = tuple(n for n, c in shown if reveal_strength(c) == best)
+        else:
+            share = pot // REVEAL_DIVISOR[stage]
+            w = self.seats.index(winner)
+            stacks = stacks[:w] + (stacks[w] + share,) + stacks[w + 1:]
+            pot -= share
+        reveal = Reveal(stage, tuple(shown), winner, tied, share, pot)
+        following = _AFTER[stage]
+        privileged = to_act = None
+        if following.is_betting:
+            privileged = next((n for n, c in shown if isinstance(c, TarotTrump)
+                               and c.is_fool and n != winner), None)
+            to_act = _next_to_act(self.seats, self.seats.index(self.dealer), self.folded,
+                                  frozenset(), frozenset(), self.put)
+        return Hand(self.seats, self.dealer, stacks, pot, following, self.limit, self.put,
+                    frozenset(), self.folded, frozenset(), privileged, to_act,
+                    self.reveals + (reveal,))
+
+
+def _next_to_act(seats: tuple[str, ...], after: int, folded: frozenset[str],
+                 stayed: frozenset[str], acted: frozenset[str], put: tuple[int, ...],
+                 ) -> str | None:
+    """The first player clockwise after seat ``after`` who still has to act."""
+    top = max(put)
+    n = len(seats)
+    for step in range(1, n + 1):
+        i = (after + step) % n
+        p = seats[i]
+        if p in folded or p in stayed:
+            continue
+        if p not in acted or put[i] < top:
+            return p
+    return None
+
+
+def start_hand(seats: Sequence[str], dealer: str, stacks: Mapping[str, int], *,
+               pot: int = 0, ante: int = DEFAULTS["ante"], limit: int | None = None,
+               ) -> Hand:
+    """Take every seated player's ante and open fyrsturkalla.
+
+    ``seats`` are the players seated in this hand, clockwise; ``stacks``
+    their stacks (after any chips bought); ``pot`` what earlier hands left.
+
+    >>> hand = start_hand(["Ann", "Bo"], "Bo", {"Ann": 15, "Bo": 8}, pot=4, ante=5)
+    >>> hand.pot, hand.stacks, hand.to_act
+    (14, (10, 3), 'Ann')
+    """
+    seats = tuple(seats)
+    if len(seats) < 2:
+        raise RuleError("a hand needs at least 2 players")
+    if dealer not in seats:
+        raise RuleError(f"the dealer {dealer!r} is not seated in this hand")
+    chips = []
+    for p in seats:
+        stack = stacks.get(p)
+        if stack is None:
+            raise RuleError(f"ante: {p} has no stack")
+        if stack < ante:
+            raise RuleError(f"ante: {p} cannot cover the ante of {ante} with {stack} chips; "
+                            "buy more or leave the table")
+        chips.append(stack - ante)
+    zero = (0,) * len(seats)
+    empty: frozenset[str] = frozenset()
+    to_act = _next_to_act(seats, seats.index(dealer), empty, empty, empty, zero)
+    return Hand(seats, dealer, tuple(chips), pot + ante * len(seats), Stage.FYRSTURKALLA,
+                limit, zero, empty, empty, empty, None, to_act, ())
+
+
+def next_to_act(hand: Hand) -> str | None:
+    """Whose turn it is, or None (a reveal is due, or the hand is over)."""
+    return hand.to_act
+
+
+def to_call(hand: Hand, player: str | None = None) -> int:
+    """How much ``player`` (default: whoever is to act) must put in to match.
+
+    >>> hand = start_hand(["Ann", "Bo", "Cy"], "Cy", {"Ann": 50, "Bo": 50, "Cy": 50})
+    >>> to_call(hand.act(Action("Ann", Verb.BET, 7)))
+    7
+    """
+    player = hand.to_act if player is None else player
+    if player is None or not hand.stage.is_betting or player not in hand.seats:
+        return 0
+    return max(hand.put) - hand.put[hand.seats.index(player)]
+
+
+def legal_actions(hand: Hand) -> tuple[Verb, ...]:
+    """What the player to act may do now with the chips they have.
+
+    A call, bet or raise they cannot cover is left out (they may buy more
+    chips, then it is open); ``stay`` only with the Fool's privilege.
+    """
+    p = hand.to_act
+    if p is None:
+        return ()
+    i = hand.seats.index(p)
+    top = max(hand.put)
+    owe = top - hand.put[i]
+    stack = hand.stacks[i]
+    verbs: list[Verb] = []
+    if not owe:
+        verbs.append(Verb.CHECK)
+    elif owe <= stack:
+        verbs.append(Verb.CALL)
+    if not top and stack >= 1:
+        verbs.append(Verb.BET)
+    if top and stack > owe:
+        verbs.append(Verb.RAISE)
+    if p == hand.privileged and p not in hand.acted:
+        verbs.append(Verb.STAY)
+    verbs.append(Verb.FOLD)
+    return tuple(verbs)
+
+
+def max_amount(hand: Hand) -> int:
+    """The largest N the player to act may bet or raise now (0: neither is open)."""
+    p = hand.to_act
+    if p is None:
+        return 0
+    i = hand.seats.index(p)
+    top = max(hand.put)
+    room = hand.stacks[i] - (top - hand.put[i])
+    if hand.limit is not None:
+        room = min(room, hand.limit)
+    return max(room, 0)
+
+
+# ---------------------------------------------------------------------------
+# Replaying a record
+
+
+def _read_options(options: Mapping[str, Any]) -> tuple[int, int, int | None]:
+    ante = whole_number(options["ante"], "the ante", minimum=0)
+    stack = whole_number(options["stack"], "the starting stack", minimum=0)
+    limit = options["limit"]
+    if limit is not None:
+        limit = whole_number(limit, "the limit", minimum=1)
+    return ante, stack, limit
+
+
+def _as_list(value: object, what: str) -> list[Any]:
+    if value is None:
+        return []
+    if not isinstance(value, list):
+        raise RuleError(f"{what} must be a list")
+    return value
+
+
+def _read_buys(raw: object, label: str, players: Sequence[str], seated: Sequence[str],
+               ) -> dict[str, int]:
+    buys: dict[str, int] = {}
+    for entry in _as_list(raw, f"{label}: buys"):
+        if not isinstance(entry, list) or len(entry) != 2:
+            raise RuleError(f"{label}: {entry!r} is not a buy: write [name, chips]")
+        name = require_player(entry[0], players, f"{label}: buys")
+        if name not in seated:
+            raise RuleError(f"{label}: {name} has left the table and cannot buy chips")
+        chips = whole_number(entry[1], f"{label}: {name}'s buy", minimum=1)
+        buys[name] = buys.get(name, 0) + chips
+    return buys
+
+
+def _read_leave(raw: object, label: str, players: Sequence[str], seated: Sequence[str],
+                ) -> list[str]:
+    leave: list[str] = []
+    for name in _as_list(raw, f"{label}: leave"):
+        require_player(name, players, f"{label}: leave")
+        if name not in seated:
+            raise RuleError(f"{label}: {name} has already left the table")
+        if name in leave:
+            raise RuleError(f"{label}: {name} is named twice in leave")
+        leave.append(name)
+    return [p for p in seated if p in leave]
+
+
+def _check_entries(label: str, calls: list[Any], shows: list[Any]) -> None:
+    """The given calls and shows must be the first entries in playing order."""
+    if len(calls) > len(BETTING_ROUNDS):
+        raise RuleError(f"{label}: a hand has 4 betting rounds, not {len(calls)}")
+    if len(shows) > len(REVEALS):
+        raise RuleError(f"{label}: a hand has 3 reveals, not {len(shows)}")
+    most = max(len(calls) - 1, 0)
+    if len(shows) > most:
+        raise RuleError(f"{label}: the {REVEALS[most]} reveal is given but "
+                        f"{BETTING_ROUNDS[most + 1]} is missing")
+    if len(shows) < len(calls) - 2:
+        raise RuleError(f"{label}: {BETTING_ROUNDS[len(shows) + 2]} is given but the "
+                        f"{REVEALS[len(shows)]} reveal is missing")
+
+
+def _status(hand: Hand) -> str:
+    if hand.to_act is not None:
+        return f"it is {hand.to_act}'s turn in {hand.stage}"
+    return f"{hand.stage} is due"
+
+
+def _play_hand(label: str, raw: Mapping[str, Any], players: tuple[str, ...],
+               hand: Hand, breakdown: dict[str, Any]) -> Hand:
+    """Apply a hand's calls and shows to ``hand``, filling ``breakdown``."""
+    calls = _as_list(raw.get("calls"), f"{label}: calls")
+    shows = _as_list(raw.get("shows"), f"{label}: shows")
+    _check_entries(label, calls, shows)
+    count = len(calls) + len(shows)
+    calls_out: list[dict[str, Any]] = breakdown["calls"]
+    reveals_out: list[dict[str, Any]] = breakdown["reveals"]
+    privileges: list[dict[str, Any]] = breakdown["fool_privilege"]
+    for n, (betting, k) in enumerate(_ENTRY_ORDER[:count]):
+        if betting:
+            stage = BETTING_ROUNDS[k]
+            where = f"{label}, {stage}"
+            entries = calls[k]
+            if not isinstance(entries, list):
+                raise RuleError(f"{where}: a betting round must be a list of actions")
+            if hand.over and not entries:
+                continue
+            actions: list[dict[str, Any]] = []
+            for entry in entries:
+                try:
+                    action = Action.from_entry(entry)
+                except RuleError as err:
+                    raise RuleError(f"{where}: {err}") from None
+                p = require_player(action.player, players, where)
+                if hand.stage is not stage:
+                    if hand.won_by_fold is not None:
+                        raise RuleError(f"{where}: the hand ended when everyone but "
+                                        f"{hand.won_by_fold} folded; {p}'s {action.verb} "
+                                        "comes after it")
+                    raise RuleError(f"{where}: the betting round is over; {p}'s "
+                                    f"{action.verb} is one action too many")
+                before, pot = hand.stack(p), hand.pot
+                try:
+                    hand = hand.act(action)
+                except RuleError as err:
+                    raise RuleError(f"{label}, {err}") from None
+                done: dict[str, Any] = {"player": p, "action": action.verb.value}
+                if action.amount is not None:
+                    done["by"] = action.amount
+                done["chips"] = before - hand.stack(p)
+                actions.append(done)
+                if action.verb is Verb.STAY:
+                    privileges[-1]["stayed"] = True
+                elif hand.won_by_fold is not None:
+                    breakdown["won_by_fold"] = {"player": hand.won_by_fold, "share": pot}
+            open_ = hand.stage is stage
+            if open_ and n < count - 1:
+                raise RuleError(f"{where}: the betting round is not over ({_status(hand)}) "
+                                "but later entries follow")
+            calls_out.append({"name": stage.value, "actions": actions, "over": not open_,
+                              "pot": hand.pot})
+        else:
+            stage = REVEALS[k]
+            cards = shows[k]
+            if hand.over and isinstance(cards, Mapping) and not cards:
+                continue
+            if hand.won_by_fold is not None:
+                raise RuleError(f"{label}, {stage}: the hand ended when everyone but "
+                                f"{hand.won_by_fold} folded; no cards are shown")
+            try:
+                hand = hand.show(cards)
+            except RuleError as err:
+                raise RuleError(f"{label}, {err}") from None
+            reveal = hand.reveals[-1]
+            reveals_out.append({"name": stage.value,
+                                "cards": {n_: str(c) for n_, c in reveal.cards},
+                                "winner": reveal.winner, "tied": list(reveal.tied),
+                                "share": reveal.share, "pot": reveal.pot})
+            if hand.privileged is not None:
+                privileges.append({"player": hand.privileged,
+                                   "betting_round": hand.stage.value, "stayed": False})
+    return hand
+
+
+def _replay(record: Mapping[str, Any]) -> tuple[dict[str, Any], Hand | None]:
+    if isinstance(record, Mapping) and isinstance(record.get("rounds"), list):
+        for i, raw in enumerate(record["rounds"]):
+            if not isinstance(raw, Mapping):
+                raise RuleError(f"{round_label(i)}: a hand must be a JSON object")
+    header = read_header(record, "trefeltromp", PLAYERS, DEFAULTS)
+    ante, start, limit = _read_options(header.options)
+    players = header.players
+    stacks = dict.fromkeys(players, start)
+    bought = dict.fromkeys(players, start)
+    pot = 0
+    gone: set[str] = set()
+    dealer: str | None = None
+    hand: Hand | None = None
+    rounds: list[dict[str, Any]] = []
+    for i, raw in enumerate(header.rounds):
+        label = round_label(i)
+        if len(gone) == len(players):
+            raise RuleError(f"{label}: the game already ended after round {i}")
+        if hand is not None and not hand.over:
+            raise RuleError(f"round {i}: the hand is not over ({_status(hand)}) "
+                            f"but {label} follows")
+        unknown = [k for k in raw if k not in HAND_FIELDS]
+        if unknown:
+            raise RuleError(f"{label}: a hand has no field {unknown[0]!r} "
+                            "(only buys, leave, calls, shows)")
+        seated = tuple(p for p in players if p not in gone)
+        if len(seated) < 2:
+            raise RuleError(f"{label}: only {seated[0]} is still at the table and a hand "
+                            f"needs at least 2 players; record {seated[0]} as leaving "
+                            f"after round {i}")
+        dealer = header.first_dealer if dealer is None else _next_dealer(players, dealer, gone)
+        before = dict(stacks)
+        buys = _read_buys(raw.get("buys"), label, players, seated)
+        for p, chips in buys.items():
+            stacks[p] += chips
+            bought[p] += chips
+        try:
+            hand = start_hand(seated, dealer, stacks, pot=pot, ante=ante, limit=limit)
+        except RuleError as err:
+            raise RuleError(f"{label}, {err}") from None
+        breakdown: dict[str, Any] = {
+            "seated": list(seated), "buys": buys, "ante": ante, "pot_carried": pot,
+            "pot_after_antes": hand.pot, "calls": [], "reveals": [], "folded": [],
+            "won_by_fold": None, "fool_privilege": [], "stage": "", "to_act": None,
+            "left": [], "share_out": {},
+        }
+        hand = _play_hand(label, raw, players, hand, breakdown)
+        breakdown["folded"] = [p for p in seated if p in hand.folded]
+        breakdown["stage"] = hand.stage.value
+        breakdown["to_act"] = hand.to_act
+        stacks.update(hand.stacks_by_player())
+        pot = hand.pot
+        leave = _read_leave(raw.get("leave"), label, players, seated)
+        if leave and not hand.over:
+            raise RuleError(f"{label}: {leave[0]} cannot leave before the hand is over "
+                            f"({_status(hand)})")
+        gone.update(leave)
+        breakdown["left"] = leave
+        if len(gone) == len(players) and pot:
+            share_out = distribute_odd_units(pot, clockwise_from(seated, _left(seated, dealer)))
+            for p, chips in share_out.items():
+                stacks[p] += chips
+            breakdown["share_out"] = share_out
+            pot = 0
+        scores = {p: stacks[p] - before[p] - buys.get(p, 0) for p in players}
+        rounds.append({"dealer": dealer, "scores": scores, "totals": dict(stacks),
+                       "pot": pot, "breakdown": breakdown})
+    finished = len(gone) == len(players)
+    money = {p: stacks[p] - bought[p] for p in players}
+    winners: list[str] = []
+    if finished:
+        best = max(money.values())
+        winners = [p for p in players if money[p] == best]
+    result = {"rounds": rounds, "totals": dict(stacks), "finished": finished,
+              "winners": winners, "money": money, "pot": pot}
+    return result, hand
+
+
+def _left(seated: Sequence[str], dealer: str) -> str:
+    return seated[(seated.index(dealer) + 1) % len(seated)]
+
+
+def _next_dealer(players: Sequence[str], dealer: str, gone: set[str]) -> str:
+    """The next seated player to the right of ``dealer`` (who may have left)."""
+    p = right_of(players, dealer)
+    while p in gone:
+        p = right_of(players, p)
+    return p
+
+
+def replay(record: Mapping[str, Any]) -> dict[str, Any]:
+    """Turn a Trefeltromp record into its result (see the module docstring).
+
+    Raises :class:`RuleError` naming the round, player and card or number
+    when the record breaks the rules.
+    """
+    return _replay(record)[0]
+
+
+def current_hand(record: Mapping[str, Any]) -> Hand | None:
+    """The hand in progress at the end of ``record``, or None if there is none.
+
+    Ask it whose turn it is (:func:`next_to_act`), what they may do
+    (:func:`legal_actions`) and how much (:func:`to_call`, :func:`max_amount`).
+    """
+    hand = _replay(record)[1]
+    return None if hand is None or hand.over else hand
+
+
+# ---------------------------------------------------------------------------
+# Checklists
+
+
+def _check_table(players: Sequence[str], options: Mapping[str, Any],
+                 ) -> tuple[tuple[str, ...], int, int, int | None]:
+    players = tuple(players)
+    if len(players) not in PLAYERS or not all(isinstance(p, str) and p for p in players):
+        raise RuleError(f"trefeltromp is for {PLAYERS.start} to {PLAYERS.stop - 1} players")
+    unknown = sorted(set(options) - set(DEFAULTS))
+    if unknown:
+        raise RuleError(f"trefeltromp has no option {unknown[0]!r}")
+    return (players, *_read_options(dict(DEFAULTS) | dict(options)))
+
+
+def deck_prep(players: Sequence[str], options: Mapping[str, Any]) -> Checklist:
+    """The once-per-game checklist: a full tarot deck, chips for everyone.
+
+    >>> for step in deck_prep(["Ann", "Bo", "Cy"], {}).steps[:3]: print(step)
+    Take a 78-card tarot deck: 22 trumps (the Fool and I to XXI) and four suits of 14 (Ace, 2–10, Page, Knight, Queen, King).
+    Take nothing out: all 78 cards are played.
+    In the app the courts are written P♠ N♠ Q♠ K♠ (Page, Knight, Queen, King), the trumps I … XXI and Fool.
+    """  # noqa: E501
+    players, ante, stack, limit = _check_table(players, options)
+    n = len(players)
+    cap = "no limit on a bet or raise" if limit is None else \
+        f"no bet or raise over {limit}"
+    return Checklist("Trefeltromp: the deck and the chips", (
+        "Take a 78-card tarot deck: 22 trumps (the Fool and I to XXI) and four suits of 14 "
+        "(Ace, 2–10, Page, Knight, Queen, King).",
+        "Take nothing out: all 78 cards are played.",
+        "In the app the courts are written P♠ N♠ Q♠ K♠ (Page, Knight, Queen, King), "
+        "the trumps I … XXI and Fool.",
+        f"Give each of the {n} players {stack} chips. The ante is {ante} a hand; {cap}.",
+        f"Each hand deals {3 * n} cards (3 each); the other {78 - 3 * n} are the draw pile.",
+    ))
+
+
+def deal_steps(players: Sequence[str], dealer: str, options: Mapping[str, Any]) -> Checklist:
+    """One hand's steps for this dealer, with the players seated in it.
+
+    >>> steps = deal_steps(["Ann", "Bo", "Cy"], "Ann", {}).steps
+    >>> print(steps[1])
+    Ann shuffles and deals 3 cards face down to each player, counter-clockwise: Cy first, then Bo, then Ann.
+    >>> print(steps[2])
+    Fyrsturkalla (first call): a betting round, Bo first, then clockwise.
+    """  # noqa: E501
+    players, ante, _, _ = _check_table(players, options)
+    if dealer not in players:
+        raise RuleError(f"the dealer {dealer!r} is not one of the players")
+    order = [right_of(players, dealer, k) for k in range(1, len(players))] + [dealer]
+    dealt = f"{order[0]} first, then " + ", then ".join(order[1:])
+    left = _left(players, dealer)
+    return Checklist(f"Trefeltromp: {dealer} deals", (
+        f"Everyone antes {ante}: {', '.join(players)}. Chips already in the pot stay there.",
+        f"{dealer} shuffles and deals 3 cards face down to each player, counter-clockwise: "
+        f"{dealt}.",
+        f"Fyrsturkalla (first call): a betting round, {left} first, then clockwise.",
+        "Each player still in may discard one card face down and draw one.",
+        f"Banenkalla (orb call): a betting round, from the first player still in left of "
+        f"{dealer}.",
+        "Banen: everyone still in lays one card face down and raps twice; turn them together. "
+        "The best card takes ⅓ of the pot (rounded down); a tie takes nothing.",
+        "Detuilerkalla (sceptre call): a betting round. Whoever showed the Fool and did not "
+        "win may stay without matching.",
+        "Detuiler: as banen, with one of the two cards left. The best card takes ½ of the pot.",
+        "Debekransekalla (crown call): a betting round (the Fool's privilege again, if the "
+        "Fool was shown at detuiler and did not win).",
+        "Debekranse: the last card. The best card takes the whole pot; on a tie it stays.",
+        f"Next hand {right_of(players, dealer)} deals (the deal passes to the right).",
+    ))
