@@ -87,8 +87,12 @@ def read_header(
         raise RuleError(f"{game} has no option {unknown[0]!r}")
     options = dict(defaults) | dict(given)
     rounds = record.get("rounds", [])
-    if not isinstance(rounds, list) or not all(isinstance(r, Mapping) for r in rounds):
+    if not isinstance(rounds, list):
         raise RuleError("rounds must be a list of JSON objects")
+    for i, entry in enumerate(rounds):
+        if not isinstance(entry, Mapping):
+            raise RuleError(f"{round_label(i)} is not a JSON object "
+                            f"(rounds must be a list of JSON objects): {entry!r}")
     return Header(game, names, first_dealer, options, tuple(rounds))
 
 
