@@ -534,7 +534,8 @@ def test_unknown_hand_keys_are_refused():
 def test_a_round_that_is_not_an_object_is_refused():
     rec = record()
     rec["rounds"] = [["Bo", 5]]
-    assert "rounds must be a list of JSON objects" in refused(rec)
+    assert refused(rec) == ("round 1 is not a JSON object (rounds must be a list of JSON "
+                            "objects): ['Bo', 5]")
 
 
 def test_the_round_is_named_in_messages():
