@@ -7,7 +7,9 @@
  *     with hx-trigger="companion:tick from:body", so a sleeping phone stops
  *     polling and catches up when it wakes;
  *  3. the screen stays awake while <body data-wake-lock="on">;
- *  4. forms (or submit buttons) with data-confirm="question" ask first.
+ *  4. forms (or submit buttons) with data-confirm="question" ask first;
+ *  5. a boosted (hx-boost) page change also brings the new page's <body>
+ *     class, data-* and hx-headers attributes, as a full page load would.
  */
 (function () {
   "use strict";
@@ -110,11 +112,53 @@
     }, true);
   }
 
+  /* 5. Boosted pages keep their <body> attributes. */
+  var pendingBody = null;
+
+  function isSyncedAttribute(name) {
+    return name === "class" || name === "hx-headers" || name.indexOf("data-") === 0;
+  }
+
+  function syncBoostedBody() {
+    // hx-boost swaps only the inside of <body>; without this the scorekeeper page's
+    // data-wake-lock and class would stay behind on the next page, or never arrive.
+    document.addEventListener("htmx:beforeSwap", function (event) {
+      var detail = event.detail;
+      pendingBody = null;
+      if (!detail.boosted || detail.target !== document.body || !detail.shouldSwap ||
+          typeof detail.serverResponse !== "string" ||
+          !/<body[\s>]/i.test(detail.serverResponse)) {
+        return;
+      }
+      pendingBody = new DOMParser().parseFromString(detail.serverResponse, "text/html").body;
+    });
+    document.addEventListener("htmx:afterSwap", function (event) {
+      if (!pendingBody || event.target !== document.body) {
+        return;
+      }
+      var body = document.body;
+      var fresh = pendingBody;
+      pendingBody = null;
+      Array.prototype.slice.call(body.attributes).forEach(function (attribute) {
+        if (isSyncedAttribute(attribute.name) && !fresh.hasAttribute(attribute.name)) {
+          body.removeAttribute(attribute.name);
+        }
+      });
+      Array.prototype.slice.call(fresh.attributes).forEach(function (attribute) {
+        if (isSyncedAttribute(attribute.name) &&
+            body.getAttribute(attribute.name) !== attribute.value) {
+          body.setAttribute(attribute.name, attribute.value);
+        }
+      });
+    });
+  }
+
   function start() {
     registerServiceWorker();
     startTicks();
     watchWakeLock();
     confirmSubmits();
+    syncBoostedBody();
   }
 
   if (document.readyState === "loading") {
