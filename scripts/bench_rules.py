@@ -1,0 +1,95 @@
+"""Time ``replay`` of a long game (50 rounds where the game allows) for each of the five games.
+
+Usage: ``.venv/bin/python scripts/bench_rules.py [--runs 50] [--seed 2024]``
+
+Each game's record comes from its generator, ``tests/rules/gen_<game>.py``
+(``random_record(rng, rounds=50, ...)``), with options that keep the game
+going (huge targets and the like). The script prints the rounds replayed and
+the median and best time of ``replay`` next to the 5 ms goal. It only
+reports: a missing generator, an error or a slow game never makes it fail.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import inspect
+import random
+import statistics
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+from companion.rules import GAMES, game_module  # noqa: E402  (needs ROOT on the path)
+
+ROUNDS = 50
+GOAL_MS = 5.0
+HUGE = 10**9
+
+# Keywords that make each game last: options of the game, or the generator's own knobs.
+LONG_GAME: dict[str, dict[str, Any]] = {
+    "tromplemond": {"target": HUGE},
+    "clumond": {},  # the generator's ``rounds`` is the game's length
+    "trumplestiltskin": {"target": HUGE, "gnome_target": HUGE},
+    "trefeltromp": {"finish": 0.0, "cut": 0.0, "leave_chance": 0.0},
+    "tremp": {"avoid_end": True},
+}
+
+
+def usable_keywords(generator: Any, game: str, wanted: dict[str, Any]) -> dict[str, Any]:
+    """The ``wanted`` keywords the generator takes: its own parameters, or the game's options."""
+    parameters = inspect.signature(generator).parameters
+    options = getattr(game_module(game), "DEFAULTS", {})
+    return {key: value for key, value in wanted.items()
+            if (key in parameters and parameters[key].kind is not inspect.Parameter.VAR_KEYWORD)
+            or key in options}
+
+
+def bench(game: str, runs: int, seed: int) -> str:
+    """One line of the report for ``game``."""
+    try:
+        gen = importlib.import_module(f"tests.rules.gen_{game}")
+    except ModuleNotFoundError as error:
+        if error.name in (f"tests.rules.gen_{game}", "tests.rules", "tests"):
+            return f"{game:<17} n/a: gen module missing"
+        return f"{game:<17} error: {error}"
+    except Exception as error:  # noqa: BLE001 - report, never fail
+        return f"{game:<17} error: cannot import the generator: {error}"
+    try:
+        generator = gen.random_record
+        keywords = usable_keywords(generator, game, LONG_GAME.get(game, {}))
+        record = generator(random.Random(seed), rounds=ROUNDS, **keywords)
+        replay = game_module(game).replay
+        rounds = len(replay(record)["rounds"])
+        times = []
+        for _ in range(runs):
+            start = time.perf_counter()
+            replay(record)
+            times.append((time.perf_counter() - start) * 1000)
+    except Exception as error:  # noqa: BLE001 - report, never fail
+        return f"{game:<17} error: {type(error).__name__}: {error}"
+    median, best = statistics.median(times), min(times)
+    verdict = "ok" if median < GOAL_MS else "SLOW"
+    return (f"{game:<17} {rounds:>6} {median:>10.2f} {best:>8.2f}   < {GOAL_MS:g} ms  {verdict}")
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Print the report; always exit 0."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--runs", type=int, default=50, help="replays timed per game")
+    parser.add_argument("--seed", type=int, default=2024, help="seed of the generated games")
+    args = parser.parse_args(argv)
+    print(f"replay of a {ROUNDS}-round game, {args.runs} runs each (seed {args.seed})")
+    print(f"{'game':<17} {'rounds':>6} {'median ms':>10} {'best ms':>8}   goal")
+    for game in GAMES:
+        print(bench(game, max(1, args.runs), args.seed), flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
