@@ -68,6 +68,8 @@ Where RULES.md leaves a question open, the companion reads it this way:
   ends).
 - A target must be more than the starting stack (else the game would be
   over before it began); a starting stack and an ante of 0 are allowed.
+- A declarer's trump may be written as a suit in any spelling (``♥``, ``H``,
+  ``hearts``) or ``"none"`` / ``"no trumps"``.
 - Fields of a round that the rules do not know (a note, say) are ignored.
 """
 

@@ -60,6 +60,8 @@ Where RULES.md leaves a question open, the companion reads it this way:
   dealer who is on the losing team: the player to the last dealer's left if
   the last dealer was on the winning team, else the last dealer's partner. So
   the losing team always deals first, as the rules intend.
+- The match points a team needs in a hand (272 or 136) are set by the
+  matches won before that hand.
 - A player holds 13 cards, so can display at most 13 in a hand; there is no
   other limit on the bid, though a bid above 13 cannot be made.
 - A pass is written ``"pass"`` (any capitals); a displayed card in any
@@ -256,24 +258,62 @@ def _displayed_card(what: object, name: str, label: str) -> SuitCard:
     return card
 
 
-def read_bidding(entries: object, players: Sequence[str], dealer: str, label: str) -> Bidding:
-    """Check a hand's bidding, spoken in turn from the dealer's left.
+@dataclass(frozen=True)
+class BiddingStatus:
+    """Where a bidding stands after the entries so far (for entering bids live).
 
-    Three passes in a row after a bid end it, and the record must end exactly
-    there; if the first three pass, the dealer must bid (house rule).
+    ``turn`` is who speaks next (None once the bidding has ended); ``bid``,
+    ``bidder`` and ``trump`` describe the last card displayed (the bid is −4
+    and the others None before any); ``dealer_must_bid`` is the house rule
+    applying right now.
+    """
 
-    >>> b = read_bidding([["Sam", "5♥"], ["Nick", "pass"], ["Emily", "K♠"],
-    ...                   ["Rob", "pass"], ["Sam", "pass"], ["Nick", "pass"]],
-    ...                  ["Rob", "Sam", "Nick", "Emily"], "Rob", "round 1")
-    >>> b.bidder, b.bid, str(b.trump), str(b.tremp)
-    ('Emily', -2, '♠', '♣')
+    displayed: tuple[Display, ...]
+    turn: str | None
+    passes: int
+    dealer_must_bid: bool
+
+    @property
+    def ended(self) -> bool:
+        """True once three passes in a row have followed a bid."""
+        return self.turn is None
+
+    @property
+    def bid(self) -> int:
+        """The bid so far: −4 plus the cards displayed."""
+        return OPENING_BID + len(self.displayed)
+
+    @property
+    def bidder(self) -> str | None:
+        """Who displayed the last card, if anyone has."""
+        return self.displayed[-1].player if self.displayed else None
+
+    @property
+    def trump(self) -> Suit | None:
+        """The suit of the last displayed card, if any."""
+        return self.displayed[-1].card.suit if self.displayed else None
+
+
+def bidding_status(entries: object, players: Sequence[str], dealer: str,
+                   label: str = "this hand") -> BiddingStatus:
+    """Check the bids spoken so far (from the dealer's left) and say where the bidding is.
+
+    Refuses what is already wrong (out of turn, a card shown twice, the
+    dealer passing after three passes, an entry after the end) but not a
+    bidding that simply has not ended yet.
+
+    >>> s = bidding_status([["Sam", "5♥"], ["Nick", "pass"]],
+    ...                    ["Rob", "Sam", "Nick", "Emily"], "Rob")
+    >>> s.turn, s.bid, s.bidder, str(s.trump), s.ended
+    ('Emily', -3, 'Sam', '♥', False)
     """
     if entries is None:
         raise RuleError(f"{label}: the bids are missing")
     if not isinstance(entries, list | tuple):
         raise RuleError(f'{label}: the bids must be a list of [player, card] or '
                         f'[player, "pass"]')
-    turn = left_of(players, dealer)
+    last_to_pass = len(players) - 1
+    turn: str | None = left_of(players, dealer)
     passes = 0
     displayed: list[Display] = []
     shown_by: dict[SuitCard, str] = {}
@@ -293,11 +333,11 @@ def read_bidding(entries: object, players: Sequence[str], dealer: str, label: st
             did = "passed" if is_pass else "bid"
             raise RuleError(f"{label}: {name} {did} out of turn; it was {turn}'s turn")
         if is_pass:
-            if not displayed and passes == len(players) - 1:
+            if not displayed and passes == last_to_pass:
                 raise RuleError(f"{label}: {name} is the dealer and must bid after three "
                                 "passes (house rule)")
             passes += 1
-            if displayed and passes == len(players) - 1:
+            if displayed and passes == last_to_pass:
                 ended_by = name
         else:
             card = _displayed_card(what, name, label)
@@ -311,14 +351,33 @@ def read_bidding(entries: object, players: Sequence[str], dealer: str, label: st
             shown_by[card] = name
             displayed.append(Display(name, card, OPENING_BID + len(displayed) + 1))
             passes = 0
-        turn = left_of(players, turn)
-    if ended_by is None:
-        if not displayed:
+        turn = left_of(players, name)
+    if ended_by is not None:
+        turn = None
+    return BiddingStatus(tuple(displayed), turn, passes,
+                         dealer_must_bid=not displayed and passes == last_to_pass)
+
+
+def read_bidding(entries: object, players: Sequence[str], dealer: str, label: str) -> Bidding:
+    """Check a hand's whole bidding, spoken in turn from the dealer's left.
+
+    Three passes in a row after a bid end it, and the record must end exactly
+    there; if the first three pass, the dealer must bid (house rule).
+
+    >>> b = read_bidding([["Sam", "5♥"], ["Nick", "pass"], ["Emily", "K♠"],
+    ...                   ["Rob", "pass"], ["Sam", "pass"], ["Nick", "pass"]],
+    ...                  ["Rob", "Sam", "Nick", "Emily"], "Rob", "round 1")
+    >>> b.bidder, b.bid, str(b.trump), str(b.tremp)
+    ('Emily', -2, '♠', '♣')
+    """
+    status = bidding_status(entries, players, dealer, label)
+    if not status.ended:
+        if not status.displayed:
             raise RuleError(f"{label}: the bidding has not ended: nobody has bid yet")
-        last = displayed[-1]
+        last = status.displayed[-1]
         raise RuleError(f"{label}: the bidding has not ended: after {last.player}'s bid of "
                         f"{last.bid} ({last.card}) three players in a row must pass")
-    return Bidding(tuple(displayed))
+    return Bidding(status.displayed)
 
 
 @dataclass(frozen=True)

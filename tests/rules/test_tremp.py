@@ -21,6 +21,7 @@ from companion.rules.tremp import (
     Bidding,
     Game,
     Hand,
+    bidding_status,
     deal_steps,
     deck_prep,
     hand_points,
@@ -281,6 +282,20 @@ def test_bidding_and_hand_values_check_themselves():
     assert (bidding.trump, bidding.tremp) == (Suit.SPADES, Suit.CLUBS)
     with pytest.raises(RuleError, match="0 to 13 tricks, not 14"):
         Hand(bidding, 14)
+
+
+def test_bidding_status_follows_a_bidding_in_progress():
+    s = bidding_status([], PLAYERS, "Rob")
+    assert (s.turn, s.bid, s.bidder, s.trump, s.ended) == ("Sam", -4, None, None, False)
+    s = bidding_status([["Sam", "pass"], ["Nick", "pass"], ["Emily", "pass"]], PLAYERS, "Rob")
+    assert s.turn == "Rob" and s.dealer_must_bid
+    s = bidding_status(EXAMPLE["bids"][:4], PLAYERS, "Rob")
+    assert (s.turn, s.bid, s.bidder, s.trump, s.passes) == ("Sam", -2, "Emily", Suit.SPADES, 1)
+    assert not s.dealer_must_bid
+    s = bidding_status(EXAMPLE["bids"], PLAYERS, "Rob")
+    assert s.ended and s.turn is None and s.bidder == "Emily"
+    with pytest.raises(RuleError, match="^this hand: Rob bid out of turn; it was Sam's turn"):
+        bidding_status([["Rob", "2♣"]], PLAYERS, "Rob")
 
 
 # --- matches and the game ------------------------------------------------------------
