@@ -63,6 +63,8 @@ Where RULES.md leaves a question open, the companion reads it so:
 - A player who never bid scores 0 whether or not they looked: all their
   points go to the Gnome. The taker who made the bid and looked scores half of
   all their points (not capped at the bid).
+- A bid has no upper limit (the rules set none): a bid no hand can make is
+  legal, and simply fails.
 - ``trump`` may be given for a 9 as long as it is the 9's suit. ``"pass"`` is
   read whatever its case. A name listed twice in ``looked`` is refused, and so
   are keys a hand does not have (a typo such as ``"look"`` would otherwise
@@ -683,8 +685,9 @@ def deal_steps(players: Sequence[str], dealer: str, options: Mapping[str, Any]) 
     else:
         who = f"everyone gets {each} cards"
     aside = len(BLANKET) - 1 - n
-    set_aside = (f"The other {aside} Blanket cards are set aside face down, unseen."
-                 if aside else "No Blanket card is left over.")
+    set_aside = {0: "No Blanket card is left over.",
+                 1: "The last Blanket card is set aside face down, unseen."}.get(
+        aside, f"The other {aside} Blanket cards are set aside face down, unseen.")
     return Checklist(f"Trumplestiltskin: {dealer} deals", (
         f"{dealer} shuffles the 44 cards and deals them one at a time clockwise, starting "
         f"with {first}: {who}.",

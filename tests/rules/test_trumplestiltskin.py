@@ -253,6 +253,11 @@ def test_a_bid_is_a_whole_number_at_least_one(said, words):
     assert refused(record(hand(bids, {"Bo": 1}))) == f"round 1: {words}"
 
 
+def test_a_bid_has_no_upper_limit():
+    r = ts.replay(record(hand(take("Ann", "Bo", 40), {"Bo": 32})))["rounds"][0]
+    assert r["scores"]["Bo"] == -40 and r["gnome"] == 32
+
+
 def test_a_whole_float_bid_and_any_case_of_pass_are_read():
     bids = [["Bo", 6.0], ["Cy", "PASS"], ["Di", " Pass "], ["Ann", "pass"]]
     r = ts.replay(record(hand(bids, {"Bo": 6})))["rounds"][0]
@@ -656,7 +661,7 @@ def test_deal_steps_name_the_dealer_the_gnome_picker_and_first_bidder():
     text = "\n".join(steps)
     assert "Bo shuffles the 44 cards" in text and "starting with Cy: everyone gets 11" in text
     assert "Ann (on the dealer’s right) picks one Blanket card face down: the Gnome" in text
-    assert "The other 1 Blanket cards are set aside" in text
+    assert "The last Blanket card is set aside face down, unseen." in text
     assert "Bidding starts with Cy (left of the dealer)" in text
 
 
