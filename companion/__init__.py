@@ -1,0 +1,92 @@
+"""The companion: a phone-first web app for card games played with real cards.
+
+``create_app`` is the application factory (``flask --app companion run``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from flask import Flask
+from sqlalchemy import event
+from sqlalchemy.engine import Engine
+from werkzeug.middleware.proxy_fix import ProxyFix
+
+from .config import DEFAULTS, HTMX_SRI, HTMX_URL, from_environment, secret_key
+from .extensions import csrf, db, limiter, migrate
+
+MIGRATIONS = Path(__file__).resolve().parent / "migrations"
+
+
+def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
+    """Make the app: settings from the environment, then ``test_config`` on top."""
+    app = Flask(__name__, instance_relative_config=True,
+                template_folder="../templates", static_folder="../static")
+    Path(app.instance_path).mkdir(parents=True, exist_ok=True)
+    app.config.from_mapping(DEFAULTS)
+    app.config.from_mapping(from_environment(app.instance_path))
+    if test_config is not None:
+        app.config.from_mapping(test_config)
+    if not app.config.get("SECRET_KEY"):
+        app.config["SECRET_KEY"] = secret_key(app.instance_path)
+    app.json.sort_keys = False  # a record keeps its fields in the documented order
+    app.json.ensure_ascii = False  # cards stay readable: 10♦, not \u2666
+
+    from .web.security import SessionInterface, add_security_headers
+
+    app.session_interface = SessionInterface()
+    if app.config["PROXY_FIX"]:
+        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=1, x_proto=1, x_host=1, x_port=1)
+
+    db.init_app(app)
+    migrate.init_app(app, db, directory=str(MIGRATIONS))
+    csrf.init_app(app)
+    limiter.init_app(app)
+    with app.app_context():
+        if db.engine.dialect.name == "sqlite":
+            _tune_sqlite(db.engine)
+
+    from . import store  # noqa: F401  (the models must be known to db and to migrations)
+    from .web import register
+
+    register(app)
+    app.after_request(add_security_headers)
+    app.context_processor(lambda: {
+        "htmx_url": app.config["HTMX_URL"], "htmx_sri": app.config["HTMX_SRI"]})
+    return app
+
+
+def _tune_sqlite(engine: Engine) -> None:
+    """WAL, foreign keys, a busy timeout; writes take the lock at BEGIN.
+
+    pysqlite's own transaction handling is switched off so that a request
+    that writes starts with ``BEGIN IMMEDIATE``: two phones writing at the
+    same moment then wait for each other instead of one failing with
+    "database is locked" half-way.
+    """
+
+    @event.listens_for(engine, "connect")
+    def _on_connect(dbapi_connection, _record):
+        dbapi_connection.isolation_level = None
+        cursor = dbapi_connection.cursor()
+        cursor.execute("PRAGMA journal_mode=WAL")
+        cursor.execute("PRAGMA foreign_keys=ON")
+        cursor.execute("PRAGMA busy_timeout=10000")
+        cursor.execute("PRAGMA synchronous=NORMAL")
+        cursor.close()
+
+    @event.listens_for(engine, "begin")
+    def _on_begin(connection):
+        connection.exec_driver_sql("BEGIN IMMEDIATE" if _writing() else "BEGIN")
+
+
+def _writing() -> bool:
+    """True inside a request that may write (anything but GET, HEAD, OPTIONS)."""
+    from flask import has_request_context, request
+
+    return has_request_context() and request.method not in ("GET", "HEAD", "OPTIONS")
+
+
+__all__ = ["HTMX_SRI", "HTMX_URL", "create_app"]

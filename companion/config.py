@@ -1,0 +1,103 @@
+"""Settings, read from the environment (see the README's "Configuration").
+
+Every setting has a default that works on a laptop at a table with no set-up:
+SQLite in the instance folder, a secret key made once and kept there, htmx
+from the pinned CDN copy.
+"""
+
+from __future__ import annotations
+
+import os
+import secrets
+from collections.abc import Mapping
+from datetime import timedelta
+from pathlib import Path
+from typing import Any
+
+HTMX_URL = "https://unpkg.com/htmx.org@2.0.11/dist/htmx.min.js"
+HTMX_SRI = "sha384-2OatzQy1H+Zd/IIrjr1TcuDGqLXeHhbooAyJY1KdQMKnr4LZ22k31GBLdYKHmVjg"
+SECRET_KEY_FILE = "secret_key"
+SQLITE_FILE = "companion.sqlite3"
+
+
+def database_url(url: str | None, instance_path: str) -> str:
+    """The SQLAlchemy URL to use: ``url`` with the psycopg driver, or SQLite in the instance.
+
+    Hosts hand out ``postgres://`` and ``postgresql://`` URLs; SQLAlchemy needs
+    the driver named.
+
+    >>> database_url("postgres://u:p@db/x", "/i")
+    'postgresql+psycopg://u:p@db/x'
+    >>> database_url("postgresql://u@db/x", "/i")
+    'postgresql+psycopg://u@db/x'
+    >>> database_url("postgresql+psycopg://u@db/x", "/i")
+    'postgresql+psycopg://u@db/x'
+    >>> database_url("", "/srv/instance")
+    'sqlite:////srv/instance/companion.sqlite3'
+    """
+    if not url:
+        return f"sqlite:///{Path(instance_path) / SQLITE_FILE}"
+    for prefix in ("postgres://", "postgresql://"):
+        if url.startswith(prefix):
+            return "postgresql+psycopg://" + url[len(prefix):]
+    return url
+
+
+def secret_key(instance_path: str) -> str:
+    """The key that signs cookies: made once and kept in the instance folder.
+
+    Kept on disk so that seats and scorekeeper keys survive a restart.
+    """
+    path = Path(instance_path) / SECRET_KEY_FILE
+    if path.is_file():
+        key = path.read_text(encoding="utf-8").strip()
+        if key:
+            return key
+    path.parent.mkdir(parents=True, exist_ok=True)
+    key = secrets.token_hex(32)
+    # Created readable by the owner only: the key can forge any seat.
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    with os.fdopen(fd, "w", encoding="utf-8") as handle:
+        handle.write(key + "\n")
+    return key
+
+
+def from_environment(instance_path: str, environ: Mapping[str, str] | None = None,
+                     ) -> dict[str, Any]:
+    """All settings, from ``environ`` (default: the process environment).
+
+    >>> settings = from_environment("/srv/i", {"COMPANION_HTMX_URL": "/static/htmx.js",
+    ...                                        "DATABASE_URL": "postgres://db/x"})
+    >>> settings["HTMX_URL"], settings["HTMX_SRI"], settings["SQLALCHEMY_DATABASE_URI"]
+    ('/static/htmx.js', '', 'postgresql+psycopg://db/x')
+    """
+    env = os.environ if environ is None else environ
+    htmx_url = env.get("COMPANION_HTMX_URL") or HTMX_URL
+    # The pinned hash only fits the pinned file; another copy gets none unless given.
+    default_sri = HTMX_SRI if htmx_url == HTMX_URL else ""
+    return {
+        # None here: create_app makes (or reads) the instance key only if nothing sets one.
+        "SECRET_KEY": env.get("SECRET_KEY") or None,
+        "SQLALCHEMY_DATABASE_URI": database_url(env.get("DATABASE_URL"), instance_path),
+        "PUBLIC_URL": (env.get("COMPANION_PUBLIC_URL") or "").rstrip("/"),
+        "HTMX_URL": htmx_url,
+        "HTMX_SRI": env.get("COMPANION_HTMX_SRI", default_sri),
+        "RATELIMIT_STORAGE_URI": env.get("RATELIMIT_STORAGE_URI") or "memory://",
+        "PROXY_FIX": env.get("COMPANION_PROXY_FIX", "") == "1",
+    }
+
+
+DEFAULTS: dict[str, Any] = {
+    "SESSION_COOKIE_HTTPONLY": True,
+    "SESSION_COOKIE_SAMESITE": "Lax",
+    "SESSION_COOKIE_NAME": "companion",
+    # A seat must outlive a closed tab and a night's sleep of the phone.
+    "PERMANENT_SESSION_LIFETIME": timedelta(days=30),
+    # The tablet keeps one page open for a whole evening; its token must not expire.
+    "WTF_CSRF_TIME_LIMIT": None,
+    "MAX_CONTENT_LENGTH": 512 * 1024,
+    "SQLALCHEMY_ENGINE_OPTIONS": {"pool_pre_ping": True},
+    "RATELIMIT_HEADERS_ENABLED": False,
+    "WRONG_CODE_LIMIT": "10/minute",
+    "API_LIMIT": "30/minute",
+}

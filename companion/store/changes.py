@@ -1,0 +1,221 @@
+"""The writes: each helper changes facts in the current session and leaves the commit
+to the caller, so that one request is one transaction.
+
+Every change a screen shows goes with :func:`bump`, which raises the table's
+version in the database itself (``version = version + 1``), so two phones
+changing a table in the same millisecond both count.
+"""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from sqlalchemy import select, update
+from sqlalchemy.exc import IntegrityError
+
+from ..extensions import db
+from .codes import key_hash, new_code, new_key, recovery_hash
+from .models import (
+    APPROVED,
+    CANCELLED,
+    DENIED,
+    PENDING,
+    RECORD_FIELDS,
+    Game,
+    Seat,
+    SeatRequest,
+    Table,
+)
+from .queries import seat_held_by
+
+
+def bump(table: Table) -> None:
+    """Raise the table's version by one, atomically in the database."""
+    db.session.execute(
+        update(Table).where(Table.id == table.id).values(version=Table.version + 1)
+        .execution_options(synchronize_session=False))
+    db.session.expire(table, ["version"])
+
+
+def _fresh_join_code() -> str:
+    # 28**8 codes: a clash is all but impossible, but look before using one.
+    while True:
+        code = new_code()
+        if db.session.scalar(select(Table.id).where(Table.code == code)) is None:
+            return code
+
+
+def create_table(*, name: str, game: str, names: Sequence[str | None],
+                 allow_phone_names: bool, first_dealer: int | None,
+                 ) -> tuple[Table, str, str]:
+    """Make a table with one seat per entry of ``names`` (``None``: the phone names it).
+
+    ``first_dealer`` is a seat position, or ``None`` to draw one at random
+    here. Returns the table, its scorekeeper key and its recovery code: both
+    are shown or given once and kept only as hashes.
+    """
+    key, recovery = new_key(), new_code()
+    drawn = first_dealer is None
+    if first_dealer is None:
+        first_dealer = secrets.randbelow(len(names)) + 1
+    table = Table(
+        code=_fresh_join_code(), name=name, game=game, allow_phone_names=allow_phone_names,
+        first_dealer=first_dealer, dealer_drawn=drawn, version=1,
+        scorekeeper_key_hash=key_hash(key), recovery_code_hash=recovery_hash(recovery),
+        seats=[Seat(position=i, name=n) for i, n in enumerate(names, start=1)],
+    )
+    db.session.add(table)
+    db.session.flush()
+    return table, key, recovery
+
+
+def set_first_dealer(table: Table, position: int | None) -> None:
+    """Choose the first dealer's seat, or draw one at random (``None``)."""
+    table.dealer_drawn = position is None
+    if position is None:
+        position = secrets.randbelow(len(table.seats)) + 1
+    table.first_dealer = position
+    bump(table)
+
+
+def move_seat(table: Table, seat: Seat, other: Seat) -> None:
+    """Swap two seats' places (before the game starts); the first dealer moves along."""
+    here, there = seat.position, other.position
+    # Through a free number, because (table, position) is unique at every step.
+    for seat_id, position in ((seat.id, -here), (other.id, here), (seat.id, there)):
+        db.session.execute(update(Seat).where(Seat.id == seat_id).values(position=position)
+                           .execution_options(synchronize_session=False))
+    if table.first_dealer == here:
+        table.first_dealer = there
+    elif table.first_dealer == there:
+        table.first_dealer = here
+    db.session.expire(seat)
+    db.session.expire(other)
+    db.session.expire(table, ["seats"])
+    bump(table)
+
+
+def rename_seat(table: Table, seat: Seat, name: str | None) -> None:
+    """Give a seat its player's name (``None``: leave it for the phone to fill in)."""
+    seat.name = name
+    bump(table)
+
+
+def claim_seat(table: Table, seat: Seat, key: str, name: str | None = None) -> bool:
+    """Let the phone with ``key`` take a free seat (naming it when the seat has no name).
+
+    Returns False, changing nothing, when another phone got there first.
+    """
+    values: dict[str, Any] = {"key_hash": key_hash(key)}
+    claim = update(Seat).where(Seat.id == seat.id, Seat.key_hash.is_(None))
+    if name is not None:
+        claim = claim.where(Seat.name.is_(None))
+        values["name"] = name
+    try:
+        with db.session.begin_nested():
+            done = db.session.execute(claim.values(**values)
+                                      .execution_options(synchronize_session=False))
+    except IntegrityError:  # the same name or the same phone, a moment earlier
+        return False
+    if done.rowcount != 1:
+        return False
+    _cancel_requests(table, values["key_hash"])
+    db.session.expire(seat)
+    bump(table)
+    return True
+
+
+def free_seat(table: Table, seat: Seat) -> None:
+    """Take a seat from whichever phone holds it; the name stays."""
+    seat.key_hash = None
+    bump(table)
+
+
+def _cancel_requests(table: Table, hashed: str) -> None:
+    """Let a phone's pending requests lapse (it asked again, or took a free seat)."""
+    db.session.execute(
+        update(SeatRequest)
+        .where(SeatRequest.table_id == table.id, SeatRequest.key_hash == hashed,
+               SeatRequest.status == PENDING)
+        .values(status=CANCELLED).execution_options(synchronize_session=False))
+
+
+def ask_for_seat(table: Table, seat: Seat, key: str) -> SeatRequest:
+    """Ask the scorekeeper for a held seat back; any earlier request of this phone lapses."""
+    hashed = key_hash(key)
+    _cancel_requests(table, hashed)
+    request = SeatRequest(table_id=table.id, seat=seat, key_hash=hashed)
+    db.session.add(request)
+    bump(table)
+    return request
+
+
+def answer_request(table: Table, request: SeatRequest, approve: bool) -> bool:
+    """Approve (the asking phone gets the seat, the old one loses it) or deny a request.
+
+    Returns False, changing nothing, when the request was already answered,
+    or when the asking phone has taken another seat meanwhile (then the
+    request lapses: never two seats for one phone).
+    """
+    if request.status != PENDING:
+        return False
+    if approve and db.session.scalar(seat_held_by(table.id, request.key_hash)) is not None:
+        request.status = CANCELLED
+        bump(table)
+        return False
+    answered = db.session.execute(
+        update(SeatRequest).where(SeatRequest.id == request.id, SeatRequest.status == PENDING)
+        .values(status=APPROVED if approve else DENIED)
+        .execution_options(synchronize_session=False))
+    if answered.rowcount != 1:
+        return False
+    if approve:
+        request.seat.key_hash = request.key_hash
+        # The seat is gone: the others asking for it hear no.
+        db.session.execute(
+            update(SeatRequest)
+            .where(SeatRequest.seat_id == request.seat_id, SeatRequest.status == PENDING)
+            .values(status=DENIED).execution_options(synchronize_session=False))
+    db.session.expire(request)
+    bump(table)
+    return True
+
+
+def take_over(table: Table) -> str:
+    """Make a new scorekeeper key for the table (after a recovery code); the old one stops."""
+    key = new_key()
+    table.scorekeeper_key_hash = key_hash(key)
+    bump(table)
+    return key
+
+
+def start_game(table: Table, record: Mapping[str, Any] | None = None) -> Game:
+    """Start the table's next game: from its seats, or from an imported ``record``.
+
+    The seats must all be named and the record already checked by the rules.
+    """
+    if record is None:
+        players = [seat.name or "" for seat in table.seats]
+        dealer = table.seat_at(table.first_dealer or 1)
+        record = {"game": table.game, "players": players,
+                  "first_dealer": dealer.name if dealer else players[0],
+                  "options": {}, "rounds": []}
+    number = table.games[-1].number + 1 if table.games else 1
+    game = Game(
+        table=table, number=number, game=record["game"], players=list(record["players"]),
+        first_dealer=record.get("first_dealer") or record["players"][0],
+        options=dict(record.get("options") or {}), rounds=list(record.get("rounds") or []),
+        flags={k: v for k, v in record.items() if k not in RECORD_FIELDS},
+    )
+    db.session.add(game)
+    db.session.flush()
+    bump(table)
+    return game
+
+
+def end_game(table: Table, game: Game, status: str) -> None:
+    """Close a game (it stays on record); the table may start another."""
+    game.status = status
+    bump(table)

@@ -1,0 +1,46 @@
+"""Query helpers: each returns a ``select()`` for ``db.session.scalar(s)``/``execute``."""
+
+from __future__ import annotations
+
+from sqlalchemy import Select, select
+
+from .models import PENDING, Game, Seat, SeatRequest, Table
+
+
+def table_by_code(code: str) -> Select[tuple[Table]]:
+    """The table with join code ``code``."""
+    return select(Table).where(Table.code == code)
+
+
+def table_version(code: str) -> Select[tuple[int, int, str]]:
+    """A table's id, version and scorekeeper key hash: all a poll needs to answer 204."""
+    return select(Table.id, Table.version, Table.scorekeeper_key_hash).where(Table.code == code)
+
+
+def seat_at(table_id: int, position: int) -> Select[tuple[Seat]]:
+    """The seat at ``position`` of a table."""
+    return select(Seat).where(Seat.table_id == table_id, Seat.position == position)
+
+
+def seat_held_by(table_id: int, key_hash: str) -> Select[tuple[Seat]]:
+    """The seat a phone's key holds at a table."""
+    return select(Seat).where(Seat.table_id == table_id, Seat.key_hash == key_hash)
+
+
+def pending_requests(table_id: int) -> Select[tuple[SeatRequest]]:
+    """The seat-back requests waiting for the scorekeeper, oldest first."""
+    return (select(SeatRequest)
+            .where(SeatRequest.table_id == table_id, SeatRequest.status == PENDING)
+            .order_by(SeatRequest.id))
+
+
+def request_of(table_id: int, key_hash: str) -> Select[tuple[SeatRequest]]:
+    """A phone's latest seat-back request at a table."""
+    return (select(SeatRequest)
+            .where(SeatRequest.table_id == table_id, SeatRequest.key_hash == key_hash)
+            .order_by(SeatRequest.id.desc()).limit(1))
+
+
+def game_number(table_id: int, number: int) -> Select[tuple[Game]]:
+    """Game ``number`` of a table."""
+    return select(Game).where(Game.table_id == table_id, Game.number == number)
