@@ -1,0 +1,100 @@
+"""Jinja filters: cards with their suits in colour, exact numbers, money."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from fractions import Fraction
+
+from flask import Flask
+from markupsafe import Markup, escape
+
+from ..rules import RuleError
+from ..rules.cards import Joker, SuitCard, parse_card
+
+_VULGAR = {Fraction(1, 2): "½", Fraction(1, 4): "¼", Fraction(3, 4): "¾",
+           Fraction(1, 8): "⅛", Fraction(3, 8): "⅜", Fraction(5, 8): "⅝", Fraction(7, 8): "⅞"}
+
+
+def card(text: object) -> Markup:
+    """A card as ``<span class="card red">10♥</span>`` (♥♦ red, ♠♣ light).
+
+    Any spelling the rules read is shown in its symbol form; anything else is
+    shown as typed (escaped), so a bad card is still visible.
+
+    >>> str(card("10h"))
+    '<span class="card red">10♥</span>'
+    >>> str(card("ks"))
+    '<span class="card black">K♠</span>'
+    >>> str(card("<b>"))
+    '<span class="card">&lt;b&gt;</span>'
+    """
+    try:
+        parsed = parse_card(text)
+    except RuleError:
+        return Markup('<span class="card">{}</span>').format(text)
+    if isinstance(parsed, SuitCard):
+        colour = "red" if parsed.suit.is_red else "black"
+    elif isinstance(parsed, Joker):
+        colour = parsed.colour.value
+    else:
+        colour = "trump"
+    return Markup('<span class="card {}">{}</span>').format(colour, str(parsed))
+
+
+def cards(items: Iterable[object]) -> Markup:
+    """Several cards, one after another.
+
+    >>> str(cards(["as", "XXI"]))
+    '<span class="card black">A♠</span> <span class="card trump">XXI</span>'
+    """
+    return Markup(" ").join(card(item) for item in items)
+
+
+def suit(symbol: object) -> Markup:
+    """A suit symbol in its colour.
+
+    >>> str(suit("♦"))
+    '<span class="suit red">♦</span>'
+    """
+    text = str(symbol)
+    colour = "red" if text in ("♥", "♦") else "black" if text in ("♠", "♣") else "none"
+    return Markup('<span class="suit {}">{}</span>').format(colour, escape(text))
+
+
+def number(value: object) -> str:
+    """A score as players write it: whole, or with ½ (¼, ⅛ …) kept exactly.
+
+    >>> number(7.5), number(-0.5), number(0.25), number(12), number(-9), number(0.0625)
+    ('7½', '-½', '¼', '12', '-9', '1/16')
+    """
+    if isinstance(value, bool) or not isinstance(value, int | float | Fraction):
+        return str(value)
+    exact = Fraction(value)
+    sign = "-" if exact < 0 else ""
+    exact = abs(exact)
+    whole, part = divmod(exact, 1)
+    if part == 0:
+        return f"{sign}{whole}"
+    shown = _VULGAR.get(part, f"{part.numerator}/{part.denominator}")
+    if whole and "/" in shown:
+        shown = f" {shown}"
+    return f"{sign}{whole or ''}{shown}"
+
+
+def signed(value: object) -> str:
+    """A money amount with its sign: ``+5``, ``-5``, ``0``.
+
+    >>> signed(5), signed(-5), signed(0)
+    ('+5', '-5', '0')
+    """
+    shown = number(value)
+    return f"+{shown}" if isinstance(value, int | float) and value > 0 else shown
+
+
+def register(app: Flask) -> None:
+    """Make the filters available to every template."""
+    app.add_template_filter(card)
+    app.add_template_filter(cards)
+    app.add_template_filter(suit)
+    app.add_template_filter(number)
+    app.add_template_filter(signed)

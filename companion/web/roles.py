@@ -1,0 +1,155 @@
+"""Who may do what: the scorekeeper key and a phone's seat key, held in the signed cookie.
+
+The session holds, per table code, the scorekeeper's key and recovery code
+(``session["keeper"]``) and the phone's key (``session["phone"]``). The
+database keeps only hashes; a key in the cookie proves the role only while
+its hash is still the one on record.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from flask import abort, session
+
+from ..extensions import db
+from ..store import (
+    DENIED,
+    PENDING,
+    Seat,
+    SeatRequest,
+    Table,
+    is_code,
+    key_hash,
+    new_key,
+    normalise_code,
+    queries,
+    same_key,
+)
+
+KEEPER, PHONE = "keeper", "phone"
+REMEMBERED = 20
+"""How many tables a cookie remembers per role (a cookie holds about 4 KB)."""
+
+
+def find_table(code: str) -> Table:
+    """The table with join code ``code``, or a 404 a player can act on."""
+    normal = normalise_code(code)
+    table = db.session.scalar(queries.table_by_code(normal)) if is_code(normal) else None
+    if table is None:
+        abort(404, f"There is no table with the code {code[:20]}. Check the code under the "
+                   "QR code on the scorekeeper's screen.")
+    return table
+
+
+def _remember(role: str, code: str, value: object) -> None:
+    entries = dict(session.get(role) or {})
+    entries.pop(code, None)
+    entries[code] = value
+    while len(entries) > REMEMBERED:
+        entries.pop(next(iter(entries)))
+    session[role] = entries
+    # A seat outlives a closed tab: the cookie lasts PERMANENT_SESSION_LIFETIME.
+    session.permanent = True
+
+
+def remember_keeper(table: Table, key: str, recovery_code: str) -> None:
+    """Make this device the table's scorekeeper (and let it show the recovery code)."""
+    _remember(KEEPER, table.code, {"key": key, "recovery": recovery_code})
+
+
+def is_keeper(table: Table) -> bool:
+    """True when this device holds the table's current scorekeeper key."""
+    entry = (session.get(KEEPER) or {}).get(table.code) or {}
+    return isinstance(entry, dict) and same_key(entry.get("key"), table.scorekeeper_key_hash)
+
+
+def keeper_holds(code: str, stored_hash: str) -> bool:
+    """:func:`is_keeper` from a code and a hash alone (a poll that loads no table)."""
+    entry = (session.get(KEEPER) or {}).get(code) or {}
+    return isinstance(entry, dict) and same_key(entry.get("key"), stored_hash)
+
+
+def recovery_code(table: Table) -> str | None:
+    """The recovery code this scorekeeper device was given, to show behind a tap."""
+    entry = (session.get(KEEPER) or {}).get(table.code) or {}
+    return entry.get("recovery") if is_keeper(table) else None
+
+
+def require_keeper(table: Table) -> None:
+    """Stop with 403 unless this device is the table's scorekeeper."""
+    if not is_keeper(table):
+        abort(403, "Only the scorekeeper's screen can run this table. If you are the "
+                   "scorekeeper on a new device, take the table over with its recovery code.")
+
+
+def phone_key(table: Table) -> str | None:
+    """This phone's key at the table, if it ever took or asked for a seat there."""
+    key = (session.get(PHONE) or {}).get(table.code)
+    return key if isinstance(key, str) else None
+
+
+def phone_key_or_new(table: Table) -> str:
+    """This phone's key at the table, made now if it has none."""
+    key = phone_key(table)
+    if key is None:
+        key = new_key()
+        _remember(PHONE, table.code, key)
+    return key
+
+
+@dataclass(frozen=True)
+class Phone:
+    """Where this phone stands at a table."""
+
+    seat: Seat | None = None
+    """The seat it holds."""
+    request: SeatRequest | None = None
+    """Its latest seat-back request, when it holds no seat."""
+    known: bool = False
+    """True when it once took or asked for a seat here."""
+
+    @property
+    def waiting(self) -> bool:
+        """Asked for a seat back, and the scorekeeper has not answered yet."""
+        return self.seat is None and self.request is not None and self.request.status == PENDING
+
+    @property
+    def denied(self) -> bool:
+        """The scorekeeper said no to its latest request."""
+        return self.seat is None and self.request is not None and self.request.status == DENIED
+
+    @property
+    def lost(self) -> bool:
+        """It held a seat (or was given one) and no longer does."""
+        return self.known and self.seat is None and not self.waiting and not self.denied
+
+
+def phone(table: Table) -> Phone:
+    """Where this phone stands at ``table``: its seat, its request, or nothing."""
+    key = phone_key(table)
+    if key is None:
+        return Phone()
+    hashed = key_hash(key)
+    seat = db.session.scalar(queries.seat_held_by(table.id, hashed))
+    if seat is not None:
+        return Phone(seat=seat, known=True)
+    return Phone(request=db.session.scalar(queries.request_of(table.id, hashed)), known=True)
+
+
+def require_seat(table: Table) -> Seat:
+    """This phone's seat at the table, or 403."""
+    seat = phone(table).seat
+    if seat is None:
+        abort(403, "This phone holds no seat at this table. Take a seat from the join page, "
+                   "or ask the scorekeeper for yours back.")
+    return seat
+
+
+def require_seat_at(table: Table, position: int) -> Seat:
+    """This phone's seat, which must be the one at ``position``: a phone acts only for itself."""
+    seat = require_seat(table)
+    if seat.position != position:
+        abort(403, f"This phone holds seat {seat.position}, not seat {position}: a phone acts "
+                   "only for its own seat.")
+    return seat

@@ -1,0 +1,171 @@
+"""The phones' side: join a table, take a seat, ask for it back, and the seat page."""
+
+from __future__ import annotations
+
+from flask import Blueprint, abort, redirect, render_template, request, url_for
+
+from ..extensions import db
+from ..store import Seat, Table, changes
+from .forms import FormError, clean_name, game_title, same_name, whole_number
+from .games import current_scoreboard_context
+from .limits import wrong_codes
+from .live import page_instead, unchanged
+from .roles import find_table, phone, phone_key_or_new, require_seat_at
+
+bp = Blueprint("seats", __name__)
+
+
+def _join_context(table: Table, **extra: object) -> dict[str, object]:
+    return {"table": table, "game_title": game_title(table.game), "me": phone(table), **extra}
+
+
+def _seat_page(table: Table):
+    return redirect(url_for("seats.seat", code=table.code), code=303)
+
+
+@bp.get("/j/<code>")
+@wrong_codes
+def join(code: str):
+    """The join page a QR code opens: the free seats as big buttons."""
+    table = find_table(code)
+    if code != table.code:
+        return redirect(url_for("seats.join", code=table.code), code=302)
+    me = phone(table)
+    if me.seat is not None or me.waiting:
+        return _seat_page(table)
+    return render_template("seats/join.html", **_join_context(table))
+
+
+@bp.get("/j/<code>/live")
+@wrong_codes
+def join_live(code: str):
+    """The join page's live region: which seats are free right now."""
+    quiet = unchanged(code)
+    if quiet is not None:
+        return quiet
+    table = find_table(code)
+    elsewhere = page_instead(url_for("seats.join", code=table.code))
+    if elsewhere is not None:
+        return elsewhere
+    return render_template("seats/_join.html", **_join_context(table))
+
+
+def _chosen_seat(table: Table) -> Seat:
+    try:
+        position = whole_number(request.form.get("seat"), "The seat", 1, 99)
+    except FormError:
+        abort(400, "Pick a seat from the list.")
+    seat = table.seat_at(position)
+    if seat is None:
+        abort(400, f"There is no seat {position} at this table.")
+    return seat
+
+
+def _refuse(table: Table, status: int, message: str):
+    """The join page again, with what went wrong on top."""
+    return render_template("seats/join.html", **_join_context(table, error=message)), status
+
+
+@bp.get("/j/<code>/seats/<int:position>")
+@wrong_codes
+def name_seat(code: str, position: int):
+    """Type your name into a blank seat (when the table lets phones name themselves)."""
+    table = find_table(code)
+    seat = table.seat_at(position)
+    if seat is None or seat.name or seat.held or not table.allow_phone_names:
+        return redirect(url_for("seats.join", code=table.code), code=303)
+    if phone(table).seat is not None:
+        return _seat_page(table)
+    return render_template("seats/name.html", table=table, seat=seat)
+
+
+@bp.post("/j/<code>/claim")
+@wrong_codes
+def claim(code: str):
+    """Take a free seat (typing a name into a blank one); the cookie then holds it."""
+    table = find_table(code)
+    if phone(table).seat is not None:
+        return _seat_page(table)  # never two seats for one phone
+    seat = _chosen_seat(table)
+    if seat.held:
+        return _refuse(table, 409, f"{seat.name or f'Seat {seat.position}'} is taken. If it "
+                                   "is yours, ask the scorekeeper for it back.")
+    name = None
+    if seat.name is None:
+        typed = request.form.get("name", "")
+        try:
+            if not table.allow_phone_names:
+                raise FormError(f"Seat {seat.position} has no name yet: the scorekeeper "
+                                "names it")
+            name = clean_name(typed, "Your name")
+            if name is None:
+                raise FormError("Your name is empty: type it")
+            clash = next((s for s in table.seats if s.name and same_name(s.name, name)), None)
+            if clash is not None:
+                raise FormError(f"Someone at this table is already called {clash.name}: "
+                                "add an initial")
+        except FormError as error:
+            return render_template("seats/name.html", table=table, seat=seat,
+                                   value=typed[:80], error=str(error)), 400
+    elif request.form.get("name"):
+        abort(400, f"Seat {seat.position} already has a name.")
+    if not changes.claim_seat(table, seat, phone_key_or_new(table), name):
+        db.session.rollback()
+        return _refuse(table, 409, "Someone took that seat a moment ago. Pick another.")
+    db.session.commit()
+    return _seat_page(table)
+
+
+@bp.post("/j/<code>/ask")
+@wrong_codes
+def ask(code: str):
+    """Ask the scorekeeper for a held seat back (this phone lost its cookie)."""
+    table = find_table(code)
+    if phone(table).seat is not None:
+        return _seat_page(table)
+    seat = _chosen_seat(table)
+    if not seat.held:
+        return _refuse(table, 409, f"Seat {seat.position} is free: take it without asking.")
+    changes.ask_for_seat(table, seat, phone_key_or_new(table))
+    db.session.commit()
+    return _seat_page(table)
+
+
+@bp.post("/t/<code>/seats/<int:position>/leave")
+@wrong_codes
+def leave(code: str, position: int):
+    """Give up this phone's seat (the name stays; another phone may take it)."""
+    table = find_table(code)
+    seat = require_seat_at(table, position)
+    changes.free_seat(table, seat)
+    db.session.commit()
+    return redirect(url_for("seats.join", code=table.code), code=303)
+
+
+def _seat_context(table: Table) -> dict[str, object]:
+    return {"table": table, "game_title": game_title(table.game), "me": phone(table)}
+
+
+@bp.get("/t/<code>/seat")
+@wrong_codes
+def seat(code: str):
+    """This phone's page at the table: "You are Sam (seat 2)", the seats, the game."""
+    table = find_table(code)
+    context = _seat_context(table)
+    if not context["me"].known:
+        return redirect(url_for("seats.join", code=table.code), code=303)
+    return render_template("seats/seat.html", **(current_scoreboard_context(table) | context))
+
+
+@bp.get("/t/<code>/seat/live")
+@wrong_codes
+def seat_live(code: str):
+    """The seat page's live region: this phone's seat (or its request) and the seats."""
+    quiet = unchanged(code)
+    if quiet is not None:
+        return quiet
+    table = find_table(code)
+    elsewhere = page_instead(url_for("seats.seat", code=table.code))
+    if elsewhere is not None:
+        return elsewhere
+    return render_template("seats/_you.html", **_seat_context(table))

@@ -1,0 +1,292 @@
+"""The scorekeeper's side: make a table, arrange its seats, run it from the big screen."""
+
+from __future__ import annotations
+
+from flask import Blueprint, abort, redirect, render_template, request, url_for
+
+from ..extensions import db
+from ..rules import GAMES, RuleError, replay
+from ..store import ENDED, Seat, SeatRequest, Table, changes, queries, spaced
+from .forms import (
+    MAX_SEATS,
+    FormError,
+    allowed_players,
+    check_game,
+    check_player_count,
+    clean_name,
+    describe_counts,
+    first_duplicate,
+    game_title,
+    required_name,
+    same_name,
+    whole_number,
+)
+from .games import current_scoreboard_context
+from .limits import wrong_codes
+from .live import page_instead, unchanged
+from .qr import join_url, qr_svg
+from .roles import find_table, recovery_code, remember_keeper, require_keeper
+
+bp = Blueprint("tables", __name__)
+
+
+def _game_choices() -> list[dict[str, object]]:
+    """The five games with their player counts, for the create form."""
+    choices = []
+    for game in GAMES:
+        try:
+            counts = describe_counts(allowed_players(game))
+        except ImportError:  # a game whose rules have not landed yet
+            counts = "?"
+        choices.append({"value": game, "title": game_title(game), "players": counts})
+    return choices
+
+
+@bp.route("/new", methods=["GET", "POST"])
+def new():
+    """The create-table form (GET) and making the table (POST): this device keeps score."""
+    if request.method == "GET":
+        return render_template("tables/new.html", games=_game_choices(), form={})
+    form = request.form
+    try:
+        name = required_name(form.get("name"), "The table's name")
+        game = check_game(form.get("game"))
+        count = whole_number(form.get("seats"), "The number of seats", 1, MAX_SEATS)
+        check_player_count(game, count)
+        typed = form.getlist("player")
+        if len(typed) > MAX_SEATS:
+            raise FormError(f"A table has at most {MAX_SEATS} seats")
+        names = [clean_name(text, f"Seat {i}'s name") for i, text in enumerate(typed, 1)]
+        extra = next((i for i, n in enumerate(names, 1) if n and i > count), None)
+        if extra is not None:
+            raise FormError(f"Seat {extra} has a name, but the table has only {count} seats: "
+                            "add seats or clear that name")
+        names = (names + [None] * count)[:count]
+        allow_phone_names = form.get("phone_names") == "on"
+        blank = next((i for i, n in enumerate(names, 1) if n is None), None)
+        if blank is not None and not allow_phone_names:
+            raise FormError(f"Seat {blank} has no name: type every player's name, or tick "
+                            "\u201cplayers type their own names\u201d")
+        twice = first_duplicate(names)
+        if twice is not None:
+            raise FormError(f"Two seats are called {twice}: give each player their own name")
+        dealer_choice = form.get("dealer", "random")
+        dealer = (None if dealer_choice == "random"
+                  else whole_number(dealer_choice, "The first dealer's seat", 1, count))
+    except FormError as error:
+        return render_template("tables/new.html", games=_game_choices(), form=form,
+                               error=str(error)), 400
+    except ImportError:
+        abort(409, f"The rules of {game_title(str(form.get('game')))} are not in this app yet.")
+    table, key, recovery = changes.create_table(
+        name=name, game=game, names=names, allow_phone_names=allow_phone_names,
+        first_dealer=dealer)
+    db.session.commit()
+    remember_keeper(table, key, recovery)
+    return redirect(url_for("tables.keeper", code=table.code), code=303)
+
+
+def start_problems(table: Table) -> list[str]:
+    """What stops the table from starting a game now (empty: ready)."""
+    problems = []
+    if table.playing is not None:
+        problems.append(f"Game {table.playing.number} is being played.")
+    unnamed = [str(seat.position) for seat in table.seats if not seat.name]
+    if unnamed:
+        which = ", ".join(unnamed)
+        problems.append(f"Seat{'s' if len(unnamed) > 1 else ''} {which} "
+                        f"ha{'ve' if len(unnamed) > 1 else 's'} no name yet.")
+    try:
+        check_player_count(table.game, len(table.seats))
+    except FormError as error:
+        problems.append(f"{error}.")
+    except ImportError:
+        problems.append(f"The rules of {game_title(table.game)} are not in this app yet.")
+    return problems
+
+
+def _keeper_context(table: Table) -> dict[str, object]:
+    """What the scorekeeper's screen and its live region show."""
+    dealer = table.seat_at(table.first_dealer) if table.first_dealer else None
+    return {
+        "table": table,
+        "game_title": game_title(table.game),
+        "requests": db.session.scalars(queries.pending_requests(table.id)).all(),
+        "dealer": dealer,
+        "problems": start_problems(table),
+        "seats_fixed": table.playing is not None,
+    }
+
+
+@bp.get("/t/<code>")
+@wrong_codes
+def keeper(code: str):
+    """The scorekeeper's big screen: join QR and code, seats, requests, the game."""
+    table = find_table(code)
+    require_keeper(table)
+    url = join_url(table)
+    recovery = recovery_code(table)
+    context = current_scoreboard_context(table) | _keeper_context(table)
+    return render_template(
+        "tables/keeper.html", join_url=url, qr=qr_svg(url), spaced_code=spaced(table.code),
+        recovery=spaced(recovery) if recovery else None, **context)
+
+
+@bp.get("/t/<code>/live")
+@wrong_codes
+def keeper_live(code: str):
+    """The scorekeeper's live region: seats, who joined, seat-back requests."""
+    quiet = unchanged(code, keeper=True)
+    if quiet is not None:
+        return quiet
+    table = find_table(code)
+    elsewhere = page_instead(url_for("tables.keeper", code=table.code))
+    if elsewhere is not None:
+        return elsewhere
+    return render_template("tables/_keeper.html", **_keeper_context(table))
+
+
+def _keeper_table(code: str) -> Table:
+    table = find_table(code)
+    require_keeper(table)
+    return table
+
+
+def _seat(table: Table, position: int) -> Seat:
+    seat = table.seat_at(position)
+    if seat is None:
+        abort(400, f"There is no seat {position} at this table.")
+    return seat
+
+
+def _not_while_playing(table: Table, what: str) -> None:
+    if table.playing is not None:
+        abort(409, f"{what} only between games: game {table.playing.number} is being played.")
+
+
+def _back(table: Table):
+    return redirect(url_for("tables.keeper", code=table.code), code=303)
+
+
+@bp.post("/t/<code>/seats/<int:position>/move")
+@wrong_codes
+def move_seat(code: str, position: int):
+    """Move a seat one place up (counter-clockwise) or down (clockwise) before the game."""
+    table = _keeper_table(code)
+    seat = _seat(table, position)
+    _not_while_playing(table, "Seats can be moved")
+    direction = request.form.get("direction")
+    if direction not in ("up", "down"):
+        abort(400, "Move a seat up or down.")
+    other = table.seat_at(position - 1 if direction == "up" else position + 1)
+    if other is None:
+        abort(400, f"Seat {position} is already {'first' if direction == 'up' else 'last'}.")
+    changes.move_seat(table, seat, other)
+    db.session.commit()
+    return _back(table)
+
+
+@bp.route("/t/<code>/seats/<int:position>/name", methods=["GET", "POST"])
+@wrong_codes
+def rename_seat(code: str, position: int):
+    """Name (or rename) a seat's player before the game starts."""
+    table = _keeper_table(code)
+    seat = _seat(table, position)
+    _not_while_playing(table, "Names can be changed")
+    if request.method == "GET":
+        return render_template("tables/rename.html", table=table, seat=seat,
+                               value=seat.name or "")
+    typed = request.form.get("name", "")
+    try:
+        name = clean_name(typed, "The name")
+        if name is None and not table.allow_phone_names:
+            raise FormError("The name is empty: type one")
+        clash = next((s for s in table.seats if s.id != seat.id and s.name and name
+                      and same_name(s.name, name)), None)
+        if clash is not None:
+            raise FormError(f"Seat {clash.position} is already called {clash.name}")
+    except FormError as error:
+        return render_template("tables/rename.html", table=table, seat=seat, value=typed[:80],
+                               error=str(error)), 400
+    changes.rename_seat(table, seat, name)
+    db.session.commit()
+    return _back(table)
+
+
+@bp.post("/t/<code>/seats/<int:position>/free")
+@wrong_codes
+def free_seat(code: str, position: int):
+    """Take a seat away from the phone that holds it (it can be claimed again)."""
+    table = _keeper_table(code)
+    seat = _seat(table, position)
+    if not seat.held:
+        abort(409, f"Seat {position} is already free.")
+    changes.free_seat(table, seat)
+    db.session.commit()
+    return _back(table)
+
+
+@bp.post("/t/<code>/dealer")
+@wrong_codes
+def dealer(code: str):
+    """Choose who deals first, or draw a seat at random."""
+    table = _keeper_table(code)
+    _not_while_playing(table, "The first dealer can be chosen")
+    choice = request.form.get("dealer", "")
+    try:
+        position = (None if choice == "random" else
+                    whole_number(choice, "The first dealer's seat", 1, len(table.seats)))
+    except FormError as error:
+        abort(400, f"{error}.")
+    changes.set_first_dealer(table, position)
+    db.session.commit()
+    return _back(table)
+
+
+@bp.post("/t/<code>/start")
+@wrong_codes
+def start(code: str):
+    """Start a game with the seats as they are: every seat must have its player's name."""
+    table = _keeper_table(code)
+    problems = start_problems(table)
+    if problems:
+        abort(409, " ".join(problems))
+    game = changes.start_game(table)
+    try:
+        replay(game.record())
+    except RuleError as error:
+        db.session.rollback()
+        abort(400, f"The game cannot start: {error}.")
+    db.session.commit()
+    return _back(table)
+
+
+@bp.post("/t/<code>/games/<int:number>/end")
+@wrong_codes
+def end_game(code: str, number: int):
+    """Close the game being played; its record stays, and the table may start another."""
+    table = _keeper_table(code)
+    game = db.session.scalar(queries.game_number(table.id, number))
+    if game is None:
+        abort(404, f"This table has no game {number}.")
+    if table.playing is not game:
+        abort(409, f"Game {number} is already over.")
+    changes.end_game(table, game, ENDED)
+    db.session.commit()
+    return _back(table)
+
+
+@bp.post("/t/<code>/requests/<int:request_id>/<any(approve, deny):answer>")
+@wrong_codes
+def answer_request(code: str, request_id: int, answer: str):
+    """Approve (the asking phone gets the seat) or deny a seat-back request."""
+    table = _keeper_table(code)
+    asked = db.session.get(SeatRequest, request_id)
+    if asked is None or asked.table_id != table.id:
+        abort(400, "There is no such request at this table.")
+    if not changes.answer_request(table, asked, approve=answer == "approve"):
+        db.session.commit()
+        abort(409, "That request was already answered, or that phone has taken another "
+                   "seat meanwhile.")
+    db.session.commit()
+    return _back(table)
