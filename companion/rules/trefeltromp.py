@@ -131,6 +131,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from enum import Enum
+from functools import lru_cache
 from typing import Any
 
 from .cards import Card, Rank, SuitCard, TarotTrump, parse_card
@@ -202,6 +203,9 @@ _AFTER = {
     Stage.DEBEKRANSEKALLA: Stage.DEBEKRANSE,
     Stage.DEBEKRANSE: Stage.OVER,
 }
+# The same, by the stage's name: a str hashes much faster than an Enum member.
+_NEXT = {stage.value: following for stage, following in _AFTER.items()}
+_DIVISOR = {stage.value: d for stage, d in REVEAL_DIVISOR.items()}
 # The record's entries in the order they happen: (is a betting round, index).
 _ENTRY_ORDER = ((True, 0), (True, 1), (False, 0), (True, 2), (False, 1), (True, 3), (False, 2))
 
@@ -224,7 +228,7 @@ _VERBS = {v.value: v for v in Verb}
 _WITH_AMOUNT = (Verb.BET, Verb.RAISE)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Action:
     """One entry of a betting round: ``Action("Cy", Verb.BET, 20)``.
 
@@ -241,33 +245,39 @@ class Action:
     amount: int | None = None
 
     def __post_init__(self) -> None:
-        if not isinstance(self.player, str) or not self.player:
+        if type(self.player) is not str or not self.player:
             raise RuleError(f"{self.player!r} is not a player's name")
-        if not isinstance(self.verb, Verb):
-            raise RuleError(f"{self.player}: {self.verb!r} is not an action")
-        if self.verb in _WITH_AMOUNT:
-            amount = whole_number(self.amount, f"{self.player}'s {self.verb}", minimum=1)
-            object.__setattr__(self, "amount", amount)  # 20.0 from JSON is 20
-        elif self.amount is not None:
-            raise RuleError(f"{self.player}'s {self.verb} takes no amount")
+        verb, amount = self.verb, self.amount
+        if verb.__class__ is not Verb:
+            raise RuleError(f"{self.player}: {verb!r} is not an action")
+        if verb is Verb.BET or verb is Verb.RAISE:
+            if type(amount) is not int or amount < 1:
+                amount = whole_number(amount, f"{self.player}'s {verb}", minimum=1)
+                object.__setattr__(self, "amount", amount)  # 20.0 from JSON is 20
+        elif amount is not None:
+            raise RuleError(f"{self.player}'s {verb} takes no amount")
 
     @classmethod
     def from_entry(cls, entry: object) -> Action:
         """Read a record entry: ``[name, "check"]`` or ``[name, "bet", N]``."""
-        if not isinstance(entry, list | tuple) or len(entry) not in (2, 3):
+        if not (type(entry) is list or isinstance(entry, tuple)) or not 2 <= len(entry) <= 3:
             raise RuleError(f"{entry!r} is not an action: write [name, verb] or "
                             "[name, \"bet\" or \"raise\", N]")
         name, verb = entry[0], entry[1]
         if not isinstance(name, str):
             raise RuleError(f"{name!r} is not a player's name")
-        found = _VERBS.get(verb.strip().lower()) if isinstance(verb, str) else None
+        found = _VERBS.get(verb) if isinstance(verb, str) else None
+        if found is None and isinstance(verb, str):
+            found = _VERBS.get(verb.strip().lower())
         if found is None:
             raise RuleError(f"{name}: {verb!r} is not an action "
                             "(check, bet, raise, call, fold or stay)")
         if found in _WITH_AMOUNT:
             if len(entry) != 3:
                 raise RuleError(f"{name}'s {found} needs an amount")
-            amount = whole_number(entry[2], f"{name}'s {found}", minimum=1)
+            amount = entry[2]
+            if type(amount) is not int or amount < 1:
+                amount = whole_number(amount, f"{name}'s {found}", minimum=1)
             return cls(name, found, amount)
         if len(entry) != 2:
             raise RuleError(f"{name}'s {found} takes no amount")
@@ -333,33 +343,46 @@ def reveal_winner(cards: Mapping[str, Card]) -> str | None:
     >>> print(reveal_winner({"Ann": tarot_card("Q♠"), "Cy": tarot_card("N♦")}))
     None
     """
-    best: tuple[int, int] | None = None
-    winners: list[str] = []
-    for name, card in cards.items():
-        strength = reveal_strength(card)
-        if best is None or strength > best:
-            best, winners = strength, [name]
-        elif strength == best:
-            winners.append(name)
-    return winners[0] if len(winners) == 1 else None
+    return _best([(name, reveal_strength(card)) for name, card in cards.items()])[0]
 
 
-@dataclass(frozen=True)
+def _best(strengths: Sequence[tuple[str, tuple[int, int]]]) -> tuple[str | None, tuple[str, ...]]:
+    """The winner (or None) and, on a tie, who shared the best card."""
+    best = max(strengths, key=_second)[1]
+    top = tuple(name for name, s in strengths if s == best)
+    return (top[0], ()) if len(top) == 1 else (None, top)
+
+
+def _second(pair: tuple[str, tuple[int, int]]) -> tuple[int, int]:
+    return pair[1]
+
+
+_FOOL_STRENGTH = (2, 0)
+
+
+@lru_cache(maxsize=512)
+def _read_shown(text: str) -> tuple[Card, str, tuple[int, int]]:
+    """A shown card read once: the card, its spelling in the app, its strength."""
+    card = tarot_card(text)
+    return card, str(card), reveal_strength(card)
+
+
+@dataclass(frozen=True, slots=True)
 class Reveal:
-    """A reveal that happened: the cards in seat order, who won, what they took."""
+    """A reveal that happened: the cards in seat order, who won, what they took.
+
+    ``spelled`` are the cards as the app writes them (``XXI``, ``K♥``), in
+    the same order; ``tied`` who shared the best card when nobody won.
+    Made by :meth:`Hand.show` only, from cards it has checked.
+    """
 
     stage: Stage
     cards: tuple[tuple[str, Card], ...]
+    spelled: tuple[str, ...]
     winner: str | None
     tied: tuple[str, ...]
     share: int
     pot: int
-
-    def __post_init__(self) -> None:
-        if not self.stage.is_reveal:
-            raise ValueError(f"{self.stage} is not a reveal")
-        if self.share < 0 or self.pot < 0:
-            raise ValueError("a share and a pot cannot be negative")
 
 
 @dataclass(frozen=True)
@@ -368,9 +391,11 @@ class Hand:
 
     ``seats`` are the players seated in this hand, clockwise; ``stacks`` and
     ``put`` (chips put in during the current betting round) follow them.
-    ``privileged`` is who may use the Fool's privilege in the current
-    betting round; ``to_act`` whose turn it is (None outside betting rounds).
-    Make one with :func:`start_hand`.
+    ``acted`` are who acted (other than stay) in the current betting round;
+    ``privileged`` is who may use the Fool's privilege in it; ``to_act``
+    whose turn it is (None outside betting rounds). Make one with
+    :func:`start_hand` (which checks what it is given); the methods check
+    every change before making it.
     """
 
     seats: tuple[str, ...]
@@ -388,9 +413,14 @@ class Hand:
     reveals: tuple[Reveal, ...]
     won_by_fold: str | None = None
 
-    def __post_init__(self) -> None:
-        if len(self.stacks) != len(self.seats) or len(self.put) != len(self.seats):
-            raise ValueError("stacks and put must follow the seats")
+    def _evolve(self, **changes: Any) -> Hand:
+        # dataclasses.replace without running __init__ again: every field is
+        # already checked, and a replay makes a new Hand for each action.
+        new = object.__new__(Hand)
+        fields = self.__dict__.copy()
+        fields.update(changes)
+        object.__setattr__(new, "__dict__", fields)
+        return new
 
     @property
     def over(self) -> bool:
@@ -418,11 +448,7 @@ class Hand:
         if player not in self.seats:
             raise RuleError(f"{player} is not seated in this hand")
         amount = whole_number(amount, f"{player}'s buy", minimum=1)
-        i = self.seats.index(player)
-        stacks = self.stacks[:i] + (self.stacks[i] + amount,) + self.stacks[i + 1:]
-        return Hand(self.seats, self.dealer, stacks, self.pot, self.stage, self.limit,
-                    self.put, self.acted, self.folded, self.stayed, self.privileged,
-                    self.to_act, self.reveals, self.won_by_fold)
+        return self._evolve(stacks=_add(self.stacks, self.seats.index(player), amount))
 
     def act(self, action: Action) -> Hand:
         """Check ``action`` against the rules, then apply it.
@@ -432,15 +458,14 @@ class Hand:
         over the limit or their stack cannot cover it.
         """
         stage, p, verb = self.stage, action.player, action.verb
-        if not stage.is_betting:
+        if stage not in BETTING_ROUNDS:
             raise RuleError(f"{stage}: nobody is to act now; {p}'s {verb} is out of place")
-        if p not in self.seats:
-            raise RuleError(f"{stage}: {p} is not seated in this hand")
         if p != self.to_act:
-            why = (" ({p} has folded)" if p in self.folded
-                   else " ({p} stayed and is not asked again)" if p in self.stayed else "")
-            raise RuleError(f"{stage}: it is {self.to_act}'s turn, not {p}'s"
-                            + why.format(p=p))
+            if p not in self.seats:
+                raise RuleError(f"{stage}: {p} is not seated in this hand")
+            why = (f" ({p} has folded)" if p in self.folded
+                   else f" ({p} stayed and is not asked again)" if p in self.stayed else "")
+            raise RuleError(f"{stage}: it is {self.to_act}'s turn, not {p}'s{why}")
         i = self.seats.index(p)
         top = max(self.put)
         owe = top - self.put[i]
@@ -483,50 +508,45 @@ class Hand:
             if p in self.acted:
                 raise RuleError(f"{stage}: {p} gave up the Fool's privilege by acting "
                                 "earlier in this betting round; match or fold")
-        return self._apply(i, verb, pay)
+        return self._apply(i, verb, pay, top)
 
     def _check_limit(self, action: Action) -> None:
         if self.limit is not None and action.amount > self.limit:  # type: ignore[operator]
             raise RuleError(f"{self.stage}: {action.player}'s {action.verb} of {action.amount} "
                             f"is over the table limit of {self.limit}")
 
-    def _apply(self, i: int, verb: Verb, pay: int) -> Hand:
+    def _apply(self, i: int, verb: Verb, pay: int, top: int) -> Hand:
         p = self.seats[i]
         stacks, put, pot = self.stacks, self.put, self.pot
         if pay:
-            stacks = stacks[:i] + (stacks[i] - pay,) + stacks[i + 1:]
-            put = put[:i] + (put[i] + pay,) + put[i + 1:]
-            pot += pay
+            stacks, put, pot = _add(stacks, i, -pay), _add(put, i, pay), pot + pay
+            top = max(top, put[i])
         acted, folded, stayed = self.acted, self.folded, self.stayed
         if verb is Verb.STAY:
             stayed = stayed | {p}
         elif verb is Verb.FOLD:
             folded = folded | {p}
             if len(folded) == len(self.seats) - 1:
-                return self._won_by_fold(stacks, pot, folded)
+                # All but one folded: the last player takes the whole pot now.
+                winner = next(q for q in self.seats if q not in folded)
+                return self._evolve(
+                    stacks=_add(stacks, self.seats.index(winner), pot), pot=0,
+                    stage=Stage.OVER, put=(0,) * len(put), acted=_NOBODY, folded=folded,
+                    stayed=_NOBODY, privileged=None, to_act=None, won_by_fold=winner)
         else:
             acted = acted | {p}
-        to_act = _next_to_act(self.seats, i, folded, stayed, acted, put)
+        to_act = _next_to_act(self.seats, i, folded, stayed, acted, put, top)
         if to_act is not None:
-            return Hand(self.seats, self.dealer, stacks, pot, self.stage, self.limit, put,
-                        acted, folded, stayed, self.privileged, to_act, self.reveals)
-        following = _AFTER[self.stage]
-        zero = (0,) * len(self.seats)
-        empty: frozenset[str] = frozenset()
-        if following.is_betting:
-            to_act = _next_to_act(self.seats, self.seats.index(self.dealer), folded, empty,
-                                  empty, zero)
-        return Hand(self.seats, self.dealer, stacks, pot, following, self.limit, zero,
-                    empty, folded, empty, None, to_act, self.reveals)
-
-    def _won_by_fold(self, stacks: tuple[int, ...], pot: int, folded: frozenset[str]) -> Hand:
-        winner = next(p for p in self.seats if p not in folded)
-        w = self.seats.index(winner)
-        stacks = stacks[:w] + (stacks[w] + pot,) + stacks[w + 1:]
-        empty: frozenset[str] = frozenset()
-        return Hand(self.seats, self.dealer, stacks, 0, Stage.OVER, self.limit,
-                    (0,) * len(self.seats), empty, folded, empty, None, None, self.reveals,
-                    winner)
+            return self._evolve(stacks=stacks, put=put, pot=pot, acted=acted, folded=folded,
+                                stayed=stayed, to_act=to_act)
+        # The betting round is over: on to the next betting round or reveal.
+        following = _NEXT[self.stage._value_]
+        zero = (0,) * len(put)
+        if following in BETTING_ROUNDS:
+            to_act = _next_to_act(self.seats, self.seats.index(self.dealer), folded, _NOBODY,
+                                  _NOBODY, zero, 0)
+        return self._evolve(stacks=stacks, put=zero, pot=pot, stage=following, acted=_NOBODY,
+                            folded=folded, stayed=_NOBODY, privileged=None, to_act=to_act)
 
     def show(self, cards: Mapping[str, Card | str]) -> Hand:
         """Check a reveal (one card from each player still in), then settle it.
@@ -535,63 +555,82 @@ class Hand:
         and any card that is not a tarot card or was already shown this hand.
         """
         stage = self.stage
-        if not stage.is_reveal:
+        if stage not in REVEALS:
             raise RuleError(f"{stage}: no cards are shown now")
-        if not isinstance(cards, Mapping):
+        if not isinstance(cards, dict | Mapping):
             raise RuleError(f"{stage}: the cards shown must be a JSON object "
                             "of player: card")
-        in_hand = self.in_hand
+        folded = self.folded
+        in_hand = [p for p in self.seats if p not in folded] if folded else self.seats
         for name in cards:
             if name not in in_hand:
                 why = "folded and shows no card" if name in self.folded else \
                     "is not in this hand"
                 raise RuleError(f"{stage}: {name} {why}")
-        missing = [p for p in in_hand if p not in cards]
-        if missing:
+        if len(cards) < len(in_hand):
+            missing = [p for p in in_hand if p not in cards]
             raise RuleError(f"{stage}: no card shown by {', '.join(missing)}")
-        seen = {card: (who, r.stage) for r in self.reveals for who, card in r.cards}
+        seen = {}
+        for r in self.reveals:
+            for (who, _), text in zip(r.cards, r.spelled):  # noqa: B905 - same length
+                seen[text] = (who, r.stage)
         shown: list[tuple[str, Card]] = []
+        spelled: list[str] = []
+        strengths: list[tuple[str, tuple[int, int]]] = []
         for name in in_hand:
+            value = cards[name]
             try:
-                card = tarot_card(cards[name])
+                if type(value) is str:
+                    card, text, strength = _read_shown(value)
+                else:
+                    card = tarot_card(value)
+                    text, strength = str(card), reveal_strength(card)
             except RuleError as err:
                 raise RuleError(f"{stage}: {name}'s card: {err}") from None
-            if card in seen:
-                who, where = seen[card]
+            if text in seen:
+                who, where = seen[text]
                 by = "" if who == name else f" by {who}"
                 at = "" if where is stage else f" at {where}"
-                raise RuleError(f"{stage}: {name} shows {card}, already shown{by}{at} "
+                raise RuleError(f"{stage}: {name} shows {text}, already shown{by}{at} "
                                 "this hand")
-            seen[card] = (name, stage)
+            seen[text] = (name, stage)
             shown.append((name, card))
-        winner = reveal_winner(dict(shown))
-        stacks, pot, share, tied = self.stacks, self.pot, 0, ()
-        if winner is None:
-            best = max(reveal_strength(c) for _, c in shown)
-            tied = tuple(n for n, c in shown if reveal_strength(c) == best)
-        else:
-            share = pot // REVEAL_DIVISOR[stage]
-            w = self.seats.index(winner)
-            stacks = stacks[:w] + (stacks[w] + share,) + stacks[w + 1:]
+            spelled.append(text)
+            strengths.append((name, strength))
+        winner, tied = _best(strengths)
+        fool = next((n for n, strength in strengths if strength == _FOOL_STRENGTH), None)
+        stacks, pot, share = self.stacks, self.pot, 0
+        if winner is not None:
+            share = pot // _DIVISOR[stage._value_]
+            stacks = _add(stacks, self.seats.index(winner), share)
             pot -= share
-        reveal = Reveal(stage, tuple(shown), winner, tied, share, pot)
-        following = _AFTER[stage]
+        reveal = Reveal(stage, tuple(shown), tuple(spelled), winner, tied, share, pot)
+        following = _NEXT[stage._value_]
         privileged = to_act = None
-        if following.is_betting:
-            privileged = next((n for n, c in shown if isinstance(c, TarotTrump)
-                               and c.is_fool and n != winner), None)
+        if following in BETTING_ROUNDS:
+            # The Fool's privilege: only for the betting round right after.
+            privileged = fool if fool != winner else None
             to_act = _next_to_act(self.seats, self.seats.index(self.dealer), self.folded,
-                                  frozenset(), frozenset(), self.put)
-        return Hand(self.seats, self.dealer, stacks, pot, following, self.limit, self.put,
-                    frozenset(), self.folded, frozenset(), privileged, to_act,
-                    self.reveals + (reveal,))
+                                  _NOBODY, _NOBODY, self.put, 0)
+        return self._evolve(stacks=stacks, pot=pot, stage=following, privileged=privileged,
+                            to_act=to_act, reveals=self.reveals + (reveal,))
+
+
+_NOBODY: frozenset[str] = frozenset()
+
+
+def _add(values: tuple[int, ...], i: int, amount: int) -> tuple[int, ...]:
+    """``values`` with ``amount`` added at position ``i``."""
+    return values[:i] + (values[i] + amount,) + values[i + 1:]
 
 
 def _next_to_act(seats: tuple[str, ...], after: int, folded: frozenset[str],
                  stayed: frozenset[str], acted: frozenset[str], put: tuple[int, ...],
-                 ) -> str | None:
-    """The first player clockwise after seat ``after`` who still has to act."""
-    top = max(put)
+                 top: int) -> str | None:
+    """The first player clockwise after seat ``after`` who still has to act.
+
+    ``top`` is the most anyone has put in this betting round.
+    """
     n = len(seats)
     for step in range(1, n + 1):
         i = (after + step) % n
@@ -630,10 +669,9 @@ def start_hand(seats: Sequence[str], dealer: str, stacks: Mapping[str, int], *,
                             "buy more or leave the table")
         chips.append(stack - ante)
     zero = (0,) * len(seats)
-    empty: frozenset[str] = frozenset()
-    to_act = _next_to_act(seats, seats.index(dealer), empty, empty, empty, zero)
+    to_act = _next_to_act(seats, seats.index(dealer), _NOBODY, _NOBODY, _NOBODY, zero, 0)
     return Hand(seats, dealer, tuple(chips), pot + ante * len(seats), Stage.FYRSTURKALLA,
-                limit, zero, empty, empty, empty, None, to_act, ())
+                limit, zero, _NOBODY, _NOBODY, _NOBODY, None, to_act, ())
 
 
 def next_to_act(hand: Hand) -> str | None:
@@ -743,19 +781,8 @@ def _read_leave(raw: object, label: str, players: Sequence[str], seated: Sequenc
     return [p for p in seated if p in leave]
 
 
-def _check_entries(label: str, calls: list[Any], shows: list[Any]) -> None:
-    """The given calls and shows must be the first entries in playing order."""
-    if len(calls) > len(BETTING_ROUNDS):
-        raise RuleError(f"{label}: a hand has 4 betting rounds, not {len(calls)}")
-    if len(shows) > len(REVEALS):
-        raise RuleError(f"{label}: a hand has 3 reveals, not {len(shows)}")
-    most = max(len(calls) - 1, 0)
-    if len(shows) > most:
-        raise RuleError(f"{label}: the {REVEALS[most]} reveal is given but "
-                        f"{BETTING_ROUNDS[most + 1]} is missing")
-    if len(shows) < len(calls) - 2:
-        raise RuleError(f"{label}: {BETTING_ROUNDS[len(shows) + 2]} is given but the "
-                        f"{REVEALS[len(shows)]} reveal is missing")
+def _entry_name(betting: bool, k: int) -> str:
+    return str(BETTING_ROUNDS[k]) if betting else f"the {REVEALS[k]} reveal"
 
 
 def _status(hand: Hand) -> str:
@@ -769,15 +796,25 @@ def _play_hand(label: str, raw: Mapping[str, Any], players: tuple[str, ...],
     """Apply a hand's calls and shows to ``hand``, filling ``breakdown``."""
     calls = _as_list(raw.get("calls"), f"{label}: calls")
     shows = _as_list(raw.get("shows"), f"{label}: shows")
-    _check_entries(label, calls, shows)
-    count = len(calls) + len(shows)
+    if len(calls) > len(BETTING_ROUNDS):
+        raise RuleError(f"{label}: a hand has 4 betting rounds, not {len(calls)}")
+    if len(shows) > len(REVEALS):
+        raise RuleError(f"{label}: a hand has 3 reveals, not {len(shows)}")
+    given = [k < (len(calls) if betting else len(shows)) for betting, k in _ENTRY_ORDER]
+    last = max((n for n, g in enumerate(given) if g), default=-1)
     calls_out: list[dict[str, Any]] = breakdown["calls"]
     reveals_out: list[dict[str, Any]] = breakdown["reveals"]
     privileges: list[dict[str, Any]] = breakdown["fool_privilege"]
-    for n, (betting, k) in enumerate(_ENTRY_ORDER[:count]):
+    for n, (betting, k) in enumerate(_ENTRY_ORDER[:last + 1]):
+        if not given[n]:
+            if hand.over:  # later entries of a hand won by folding must be empty
+                continue
+            later = _ENTRY_ORDER[given.index(True, n)]
+            raise RuleError(f"{label}: {_entry_name(*later)} is given but "
+                            f"{_entry_name(betting, k)} is missing")
         if betting:
             stage = BETTING_ROUNDS[k]
-            where = f"{label}, {stage}"
+            where = f"{label}, {stage._value_}"
             entries = calls[k]
             if not isinstance(entries, list):
                 raise RuleError(f"{where}: a betting round must be a list of actions")
@@ -789,7 +826,9 @@ def _play_hand(label: str, raw: Mapping[str, Any], players: tuple[str, ...],
                     action = Action.from_entry(entry)
                 except RuleError as err:
                     raise RuleError(f"{where}: {err}") from None
-                p = require_player(action.player, players, where)
+                p = action.player
+                if p not in players:
+                    require_player(p, players, where)
                 if hand.stage is not stage:
                     if hand.won_by_fold is not None:
                         raise RuleError(f"{where}: the hand ended when everyone but "
@@ -797,25 +836,27 @@ def _play_hand(label: str, raw: Mapping[str, Any], players: tuple[str, ...],
                                         "comes after it")
                     raise RuleError(f"{where}: the betting round is over; {p}'s "
                                     f"{action.verb} is one action too many")
-                before, pot = hand.stack(p), hand.pot
+                pot = hand.pot
                 try:
                     hand = hand.act(action)
                 except RuleError as err:
                     raise RuleError(f"{label}, {err}") from None
-                done: dict[str, Any] = {"player": p, "action": action.verb.value}
+                done: dict[str, Any] = {"player": p, "action": action.verb._value_}
                 if action.amount is not None:
                     done["by"] = action.amount
-                done["chips"] = before - hand.stack(p)
+                # What the action put in; a fold that ends the hand puts in nothing.
+                chips = hand.pot - pot
+                done["chips"] = chips if chips > 0 else 0
                 actions.append(done)
                 if action.verb is Verb.STAY:
                     privileges[-1]["stayed"] = True
                 elif hand.won_by_fold is not None:
                     breakdown["won_by_fold"] = {"player": hand.won_by_fold, "share": pot}
             open_ = hand.stage is stage
-            if open_ and n < count - 1:
+            if open_ and n < last:
                 raise RuleError(f"{where}: the betting round is not over ({_status(hand)}) "
                                 "but later entries follow")
-            calls_out.append({"name": stage.value, "actions": actions, "over": not open_,
+            calls_out.append({"name": stage._value_, "actions": actions, "over": not open_,
                               "pot": hand.pot})
         else:
             stage = REVEALS[k]
@@ -830,8 +871,9 @@ def _play_hand(label: str, raw: Mapping[str, Any], players: tuple[str, ...],
             except RuleError as err:
                 raise RuleError(f"{label}, {err}") from None
             reveal = hand.reveals[-1]
-            reveals_out.append({"name": stage.value,
-                                "cards": {n_: str(c) for n_, c in reveal.cards},
+            reveals_out.append({"name": stage._value_,
+                                "cards": {who: text for (who, _), text
+                                          in zip(reveal.cards, reveal.spelled, strict=True)},
                                 "winner": reveal.winner, "tied": list(reveal.tied),
                                 "share": reveal.share, "pot": reveal.pot})
             if hand.privileged is not None:
