@@ -120,6 +120,9 @@ Where RULES.md leaves a question open, the companion reads it so:
   are entered in any form.
 - Unknown round fields are refused (a typo would otherwise be ignored).
 - Dealing starts at the dealer's left, one card at a time, dealer last.
+- The vote helpers: a 4–0 count (impossible when nobody votes for
+  themselves) still votes that player off; a tie-break that disagrees is
+  held again between the same pair by the same deciders.
 """
 
 from __future__ import annotations

@@ -973,6 +973,41 @@ def test_property_finished_games_have_one_winner_or_flags(seed):
         assert result["winners"] == []
 
 
+JUNK = [None, -1, 3.5, "x", [], {}, True, "Bob", 10**9, "Rob", ["Rob"], {"points": 3}, "A♠",
+        float("nan"), 0, 2]
+
+
+def _paths(value, prefix=()):
+    yield prefix
+    if isinstance(value, dict):
+        for key, item in value.items():
+            yield from _paths(item, prefix + (key,))
+    elif isinstance(value, list):
+        for index, item in enumerate(value):
+            yield from _paths(item, prefix + (index,))
+
+
+@settings(max_examples=150, deadline=None)
+@given(SEEDS)
+def test_property_a_mangled_record_raises_only_rule_errors(seed):
+    record, _ = _game(seed, flags=True)
+    rng = random.Random(seed)
+    path = rng.choice([p for p in _paths(record) if p])
+    parent = record
+    for key in path[:-1]:
+        parent = parent[key]
+    if isinstance(parent, dict) and rng.random() < 0.2:
+        del parent[path[-1]]
+    else:
+        parent[path[-1]] = copy.deepcopy(rng.choice(JUNK))
+    try:
+        t.replay(record)
+    except RuleError as problem:
+        if path[0] == "rounds" and len(path) > 2:  # the rounds before it still stand
+            words = str(problem).split(":")[0].split()
+            assert words[0] == "round" and int(words[1]) >= path[1] + 1
+
+
 def test_fifty_round_game_replays():
     record = random_record(random.Random(7), rounds=50, target=10**9)
     result = replay(record)
