@@ -1002,11 +1002,83 @@ def share_kitty(kitty: int, supers: Sequence[str], ultimates: Sequence[str],
     return {"super": super_paid, "ultimate": ultimate_paid, "best_round": best_paid}
 
 
+@dataclass(frozen=True)
+class PotShare:
+    """What happens to one round pot: who wins what, the kitty, the Extreme winner."""
+
+    won: dict[str, int]
+    """Taken from the round pot, by player (only amounts above 0)."""
+    took_kitty: int
+    """The kitty an Extreme call took this round."""
+    to_kitty: int
+    """What of the round pot went to the kitty."""
+    kitty: int
+    """The kitty after the round."""
+    extreme: str | None
+    """Who takes every round pot from now on (the last Extreme winner), if anyone."""
+
+
+def share_round_pot(round_pot: int, calls: Mapping[str, TrompCall], kitty: int = 0,
+                    extreme: str | None = None) -> PotShare:
+    """Share a round pot among the correct ``calls`` (survivors, in seat order).
+
+    Each call wins its share rounded down and the rest goes to the kitty; an
+    Extreme call takes the kitty and the pot, and ``extreme`` (the Extreme
+    winner of an earlier round) takes the whole pot.
+
+    >>> share_round_pot(20, {"Rob": TrompCall.MOYENNE, "Sam": TrompCall.TROMPLEMOND}, 7)
+    PotShare(won={'Rob': 5, 'Sam': 10}, took_kitty=0, to_kitty=5, kitty=12, extreme=None)
+    >>> share_round_pot(20, {"Rob": TrompCall.EXTREME}, 7)
+    PotShare(won={'Rob': 20}, took_kitty=7, to_kitty=0, kitty=0, extreme='Rob')
+    >>> share_round_pot(20, {"Sam": TrompCall.GRAND}, 0, "Rob").won
+    {'Rob': 20}
+    """
+    took = 0
+    for player, call in calls.items():
+        if call is TrompCall.EXTREME:
+            extreme, took = player, kitty
+    if extreme is not None:
+        won = {extreme: round_pot} if round_pot else {}
+    else:
+        shares = {p: call.share_of(round_pot) for p, call in calls.items()}
+        won = {p: share for p, share in shares.items() if share}
+    to_kitty = round_pot - sum(won.values())
+    return PotShare(won, took, to_kitty, kitty - took + to_kitty, extreme)
+
+
 class _Phase(Enum):
     PLAYING = "playing"
     EXTRA = "extra round due"
     CUT = "card cut due"
     DONE = "done"
+
+
+def _next_phase(phase: _Phase, index: int, totals: Mapping[str, int], opts: Options,
+                cut_winner: str | None) -> tuple[_Phase, tuple[str, str] | None]:
+    """Where the game stands after round ``index``; ``(winner, how)`` once it is settled."""
+    where = round_label(index)
+    top = leaders(totals)
+    if phase is _Phase.PLAYING:
+        if cut_winner is not None:
+            raise RuleError(f"{where}: cut_winner is only for the extra round, when the top "
+                            "total is still shared after it")
+        if index + 1 < opts.rounds and max(totals.values()) < opts.target:
+            return phase, None
+        if len(top) > 1:
+            return _Phase.EXTRA, None
+        return _Phase.DONE, (top[0], "rounds played" if index + 1 >= opts.rounds
+                             else "target reached")
+    if len(top) == 1:
+        if cut_winner is not None:
+            raise RuleError(f"{where}: no card cut is needed: {top[0]} has the top total "
+                            "alone after the extra round")
+        return _Phase.DONE, (top[0], "extra round")
+    if cut_winner is None:
+        return _Phase.CUT, None
+    if cut_winner not in top:
+        raise RuleError(f"{where}: the cut winner {cut_winner} is not one of those sharing "
+                        f"the top total ({', '.join(top)})")
+    return _Phase.DONE, (cut_winner, "card cut")
 
 
 def _read_flags(record: Mapping[str, Any], players: Sequence[str]) -> tuple[bool, str | None]:
@@ -1080,61 +1152,26 @@ def replay(record: Mapping[str, Any]) -> dict[str, Any]:
         for p in players:
             paid_in[p] += opts.tromp_stake
         calls = {p: rnd.hands[p].call for p in rnd.called}
-        kitty_before = kitty
-        took_kitty = 0
-        won: dict[str, int] = {}
+        pot = share_round_pot(round_pot, calls, kitty, extreme)
         for p, call in calls.items():
             lines[p]["called"] = True
+            # A call wins its own share, unless an Extreme winner holds the pots.
+            if pot.extreme is None or call is TrompCall.EXTREME:
+                lines[p]["won"] = pot.won.get(p, 0)
             if call is TrompCall.SUPER:
                 supers.add(p)
             elif call is TrompCall.ULTIMATE:
                 ultimates.add(p)
-            elif call is TrompCall.EXTREME:
-                extreme, took_kitty = p, kitty
-        if extreme is not None:
-            won = {extreme: round_pot} if round_pot else {}
-            kitty = 0
-            if extreme in calls and calls[extreme] is TrompCall.EXTREME:
-                lines[extreme]["won"] = round_pot
-        else:
-            for p, call in calls.items():
-                share = call.share_of(round_pot) if call else 0
-                lines[p]["won"] = share
-                if share:
-                    won[p] = share
-        to_kitty = round_pot - sum(won.values())
-        kitty += to_kitty
-        for p, amount in won.items():
+        for p, amount in pot.won.items():
             received[p] += amount
-        if took_kitty and extreme is not None:
-            received[extreme] += took_kitty
+        if pot.extreme is not None:
+            received[pot.extreme] += pot.took_kitty
+        kitty_before, kitty, extreme = kitty, pot.kitty, pot.extreme
 
         # The end of the game.
-        if phase is _Phase.PLAYING:
-            if rnd.cut_winner is not None:
-                raise RuleError(f"{where}: cut_winner is only for the extra round, when the "
-                                "top total is still shared after it")
-            if i + 1 >= opts.rounds or max(totals.values()) >= opts.target:
-                how = "rounds played" if i + 1 >= opts.rounds else "target reached"
-                top = leaders(totals)
-                if len(top) > 1:
-                    phase = _Phase.EXTRA
-                else:
-                    phase, winner = _Phase.DONE, top[0]
-        else:
-            top = leaders(totals)
-            if len(top) == 1:
-                if rnd.cut_winner is not None:
-                    raise RuleError(f"{where}: no card cut is needed: {top[0]} has the top "
-                                    "total alone after the extra round")
-                phase, winner, how = _Phase.DONE, top[0], "extra round"
-            elif rnd.cut_winner is None:
-                phase = _Phase.CUT
-            elif rnd.cut_winner not in top:
-                raise RuleError(f"{where}: the cut winner {rnd.cut_winner} is not one of "
-                                f"those sharing the top total ({', '.join(top)})")
-            else:
-                phase, winner, how = _Phase.DONE, rnd.cut_winner, "card cut"
+        phase, settled = _next_phase(phase, i, totals, opts, rnd.cut_winner)
+        if settled is not None:
+            winner, how = settled
 
         breakdown = {
             "round": i + 1,
@@ -1144,14 +1181,14 @@ def replay(record: Mapping[str, Any]) -> dict[str, Any]:
             "dealer_forfeit": rnd.dealer_forfeit,
             "players": lines,
             "pot": {"round_pot": round_pot, "kitty_before": kitty_before,
-                    "extreme": extreme, "extreme_took_kitty": took_kitty,
-                    "to_kitty": to_kitty, "kitty": kitty},
+                    "extreme": extreme, "extreme_took_kitty": pot.took_kitty,
+                    "to_kitty": pot.to_kitty, "kitty": kitty},
         }
         out_rounds.append({
             "dealer": dealer,
             "scores": scores,
             "totals": dict(totals),
-            "tromp": won,
+            "tromp": pot.won,
             "breakdown": breakdown,
         })
 
@@ -1170,11 +1207,11 @@ def replay(record: Mapping[str, Any]) -> dict[str, Any]:
         winners = [winner]
         others = {p: t for p, t in totals.items() if p != winner}
         runners_up = leaders(others)
-        pot = 4 * opts.joining_fee
+        fee_pot = 4 * opts.joining_fee
         if extreme is not None:
-            fee_paid = {extreme: pot}
+            fee_paid = {extreme: fee_pot}
         else:
-            fee_paid = share_joining_pot(pot, opts.payout, winner, runners_up)
+            fee_paid = share_joining_pot(fee_pot, opts.payout, winner, runners_up)
         seat_from_first = clockwise_from(players, first)
         kitty_paid = share_kitty(
             kitty,
@@ -1187,7 +1224,7 @@ def replay(record: Mapping[str, Any]) -> dict[str, Any]:
                 received[p] += amount
         end = {
             "how": how, "winners": winners, "runners_up": runners_up,
-            "joining_fee": {"pot": pot, "paid": fee_paid, "extreme": extreme},
+            "joining_fee": {"pot": fee_pot, "paid": fee_paid, "extreme": extreme},
             "kitty": {"at_end": kitty, **kitty_paid, "best_round_score": best_score},
         }
         kitty = 0
