@@ -40,7 +40,8 @@ The hand as a state machine
 applying it and return the next :class:`Hand`. :func:`next_to_act`,
 :func:`to_call`, :func:`legal_actions` and :func:`max_amount` answer "whose
 turn is it, what may they do, how much". :func:`current_hand` gives the hand
-in progress of a record (or None).
+in progress of a record (or None); :func:`table_now` also who is still
+seated and who deals next.
 
 >>> hand = start_hand(["Ann", "Bo", "Cy"], "Ann", {"Ann": 500, "Bo": 500, "Cy": 500})
 >>> hand.pot, next_to_act(hand), [v.value for v in legal_actions(hand)]
@@ -120,7 +121,13 @@ Where RULES.md leaves a question open, the companion reads it this way:
   each from the dealer's left); that ends the game. A player left alone at
   the table must be recorded as leaving too (a hand needs 2 players).
 - ``winners``: once the game is over, the player(s) with the largest net
-  gain (``money``).
+  gain (``money``); a tie is a shared win.
+- Every round's ``scores`` names every player, in seat order: 0 for a
+  player not seated in that hand. ``scores`` leave chips bought out, so a
+  player's stack is the chips they bought plus their scores.
+- Messages name the round and, where it matters, the betting round or
+  reveal: ``round 4, banenkalla: Cy cannot cover the call of 30 with 12
+  chips; buy more or fold``.
 - A hand's fields are ``buys``, ``leave``, ``calls`` and ``shows``; any
   other field is refused, so a typo cannot silently drop a fact.
 - An ante or a starting stack of 0 is allowed (players then buy chips).
@@ -882,7 +889,22 @@ def _play_hand(label: str, raw: Mapping[str, Any], players: tuple[str, ...],
     return hand
 
 
-def _replay(record: Mapping[str, Any]) -> tuple[dict[str, Any], Hand | None]:
+@dataclass(frozen=True)
+class Table:
+    """Where the table stands after a record: for the web layer.
+
+    ``seated``: who is still at the table, clockwise; ``hand``: the hand in
+    progress (None between hands); ``next_dealer``: who deals the next hand
+    to be started (after ``hand``, if one is in progress; None when fewer
+    than 2 players are left).
+    """
+
+    seated: tuple[str, ...]
+    hand: Hand | None
+    next_dealer: str | None
+
+
+def _replay(record: Mapping[str, Any]) -> tuple[dict[str, Any], Table]:
     if isinstance(record, Mapping) and isinstance(record.get("rounds"), list):
         for i, raw in enumerate(record["rounds"]):
             if not isinstance(raw, Mapping):
@@ -958,7 +980,12 @@ def _replay(record: Mapping[str, Any]) -> tuple[dict[str, Any], Hand | None]:
         winners = [p for p in players if money[p] == best]
     result = {"rounds": rounds, "totals": dict(stacks), "finished": finished,
               "winners": winners, "money": money, "pot": pot}
-    return result, hand
+    seated = tuple(p for p in players if p not in gone)
+    following = None
+    if len(seated) >= 2:
+        following = header.first_dealer if dealer is None else \
+            _next_dealer(players, dealer, gone)
+    return result, Table(seated, None if hand is None or hand.over else hand, following)
 
 
 def _left(seated: Sequence[str], dealer: str) -> str:
@@ -988,8 +1015,19 @@ def current_hand(record: Mapping[str, Any]) -> Hand | None:
     Ask it whose turn it is (:func:`next_to_act`), what they may do
     (:func:`legal_actions`) and how much (:func:`to_call`, :func:`max_amount`).
     """
-    hand = _replay(record)[1]
-    return None if hand is None or hand.over else hand
+    return _replay(record)[1].hand
+
+
+def table_now(record: Mapping[str, Any]) -> Table:
+    """Who is still seated, the hand in progress, and who deals next.
+
+    >>> table = table_now({"game": "trefeltromp", "players": ["Ann", "Bo", "Cy"],
+    ...     "first_dealer": "Ann", "rounds": [{"calls": [[["Bo", "fold"], ["Cy", "fold"]]],
+    ...                                        "leave": ["Cy"]}]})
+    >>> table.seated, table.hand, table.next_dealer
+    (('Ann', 'Bo'), None, 'Bo')
+    """
+    return _replay(record)[1]
 
 
 # ---------------------------------------------------------------------------

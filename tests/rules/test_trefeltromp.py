@@ -12,7 +12,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from companion.rules import RuleError
+from companion.rules import RuleError, trefeltromp
 from companion.rules import deal_steps as deal_steps_any
 from companion.rules import replay as replay_any
 from companion.rules.cards import RED_JOKER, parse_card
@@ -32,6 +32,7 @@ from companion.rules.trefeltromp import (
     reveal_strength,
     reveal_winner,
     start_hand,
+    table_now,
     tarot_card,
     to_call,
 )
@@ -982,3 +983,44 @@ def test_a_fifty_hand_game():
     result = replay(rec)
     assert len(result["rounds"]) == 50
     assert result["finished"] is True and sum(result["money"].values()) == 0
+
+
+JUNK = [None, -1, 0, 2.5, True, "", "x", "XXI", "Ann", [], {}, ["Bo"], ["Bo", "bet"],
+        ["Bo", "bet", -3], {"Ann": []}, [[]], 10**9]
+
+
+def _mangle(value, rng):
+    """``value`` with one element somewhere replaced by junk."""
+    if isinstance(value, dict) and value and rng.random() < 0.8:
+        key = rng.choice(list(value))
+        return {k: (_mangle(v, rng) if k == key else v) for k, v in value.items()}
+    if isinstance(value, list) and value and rng.random() < 0.8:
+        i = rng.randrange(len(value))
+        return value[:i] + [_mangle(value[i], rng)] + value[i + 1:]
+    return rng.choice(JUNK)
+
+
+@settings(max_examples=200, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1))
+def test_a_mangled_record_only_ever_raises_rule_error(seed):
+    rng = random.Random(seed)
+    rec = gen.random_record(rng, rng.randint(1, 6))
+    mangled = _mangle(rec, rng)
+    try:
+        result = replay(mangled)
+    except RuleError:
+        return
+    assert json.loads(json.dumps(result)) == result
+
+
+def test_table_now_for_the_web_layer():
+    start = table_now(record())
+    assert start == trefeltromp.Table(("Ann", "Bo", "Cy"), None, "Ann")
+    in_play = table_now(record(hand([["Bo", "check"]])))
+    assert in_play.hand.to_act == "Cy" and in_play.next_dealer == "Cy"
+    # Dealer Ann, then Cy; Bo left after round 2: Cy's right is Bo, gone, so Ann deals.
+    rec = record(hand([["Bo", "fold"], ["Cy", "fold"]]),
+                 hand([["Ann", "fold"], ["Bo", "fold"]], leave=["Bo"]))
+    assert table_now(rec) == trefeltromp.Table(("Ann", "Cy"), None, "Ann")
+    over = table_now(record(hand([["Bo", "fold"], ["Cy", "fold"]], leave=["Ann", "Cy"])))
+    assert over == trefeltromp.Table(("Bo",), None, None)
