@@ -1,0 +1,153 @@
+"""Shared fixtures: the app on a fresh database, a client, and ``actions`` that play a table.
+
+The database is a temporary SQLite file, or the one in ``DATABASE_URL`` when
+it is set (PostgreSQL in CI): then every table is dropped and made again
+around each test. Tests that touch the database are marked ``db``.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from collections.abc import Iterator, Sequence
+from urllib.parse import urlsplit
+from weakref import WeakKeyDictionary
+
+import pytest
+from flask import Flask
+from flask.testing import FlaskClient
+from werkzeug.test import TestResponse
+
+from companion import create_app
+from companion.config import database_url
+from companion.extensions import db, limiter
+from companion.store import Table, queries
+
+CSRF = re.compile(r'"X-CSRFToken": "([^"]+)"|name="csrf_token" value="([^"]+)"')
+
+
+@pytest.fixture
+def app(tmp_path) -> Iterator[Flask]:
+    """The companion on a fresh database (SQLite file, or ``DATABASE_URL`` when set)."""
+    url = os.environ.get("DATABASE_URL")
+    app = create_app({
+        "TESTING": True,
+        "SECRET_KEY": "tests",
+        "SQLALCHEMY_DATABASE_URI": (database_url(url, str(tmp_path)) if url
+                                    else f"sqlite:///{tmp_path / 'companion.sqlite3'}"),
+        "PUBLIC_URL": "",
+        "RATELIMIT_STORAGE_URI": "memory://",
+    })
+    with app.app_context():
+        if url:
+            db.drop_all()
+        db.create_all()
+    limiter.reset()
+    yield app
+    with app.app_context():
+        db.session.remove()
+        if url:
+            db.drop_all()
+        db.engine.dispose()
+
+
+@pytest.fixture
+def client(app: Flask) -> FlaskClient:
+    """A browser with its own cookies (the scorekeeper's tablet, in most tests)."""
+    return app.test_client()
+
+
+def csrf_token(client: FlaskClient, page: str = "/") -> str:
+    """The CSRF token a page gives this client (as its forms and htmx would send it)."""
+    html = client.get(page).get_data(as_text=True)
+    match = CSRF.search(html)
+    assert match, f"no CSRF token on {page}"
+    return match.group(1) or match.group(2)
+
+
+class TableActions:
+    """Play a table through the web pages, as a scorekeeper and as phones.
+
+    Each phone is its own test client, with its own cookie. Every form is
+    sent with the client's CSRF token, as a browser would.
+    """
+
+    PLAYERS = ("Rob", "Sam", "Nick", "Emily")
+
+    def __init__(self, app: Flask, keeper: FlaskClient) -> None:
+        self.app = app
+        self.keeper = keeper
+        self._tokens: WeakKeyDictionary[FlaskClient, str] = WeakKeyDictionary()
+        self._phones = 0
+
+    def token(self, client: FlaskClient) -> str:
+        """This client's CSRF token (fetched once)."""
+        token = self._tokens.get(client)
+        if token is None:
+            token = self._tokens[client] = csrf_token(client)
+        return token
+
+    def post(self, url: str, data: dict | None = None, *, client: FlaskClient | None = None,
+             **kwargs) -> TestResponse:
+        """POST a form with the client's CSRF token (default client: the scorekeeper)."""
+        client = client or self.keeper
+        form = {"csrf_token": self.token(client), **(data or {})}
+        return client.post(url, data=form, **kwargs)
+
+    def create_table(self, *, name: str = "Friday night", game: str = "tromplemond",
+                     players: Sequence[str | None] = PLAYERS, seats: int | None = None,
+                     phone_names: bool = False, dealer: str | int = 1,
+                     client: FlaskClient | None = None) -> str:
+        """Make a table as the scorekeeper; returns its join code."""
+        form = {"name": name, "game": game, "seats": str(seats or len(players)),
+                "player": [p or "" for p in players], "dealer": str(dealer)}
+        if phone_names:
+            form["phone_names"] = "on"
+        response = self.post("/new", form, client=client)
+        assert response.status_code == 303, response.get_data(as_text=True)
+        return urlsplit(response.headers["Location"]).path.rsplit("/", 1)[-1]
+
+    def phone(self) -> FlaskClient:
+        """A new phone: a client with its own cookies and its own address on the Wi-Fi."""
+        self._phones += 1
+        client = self.app.test_client()
+        client.environ_base["REMOTE_ADDR"] = f"192.168.1.{100 + self._phones}"
+        return client
+
+    def claim(self, code: str, position: int, *, phone: FlaskClient | None = None,
+              name: str | None = None) -> tuple[FlaskClient, TestResponse]:
+        """A phone (a new one by default) takes seat ``position``."""
+        phone = phone or self.phone()
+        data = {"seat": str(position)}
+        if name is not None:
+            data["name"] = name
+        return phone, self.post(f"/j/{code}/claim", data, client=phone)
+
+    def seat_everyone(self, code: str) -> list[FlaskClient]:
+        """A phone in every seat, in seat order."""
+        phones = []
+        for seat in self.table(code).seats:
+            phone, response = self.claim(code, seat.position)
+            assert response.status_code == 303
+            phones.append(phone)
+        return phones
+
+    def start(self, code: str) -> TestResponse:
+        """The scorekeeper starts the game."""
+        return self.post(f"/t/{code}/start")
+
+    def table(self, code: str) -> Table:
+        """The table as the database has it now (read in a fresh session)."""
+        with self.app.app_context():
+            table = db.session.scalar(queries.table_by_code(code))
+            assert table is not None
+            # Load what tests look at before the session closes.
+            _ = [(s.name, s.key_hash) for s in table.seats], [g.record() for g in table.games]
+            db.session.expunge_all()
+            return table
+
+
+@pytest.fixture
+def actions(app: Flask, client: FlaskClient) -> TableActions:
+    """Play a table: ``actions.create_table()``, ``actions.claim(code, 2)`` …"""
+    return TableActions(app, client)

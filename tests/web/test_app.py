@@ -1,0 +1,199 @@
+"""The app as a whole: settings, security headers, cookies, error pages, base layout."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from companion import create_app
+from companion.config import HTMX_SRI, HTMX_URL, database_url, from_environment, secret_key
+
+
+def make_app(tmp_path, **config):
+    """An app on a throwaway SQLite file, with ``config`` on top."""
+    return create_app({"TESTING": True, "SECRET_KEY": "tests",
+                       "SQLALCHEMY_DATABASE_URI": f"sqlite:///{tmp_path / 'x.sqlite3'}",
+                       **config})
+
+
+# Settings -------------------------------------------------------------------------------
+
+@pytest.mark.parametrize(("given", "used"), [
+    ("postgres://u:pw@db:5432/club", "postgresql+psycopg://u:pw@db:5432/club"),
+    ("postgresql://u@db/club", "postgresql+psycopg://u@db/club"),
+    ("postgresql+psycopg://u@db/club", "postgresql+psycopg://u@db/club"),
+    ("sqlite:////srv/x.db", "sqlite:////srv/x.db"),
+])
+def test_database_urls_from_hosts_get_the_psycopg_driver(given, used):
+    assert database_url(given, "/instance") == used
+
+
+def test_without_database_url_the_database_is_sqlite_in_the_instance_folder(tmp_path):
+    assert database_url(None, str(tmp_path)) == f"sqlite:///{tmp_path}/companion.sqlite3"
+
+
+def test_the_secret_key_is_made_once_and_kept_across_restarts(tmp_path):
+    first = secret_key(str(tmp_path))
+    assert len(first) >= 32
+    assert secret_key(str(tmp_path)) == first
+    assert (tmp_path / "secret_key").stat().st_mode & 0o077 == 0, "only the owner may read it"
+
+
+def test_an_app_without_secret_key_uses_the_instance_key(tmp_path, monkeypatch):
+    monkeypatch.delenv("SECRET_KEY", raising=False)
+    app = create_app({"TESTING": True,
+                      "SQLALCHEMY_DATABASE_URI": f"sqlite:///{tmp_path / 'x.sqlite3'}"})
+    assert app.config["SECRET_KEY"] == secret_key(app.instance_path)
+
+
+def test_htmx_defaults_to_the_pinned_cdn_copy_with_its_hash():
+    settings = from_environment("/i", {})
+    assert settings["HTMX_URL"] == HTMX_URL
+    assert settings["HTMX_SRI"] == HTMX_SRI
+    assert settings["RATELIMIT_STORAGE_URI"] == "memory://"
+    assert settings["PUBLIC_URL"] == ""
+
+
+def test_another_htmx_copy_gets_no_hash_unless_given():
+    other = from_environment("/i", {"COMPANION_HTMX_URL": "http://10.0.0.2/htmx.js"})
+    assert (other["HTMX_URL"], other["HTMX_SRI"]) == ("http://10.0.0.2/htmx.js", "")
+    given = from_environment("/i", {"COMPANION_HTMX_URL": "http://10.0.0.2/htmx.js",
+                                    "COMPANION_HTMX_SRI": "sha384-abc"})
+    assert given["HTMX_SRI"] == "sha384-abc"
+
+
+def test_public_url_loses_its_trailing_slash():
+    settings = from_environment("/i", {"COMPANION_PUBLIC_URL": "http://192.168.1.20:5000/"})
+    assert settings["PUBLIC_URL"] == "http://192.168.1.20:5000"
+
+
+def test_sqlite_runs_in_wal_mode_with_foreign_keys(app):
+    from companion.extensions import db
+
+    with app.app_context():
+        if db.engine.dialect.name != "sqlite":
+            pytest.skip("SQLite only")
+        with db.engine.connect() as connection:
+            assert connection.exec_driver_sql("PRAGMA journal_mode").scalar() == "wal"
+            assert connection.exec_driver_sql("PRAGMA foreign_keys").scalar() == 1
+            assert connection.exec_driver_sql("PRAGMA busy_timeout").scalar() >= 1000
+
+
+# The base layout ------------------------------------------------------------------------
+
+def test_pages_load_htmx_from_the_pinned_cdn_with_sri(client):
+    html = client.get("/").get_data(as_text=True)
+    tag = re.search(r"<script src=\"https://unpkg\.com/htmx\.org@2\.0\.11/dist/htmx\.min\.js\"[^>]*>",
+                    html)
+    assert tag, "htmx script tag missing"
+    assert f'integrity="{HTMX_SRI}"' in tag.group(0)
+    assert 'crossorigin="anonymous"' in tag.group(0)
+
+
+def test_a_local_htmx_copy_is_loaded_without_integrity(tmp_path):
+    app = make_app(tmp_path, HTMX_URL="/static/vendor/htmx.min.js", HTMX_SRI="")
+    html = app.test_client().get("/").get_data(as_text=True)
+    tag = re.search(r'<script src="/static/vendor/htmx\.min\.js"[^>]*>', html)
+    assert tag and "integrity" not in tag.group(0)
+
+
+def test_base_layout_has_manifest_icons_app_js_boost_csrf_and_safe_htmx_config(client):
+    html = client.get("/").get_data(as_text=True)
+    assert '<link rel="manifest" href="/manifest.webmanifest">' in html
+    assert '<meta name="theme-color"' in html
+    assert 'rel="apple-touch-icon" href="/static/icons/icon-192.png"' in html
+    assert re.search(r'<script src="/static/app.js" defer>', html)
+    assert 'hx-boost="true"' in html
+    assert re.search(r"hx-headers='\{\"X-CSRFToken\": \"[^\"]+\"\}'", html)
+    config = re.search(r"<meta name=\"htmx-config\" content='([^']+)'>", html).group(1)
+    assert '"allowEval":false' in config and '"includeIndicatorStyles":false' in config
+    assert "hx-on" not in html
+
+
+# Security headers and cookies -----------------------------------------------------------
+
+@pytest.mark.parametrize("path", ["/", "/new", "/recover", "/no-such-page", "/static/app.js"])
+def test_every_response_has_csp_nosniff_and_referrer_policy(client, path):
+    response = client.get(path)
+    csp = response.headers["Content-Security-Policy"]
+    for directive in ("default-src 'self'", f"script-src 'self' {HTMX_URL}", "style-src 'self'",
+                      "img-src 'self' data:", "connect-src 'self'", "manifest-src 'self'",
+                      "worker-src 'self'", "base-uri 'self'", "form-action 'self'",
+                      "frame-ancestors 'none'"):
+        assert directive in csp
+    assert "unsafe-eval" not in csp and "unsafe-inline" not in csp
+    assert response.headers["X-Content-Type-Options"] == "nosniff"
+    assert response.headers["Referrer-Policy"] == "same-origin"
+
+
+def test_csp_lets_scripts_come_from_the_configured_htmx_url(tmp_path):
+    app = make_app(tmp_path, HTMX_URL="http://10.0.0.2:8000/htmx.min.js", HTMX_SRI="")
+    csp = app.test_client().get("/").headers["Content-Security-Policy"]
+    assert "script-src 'self' http://10.0.0.2:8000/htmx.min.js;" in csp
+
+
+def test_pages_are_never_cached(client):
+    assert client.get("/").headers["Cache-Control"] == "no-store"
+
+
+def session_cookie(response):
+    return next(h for h in response.headers.getlist("Set-Cookie") if h.startswith("companion="))
+
+
+def test_session_cookie_is_httponly_lax_and_not_secure_over_plain_http(client):
+    cookie = session_cookie(client.get("/"))  # the CSRF token puts something in the session
+    assert "HttpOnly" in cookie and "SameSite=Lax" in cookie
+    assert "Secure" not in cookie
+
+
+def test_session_cookie_is_secure_over_https(client):
+    cookie = session_cookie(client.get("/", base_url="https://localhost"))
+    assert "Secure" in cookie
+
+
+def test_forwarded_https_counts_only_behind_proxy_fix(tmp_path):
+    forwarded = {"X-Forwarded-Proto": "https"}
+    plain = make_app(tmp_path)
+    assert "Secure" not in session_cookie(plain.test_client().get("/", headers=forwarded))
+    proxied = make_app(tmp_path, PROXY_FIX=True)
+    assert "Secure" in session_cookie(proxied.test_client().get("/", headers=forwarded))
+
+
+def test_proxy_fix_is_switched_on_by_the_environment(tmp_path, monkeypatch):
+    monkeypatch.setenv("COMPANION_PROXY_FIX", "1")
+    app = make_app(tmp_path)
+    response = app.test_client().get("/", headers={"X-Forwarded-Proto": "https"})
+    assert "Secure" in session_cookie(response)
+
+
+# Error pages ----------------------------------------------------------------------------
+
+def test_unknown_page_is_a_404_page_with_a_message(client):
+    response = client.get("/no-such-page")
+    assert response.status_code == 404
+    html = response.get_data(as_text=True)
+    assert "Not found" in html and 'id="error-message"' in html
+
+
+def test_wrong_method_is_a_405_page(client):
+    response = client.post("/")
+    assert response.status_code in (400, 405)  # CSRF is checked first for a POST
+    response = client.put("/new")
+    assert response.status_code == 405
+
+
+def test_errors_under_api_are_json(client):
+    response = client.get("/api/games")
+    assert response.status_code == 405
+    assert response.is_json and "error" in response.get_json()
+    response = client.get("/api/nothing")
+    assert response.status_code == 404 and response.get_json()["error"]
+
+
+@pytest.mark.db
+def test_a_poll_that_fails_gets_a_small_fragment_not_a_page(client):
+    response = client.get("/t/BCDFGHJK/live?v=1", headers={"HX-Request": "true"})
+    assert response.status_code == 404
+    html = response.get_data(as_text=True)
+    assert "<html" not in html and 'role="alert"' in html

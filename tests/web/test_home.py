@@ -1,0 +1,135 @@
+"""The home page: join with a code, take a table over, and the limit on wrong codes."""
+
+from __future__ import annotations
+
+import pytest
+
+from companion.store import ALPHABET, CODE_LENGTH, is_code, normalise_code
+from companion.store.codes import new_code
+
+pytestmark = pytest.mark.db
+
+
+def test_home_offers_start_join_and_take_over(client):
+    html = client.get("/").get_data(as_text=True)
+    assert 'href="/new"' in html and "Start a table" in html
+    assert 'action="/join"' in html and "Join with a code" in html
+    assert 'href="/recover"' in html and "Take over a table" in html
+
+
+def test_join_codes_are_eight_unambiguous_characters():
+    codes = {new_code() for _ in range(200)}
+    assert len(codes) == 200
+    for code in codes:
+        assert len(code) == CODE_LENGTH == 8
+        assert set(code) <= set(ALPHABET)
+    assert not set("AEIOUY01") & set(ALPHABET)
+
+
+@pytest.mark.parametrize("typed", ["k7tq2mxb", "K7TQ-2MXB", " k7tq 2mxb ", "K7TQ_2MXB"])
+def test_typed_codes_are_normalised(typed):
+    assert normalise_code(typed) == "K7TQ2MXB"
+    assert is_code(normalise_code(typed))
+
+
+def test_a_typed_code_leads_to_the_join_page(client, actions):
+    code = actions.create_table()
+    typed = f"{code[:4].lower()}-{code[4:].lower()}"
+    response = client.get("/join", query_string={"code": typed})
+    assert response.status_code == 303
+    assert response.headers["Location"].endswith(f"/j/{code}")
+
+
+def test_a_join_link_in_lower_case_goes_to_the_canonical_one(client, actions):
+    code = actions.create_table()
+    response = actions.phone().get(f"/j/{code.lower()}")
+    assert response.status_code == 302 and response.headers["Location"].endswith(f"/j/{code}")
+
+
+def test_an_empty_code_is_a_400_with_a_hint(client):
+    response = client.get("/join", query_string={"code": "  "})
+    assert response.status_code == 400
+    assert "Type the code" in response.get_data(as_text=True)
+
+
+def test_a_wrong_code_is_a_404_that_says_so(client):
+    response = client.get("/join", query_string={"code": "BCDF GHJK"})
+    assert response.status_code == 404
+    assert "There is no table with the code BCDF GHJK" in response.get_data(as_text=True)
+
+
+def test_wrong_codes_are_limited_per_device_with_a_clear_429(app, client, actions):
+    code = actions.create_table()
+    for attempt in range(10):
+        assert client.get("/join", query_string={"code": f"BCDFGHJ{attempt + 2}"}).status_code \
+            == 404
+    response = client.get("/join", query_string={"code": "BCDFGHJK"})
+    assert response.status_code == 429
+    assert "Too many tries" in response.get_data(as_text=True)
+    # The limit is shared: guessing through the join links is stopped too.
+    assert client.get("/j/BCDFGHJK").status_code == 429
+    # Another device is not affected.
+    assert actions.phone().get(f"/j/{code}").status_code == 200
+
+
+def test_right_codes_do_not_count_towards_the_limit(client, actions):
+    code = actions.create_table()
+    for _ in range(15):
+        assert client.get("/join", query_string={"code": code}).status_code == 303
+
+
+# Taking a table over ---------------------------------------------------------------------
+
+def recovery_code_of(client, code):
+    html = client.get(f"/t/{code}").get_data(as_text=True)
+    start = html.index('id="recovery-code">') + len('id="recovery-code">')
+    return html[start:html.index("<", start)]
+
+
+def test_the_scorekeeper_screen_shows_the_recovery_code_behind_a_tap(client, actions):
+    code = actions.create_table()
+    html = client.get(f"/t/{code}").get_data(as_text=True)
+    assert "<details" in html and "<summary>Recovery code</summary>" in html
+    assert is_code(normalise_code(recovery_code_of(client, code)))
+
+
+def test_recovery_moves_the_scorekeeper_to_the_new_device(app, client, actions):
+    code = actions.create_table()
+    recovery = recovery_code_of(client, code)
+    tablet = actions.phone()
+    response = actions.post("/recover", {"code": code.lower(), "recovery": recovery.lower()},
+                            client=tablet)
+    assert response.status_code == 303
+    assert response.headers["Location"].endswith(f"/t/{code}")
+    assert tablet.get(f"/t/{code}").status_code == 200
+    # The old tablet is no longer the scorekeeper.
+    assert client.get(f"/t/{code}").status_code == 403
+    assert actions.post(f"/t/{code}/seats/1/move", {"direction": "down"}).status_code == 403
+
+
+def test_a_wrong_recovery_code_is_a_404_and_changes_nothing(client, actions):
+    code = actions.create_table()
+    before = actions.table(code).scorekeeper_key_hash
+    tablet = actions.phone()
+    response = actions.post("/recover", {"code": code, "recovery": "BCDFGHJK"}, client=tablet)
+    assert response.status_code == 404
+    assert "No table has that code and recovery code" in response.get_data(as_text=True)
+    assert actions.table(code).scorekeeper_key_hash == before
+    assert tablet.get(f"/t/{code}").status_code == 403
+    assert client.get(f"/t/{code}").status_code == 200
+
+
+def test_recovery_needs_both_codes(actions):
+    response = actions.post("/recover", {"code": "", "recovery": ""}, client=actions.phone())
+    assert response.status_code == 400
+
+
+def test_guessing_recovery_codes_is_limited(actions):
+    code = actions.create_table()
+    right = recovery_code_of(actions.keeper, code)
+    tablet = actions.phone()
+    statuses = [actions.post("/recover", {"code": code, "recovery": f"BCDFGHJ{d}"},
+                             client=tablet).status_code for d in "23456789BC"]
+    assert statuses == [404] * 10
+    response = actions.post("/recover", {"code": code, "recovery": right}, client=tablet)
+    assert response.status_code == 429, "even the right code waits once the limit is hit"

@@ -1,0 +1,286 @@
+"""Phones: joining by the link, taking a seat, keeping it, asking for it back."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from companion.extensions import db
+from companion.store import SeatRequest
+
+pytestmark = pytest.mark.db
+
+
+def seat_keys(actions, code):
+    return [s.key_hash for s in actions.table(code).seats]
+
+
+# The join page ----------------------------------------------------------------------------
+
+def test_the_join_page_shows_the_table_and_its_free_seats_as_buttons(actions):
+    code = actions.create_table(name="Friday night")
+    actions.claim(code, 2)
+    html = actions.phone().get(f"/j/{code}").get_data(as_text=True)
+    assert "Friday night" in html and "Tromplemond" in html
+    for position in (1, 3, 4):
+        assert f'data-testid="claim-{position}"' in html
+    assert 'data-testid="claim-2"' not in html
+    assert 'data-testid="ask-2"' in html
+
+
+def test_a_wrong_join_link_is_a_404(actions):
+    response = actions.phone().get("/j/BCDFGHJK")
+    assert response.status_code == 404
+    assert "There is no table with the code BCDFGHJK" in response.get_data(as_text=True)
+
+
+def test_taking_a_seat_leads_to_the_seat_page(actions):
+    code = actions.create_table()
+    phone, response = actions.claim(code, 2)
+    assert response.status_code == 303
+    assert response.headers["Location"].endswith(f"/t/{code}/seat")
+    html = phone.get(f"/t/{code}/seat").get_data(as_text=True)
+    assert re.search(r'<h1 id="you-are"[^>]*>You are Sam \(seat 2\)</h1>', html)
+    assert actions.table(code).seat_at(2).key_hash is not None
+
+
+def test_the_seat_is_kept_by_the_cookie_across_reloads_and_restarts(app, actions):
+    code = actions.create_table()
+    phone, _ = actions.claim(code, 2)
+    cookie = phone.get_cookie("companion")
+    assert cookie.expires is not None, "the cookie outlives a closed browser"
+    # A new client with only the cookie (the phone after a restart of its browser).
+    again = app.test_client()
+    again.set_cookie("companion", cookie.value)
+    assert "You are Sam (seat 2)" in again.get(f"/t/{code}/seat").get_data(as_text=True)
+
+
+def test_a_phone_with_a_seat_is_sent_to_its_seat_page_never_a_second_seat(actions):
+    code = actions.create_table()
+    phone, _ = actions.claim(code, 2)
+    response = phone.get(f"/j/{code}")
+    assert response.status_code == 303 and response.headers["Location"].endswith("/seat")
+    _, response = actions.claim(code, 3, phone=phone)
+    assert response.status_code == 303 and response.headers["Location"].endswith("/seat")
+    held = [k for k in seat_keys(actions, code) if k]
+    assert len(held) == 1 and actions.table(code).seat_at(3).key_hash is None
+
+
+def test_a_held_seat_cannot_be_taken_by_another_phone(actions):
+    code = actions.create_table()
+    _, _ = actions.claim(code, 2)
+    before = seat_keys(actions, code)
+    _, response = actions.claim(code, 2)
+    assert response.status_code == 409
+    assert "Sam is taken" in response.get_data(as_text=True)
+    assert seat_keys(actions, code) == before
+
+
+@pytest.mark.parametrize(("seat", "status"), [("9", 400), ("0", 400), ("two", 400), ("", 400),
+                                               ("-1", 400), ("1.5", 400)])
+def test_unknown_or_forged_seats_are_refused(actions, seat, status):
+    code = actions.create_table()
+    phone = actions.phone()
+    response = actions.post(f"/j/{code}/claim", {"seat": seat}, client=phone)
+    assert response.status_code == status
+    assert not any(seat_keys(actions, code))
+
+
+def test_a_missing_seat_field_is_a_400(actions):
+    code = actions.create_table()
+    phone = actions.phone()
+    response = phone.post(f"/j/{code}/claim", data={"csrf_token": actions.token(phone)})
+    assert response.status_code == 400
+
+
+def test_a_name_for_an_already_named_seat_is_refused(actions):
+    code = actions.create_table()
+    _, response = actions.claim(code, 2, name="Mallory")
+    assert response.status_code == 400
+    assert [s.name for s in actions.table(code).seats][1] == "Sam"
+    assert not any(seat_keys(actions, code))
+
+
+def test_claiming_needs_the_csrf_token(actions):
+    code = actions.create_table()
+    phone = actions.phone()
+    phone.get(f"/j/{code}")
+    assert phone.post(f"/j/{code}/claim", data={"seat": "2"}).status_code == 400
+    assert not any(seat_keys(actions, code))
+
+
+# Phones that type their own names ----------------------------------------------------------
+
+def open_table(actions):
+    return actions.create_table(players=["Rob", None, None, None], phone_names=True)
+
+
+def test_a_phone_types_its_name_into_a_blank_seat(actions):
+    code = open_table(actions)
+    phone = actions.phone()
+    html = phone.get(f"/j/{code}").get_data(as_text=True)
+    assert f'href="/j/{code}/seats/2"' in html
+    assert phone.get(f"/j/{code}/seats/2").status_code == 200
+    _, response = actions.claim(code, 2, phone=phone, name="  Sam ")
+    assert response.status_code == 303
+    assert "You are Sam (seat 2)" in phone.get(f"/t/{code}/seat").get_data(as_text=True)
+    assert actions.table(code).seat_at(2).name == "Sam"
+
+
+@pytest.mark.parametrize(("name", "message"), [
+    ("x" * 200, "Your name is at most 40 characters"), ("", "Your name is empty"),
+    ("rob", "already called Rob"), ("ROB", "already called Rob")])
+def test_bad_typed_names_are_refused_and_change_nothing(actions, name, message):
+    code = open_table(actions)
+    _, response = actions.claim(code, 2, name=name)
+    assert response.status_code == 400
+    assert message in response.get_data(as_text=True)
+    seat = actions.table(code).seat_at(2)
+    assert seat.name is None and seat.key_hash is None
+
+
+def test_blank_seats_wait_for_the_scorekeeper_when_phones_may_not_name_them(actions):
+    code = actions.create_table(players=["Rob", None, None, None], phone_names=True)
+    actions.post("/new", {})  # nothing: only to be sure the keeper has a token
+    with actions.app.app_context():
+        from companion.store import Table
+        table = db.session.query(Table).filter_by(code=code).one()
+        table.allow_phone_names = False
+        db.session.commit()
+    _, response = actions.claim(code, 2, name="Sam")
+    assert response.status_code == 400
+    assert "the scorekeeper names it" in response.get_data(as_text=True)
+    assert actions.table(code).seat_at(2).name is None
+
+
+# Asking for a seat back -------------------------------------------------------------------
+
+def ask(actions, code, position, phone=None):
+    phone = phone or actions.phone()
+    return phone, actions.post(f"/j/{code}/ask", {"seat": str(position)}, client=phone)
+
+
+def pending(actions, code):
+    table = actions.table(code)
+    with actions.app.app_context():
+        return db.session.query(SeatRequest).filter_by(table_id=table.id,
+                                                       status="pending").all()
+
+
+def test_a_phone_that_lost_its_cookie_asks_and_the_scorekeeper_approves(actions):
+    code = actions.create_table()
+    old_phone, _ = actions.claim(code, 2)
+    new_phone, response = ask(actions, code, 2)
+    assert response.status_code == 303
+    html = new_phone.get(f"/t/{code}/seat").get_data(as_text=True)
+    assert 'id="waiting"' in html and "Sam" in html
+    # The scorekeeper sees it, with one-tap buttons.
+    [asked] = pending(actions, code)
+    keeper_html = actions.keeper.get(f"/t/{code}").get_data(as_text=True)
+    assert f'data-testid="approve-{asked.id}"' in keeper_html
+    assert f'data-testid="deny-{asked.id}"' in keeper_html
+    # Nothing is taken over silently: the seat is still the old phone's.
+    assert "You are Sam" in old_phone.get(f"/t/{code}/seat").get_data(as_text=True)
+    response = actions.post(f"/t/{code}/requests/{asked.id}/approve")
+    assert response.status_code == 303
+    assert "You are Sam (seat 2)" in new_phone.get(f"/t/{code}/seat").get_data(as_text=True)
+    old_html = old_phone.get(f"/t/{code}/seat").get_data(as_text=True)
+    assert 'id="lost-seat"' in old_html and "You are Sam" not in old_html
+    assert pending(actions, code) == []
+
+
+def test_the_scorekeeper_denies_a_request(actions):
+    code = actions.create_table()
+    old_phone, _ = actions.claim(code, 2)
+    new_phone, _ = ask(actions, code, 2)
+    [asked] = pending(actions, code)
+    assert actions.post(f"/t/{code}/requests/{asked.id}/deny").status_code == 303
+    assert 'id="denied"' in new_phone.get(f"/t/{code}/seat").get_data(as_text=True)
+    assert "You are Sam" in old_phone.get(f"/t/{code}/seat").get_data(as_text=True)
+    # Answered once only.
+    assert actions.post(f"/t/{code}/requests/{asked.id}/approve").status_code == 409
+    assert "You are Sam" in old_phone.get(f"/t/{code}/seat").get_data(as_text=True)
+
+
+def test_a_request_lapses_when_the_phone_takes_a_free_seat_meanwhile(actions):
+    code = actions.create_table()
+    actions.claim(code, 2)
+    phone, _ = ask(actions, code, 2)
+    asked_id = pending(actions, code)[0].id
+    actions.claim(code, 3, phone=phone)
+    assert pending(actions, code) == []
+    response = actions.post(f"/t/{code}/requests/{asked_id}/approve")
+    assert response.status_code == 409
+    assert len([k for k in seat_keys(actions, code) if k]) == 2
+
+
+def test_asking_for_a_free_seat_says_to_take_it(actions):
+    code = actions.create_table()
+    _, response = ask(actions, code, 2)
+    assert response.status_code == 409
+    assert pending(actions, code) == []
+
+
+def test_a_request_of_another_table_is_unknown_here(actions):
+    code = actions.create_table()
+    other = actions.create_table(name="Other")
+    actions.claim(other, 1)
+    ask(actions, other, 1)
+    asked = pending(actions, other)[0]
+    response = actions.post(f"/t/{code}/requests/{asked.id}/approve")
+    assert response.status_code == 400
+    assert pending(actions, other) != []
+
+
+def test_a_phone_with_a_seat_cannot_ask_for_a_second(actions):
+    code = actions.create_table()
+    actions.claim(code, 2)
+    phone, _ = actions.claim(code, 3)
+    _, response = ask(actions, code, 2, phone=phone)
+    assert response.status_code == 303 and response.headers["Location"].endswith("/seat")
+    assert pending(actions, code) == []
+
+
+# Leaving, and acting only for one's own seat ------------------------------------------------
+
+def test_a_phone_leaves_its_seat(actions):
+    code = actions.create_table()
+    phone, _ = actions.claim(code, 2)
+    response = actions.post(f"/t/{code}/seats/2/leave", client=phone)
+    assert response.status_code == 303
+    assert actions.table(code).seat_at(2).key_hash is None
+
+
+def test_a_phone_cannot_act_for_another_seat(actions):
+    code = actions.create_table()
+    phone, _ = actions.claim(code, 2)
+    actions.claim(code, 3)
+    before = seat_keys(actions, code)
+    response = actions.post(f"/t/{code}/seats/3/leave", client=phone)
+    assert response.status_code == 403
+    assert "a phone acts only for its own seat" in response.get_data(as_text=True)
+    assert seat_keys(actions, code) == before
+
+
+def test_a_phone_without_a_seat_cannot_act_for_one(actions):
+    code = actions.create_table()
+    actions.claim(code, 3)
+    response = actions.post(f"/t/{code}/seats/3/leave", client=actions.phone())
+    assert response.status_code == 403
+
+
+def test_a_seat_at_one_table_gives_nothing_at_another(actions):
+    code = actions.create_table()
+    other = actions.create_table(name="Other")
+    phone, _ = actions.claim(code, 2)
+    actions.claim(other, 2)
+    response = actions.post(f"/t/{other}/seats/2/leave", client=phone)
+    assert response.status_code == 403
+    assert actions.table(other).seat_at(2).key_hash is not None
+
+
+def test_the_seat_page_of_a_phone_that_never_joined_goes_to_the_join_page(actions):
+    code = actions.create_table()
+    response = actions.phone().get(f"/t/{code}/seat")
+    assert response.status_code == 303 and response.headers["Location"].endswith(f"/j/{code}")
