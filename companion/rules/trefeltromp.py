@@ -1093,8 +1093,8 @@ def deal_steps(players: Sequence[str], dealer: str, options: Mapping[str, Any]) 
         f"{dealer}.",
         "Banen: everyone still in lays one card face down and raps twice; turn them together. "
         "The best card takes ⅓ of the pot (rounded down); a tie takes nothing.",
-        "Detuilerkalla (sceptre call): a betting round. Whoever showed the Fool and did not "
-        "win may stay without matching.",
+        "Detuilerkalla (sceptre call): a betting round. Whoever showed the Fool at banen and "
+        "did not win may stay in without matching (the Fool's privilege).",
         "Detuiler: as banen, with one of the two cards left. The best card takes ½ of the pot.",
         "Debekransekalla (crown call): a betting round (the Fool's privilege again, if the "
         "Fool was shown at detuiler and did not win).",
