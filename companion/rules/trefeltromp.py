@@ -355,13 +355,12 @@ def reveal_winner(cards: Mapping[str, Card]) -> str | None:
 
 def _best(strengths: Sequence[tuple[str, tuple[int, int]]]) -> tuple[str | None, tuple[str, ...]]:
     """The winner (or None) and, on a tie, who shared the best card."""
-    best = max(strengths, key=_second)[1]
-    top = tuple(name for name, s in strengths if s == best)
+    best = strengths[0][1]
+    for _, strength in strengths:
+        if strength > best:
+            best = strength
+    top = tuple(name for name, strength in strengths if strength == best)
     return (top[0], ()) if len(top) == 1 else (None, top)
-
-
-def _second(pair: tuple[str, tuple[int, int]]) -> tuple[int, int]:
-    return pair[1]
 
 
 _FOOL_STRENGTH = (2, 0)
@@ -788,6 +787,20 @@ def _read_leave(raw: object, label: str, players: Sequence[str], seated: Sequenc
     return [p for p in seated if p in leave]
 
 
+def _refuse(where: str, players: Sequence[str], hand: Hand, action: Action, stage: Stage,
+            ) -> None:
+    """Say why ``action`` cannot come in ``stage`` (it is over, or who is that?)."""
+    p = action.player
+    require_player(p, players, where)
+    if hand.stage is stage:  # a player who has left the table
+        raise RuleError(f"{where}: {p} is not seated in this hand")
+    if hand.won_by_fold is not None:
+        raise RuleError(f"{where}: the hand ended when everyone but {hand.won_by_fold} "
+                        f"folded; {p}'s {action.verb} comes after it")
+    raise RuleError(f"{where}: the betting round is over; {p}'s {action.verb} is one action "
+                    "too many")
+
+
 def _entry_name(betting: bool, k: int) -> str:
     return str(BETTING_ROUNDS[k]) if betting else f"the {REVEALS[k]} reveal"
 
@@ -833,28 +846,20 @@ def _play_hand(label: str, raw: Mapping[str, Any], players: tuple[str, ...],
                     action = Action.from_entry(entry)
                 except RuleError as err:
                     raise RuleError(f"{where}: {err}") from None
-                p = action.player
-                if p not in players:
-                    require_player(p, players, where)
-                if hand.stage is not stage:
-                    if hand.won_by_fold is not None:
-                        raise RuleError(f"{where}: the hand ended when everyone but "
-                                        f"{hand.won_by_fold} folded; {p}'s {action.verb} "
-                                        "comes after it")
-                    raise RuleError(f"{where}: the betting round is over; {p}'s "
-                                    f"{action.verb} is one action too many")
                 pot = hand.pot
+                if hand.stage is not stage or action.player not in hand.seats:
+                    _refuse(where, players, hand, action, stage)
                 try:
                     hand = hand.act(action)
                 except RuleError as err:
                     raise RuleError(f"{label}, {err}") from None
-                done: dict[str, Any] = {"player": p, "action": action.verb._value_}
-                if action.amount is not None:
-                    done["by"] = action.amount
-                # What the action put in; a fold that ends the hand puts in nothing.
-                chips = hand.pot - pot
-                done["chips"] = chips if chips > 0 else 0
-                actions.append(done)
+                chips = hand.pot - pot  # what the action put in (a fold-out: nothing)
+                if action.amount is None:
+                    actions.append({"player": action.player, "action": action.verb._value_,
+                                    "chips": chips if chips > 0 else 0})
+                else:
+                    actions.append({"player": action.player, "action": action.verb._value_,
+                                    "by": action.amount, "chips": chips})
                 if action.verb is Verb.STAY:
                     privileges[-1]["stayed"] = True
                 elif hand.won_by_fold is not None:

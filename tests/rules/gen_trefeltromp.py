@@ -122,7 +122,7 @@ def random_record(rng: random.Random, rounds: int = 8, *, players: int | None = 
         buys: dict[str, int] = {}
         for p in seated:
             if stacks[p] < ante + 20 or rng.random() < 0.03:
-                buys[p] = rng.choice(_BUYS)
+                buys[p] = max(rng.choice(_BUYS), ante + 20 - stacks[p])
                 stacks[p] += buys[p]
         hand = tt.start_hand(seated, dealer, stacks, pot=pot, ante=ante, limit=limit)
         hand, events = _play(rng, hand, buys)

@@ -816,6 +816,8 @@ def test_state_machine_refuses_out_of_place_calls():
     h = start_hand(["Ann", "Bo"], "Ann", {"Ann": 50, "Bo": 50})
     with pytest.raises(RuleError, match="fyrsturkalla: no cards are shown now"):
         h.show({"Ann": "XXI", "Bo": "XX"})
+    with pytest.raises(RuleError, match="fyrsturkalla: Zed is not seated in this hand"):
+        h.act(Action("Zed", Verb.CHECK))
     h = h.act(Action("Bo", Verb.CHECK)).act(Action("Ann", Verb.CHECK))
     h = h.act(Action("Bo", Verb.CHECK)).act(Action("Ann", Verb.CHECK))
     with pytest.raises(RuleError, match="banen: nobody is to act now; Bo's check is out of place"):
