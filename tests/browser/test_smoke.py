@@ -1,0 +1,57 @@
+"""The home page works in a real Chromium: htmx from the (pinned) CDN, app.js, no errors."""
+
+from __future__ import annotations
+
+
+def test_home_page_loads_htmx_and_app_js_without_errors(new_context, screenshot):
+    page = new_context("tablet").new_page()
+    response = page.goto("/")
+    assert response is not None and response.ok
+    page.wait_for_load_state("load")
+    # htmx came through the CDN <script> with its SRI hash, and the CSP let it run.
+    assert page.evaluate("typeof htmx") == "object"
+    assert page.evaluate("htmx.version") == "2.0.11"
+    assert page.locator('link[rel="manifest"]').get_attribute("href") == "/manifest.webmanifest"
+    assert page.locator('script[src="/static/app.js"]').count() == 1
+    screenshot(page, "home")
+
+
+def test_live_ticks_fire_every_two_seconds_while_visible(new_context):
+    page = new_context("phone").new_page()
+    page.goto("/")
+    page.evaluate("""() => {
+        window.companionTicks = 0;
+        document.body.addEventListener("companion:tick", () => { window.companionTicks += 1; });
+    }""")
+    page.wait_for_timeout(4_500)
+    assert page.evaluate("window.companionTicks") in (2, 3)
+
+
+def test_data_confirm_asks_before_a_form_is_sent(new_context):
+    page = new_context("phone").new_page()
+    page.goto("/")
+    # A form like the app's "end the game" ones; it goes to /offline so it needs no table.
+    page.evaluate("""() => {
+        const form = document.createElement("form");
+        form.action = "/offline";
+        form.dataset.confirm = "End the game for everyone?";
+        form.innerHTML = '<button id="end">End the game</button>';
+        document.body.append(form);
+    }""")
+    asked = []
+
+    def answer(dialog, accept):
+        asked.append(dialog.message)
+        dialog.accept() if accept else dialog.dismiss()
+
+    page.once("dialog", lambda dialog: answer(dialog, accept=False))
+    page.click("#end")
+    page.wait_for_timeout(500)
+    assert asked == ["End the game for everyone?"]
+    assert not page.url.endswith("/offline?"), "Cancel must not send the form"
+
+    page.once("dialog", lambda dialog: answer(dialog, accept=True))
+    page.click("#end")
+    page.wait_for_url("**/offline*")
+    assert asked == ["End the game for everyone?"] * 2
+    assert "/offline" in page.url
