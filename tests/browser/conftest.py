@@ -21,6 +21,11 @@ from pathlib import Path
 
 import pytest
 
+try:
+    from playwright.sync_api import expect
+except ImportError:  # reported by the ``browser`` fixture
+    expect = None
+
 ROOT = Path(__file__).resolve().parents[2]
 HERE = Path(__file__).resolve().parent
 CHROMIUM = "/usr/bin/chromium"
@@ -197,3 +202,29 @@ def screenshot(request) -> Callable:
         return path
 
     return take
+
+
+def make_table(tablet, name: str, players: list[str | None],
+               game: str = "trumplestiltskin") -> str:
+    """Fill in the tablet's create-table form; return the join URL the tablet then shows.
+
+    A ``None`` player leaves the seat blank for a phone to name.
+    """
+    tablet.goto("/")
+    tablet.get_by_test_id("start-table").click()
+    tablet.get_by_test_id("table-name").fill(name)
+    tablet.get_by_test_id("game").select_option(game)
+    tablet.get_by_test_id("seat-count").fill(str(len(players)))
+    for position, player in enumerate(players, 1):
+        tablet.get_by_test_id(f"player-{position}").fill(player or "")
+    tablet.get_by_test_id("phone-names").set_checked(None in players)
+    tablet.get_by_test_id("create-table").click()
+    tablet.wait_for_url(re.compile(r"/t/[^/]+$"))
+    expect(tablet.locator("#keeper-live")).to_be_visible()
+    return tablet.locator("#join-url").inner_text().strip()
+
+
+@pytest.fixture(name="make_table")
+def make_table_fixture() -> Callable:
+    """:func:`make_table`, for the test modules (importlib mode cannot import conftest)."""
+    return make_table

@@ -5,7 +5,6 @@ from __future__ import annotations
 from playwright.sync_api import expect
 
 LIVE_MS = 5_000
-SHELL_PATHS = ("/static/app.js", "/static/icons/", "/static/css/", "/offline")
 
 
 def wait_for_service_worker(page) -> None:
@@ -46,20 +45,35 @@ def test_offline_page_is_shown_when_the_server_cannot_be_reached(new_context, sc
     expect(page.locator("#start-heading")).to_be_visible()
 
 
-def test_service_worker_stores_only_the_app_shell(new_context):
-    page = new_context("tablet").new_page()
-    page.goto("/")
-    wait_for_service_worker(page)
-    page.goto("/")  # a page and its partials, now through the worker
-    page.wait_for_timeout(2_500)
-    stored = page.evaluate("""async () => {
-        const urls = [];
-        for (const name of await caches.keys()) {
-            const cache = await caches.open(name);
-            for (const request of await cache.keys()) urls.push(new URL(request.url).pathname);
-        }
-        return urls;
-    }""")
-    assert "/offline" in stored and "/static/app.js" in stored
-    strays = [url for url in stored if not url.startswith(SHELL_PATHS)]
-    assert not strays, f"the service worker stored more than the shell: {strays}"
+WAKE_LOCK_SPY = """
+window.companionWakeLock = [];
+if (navigator.wakeLock) {
+    const request = navigator.wakeLock.request.bind(navigator.wakeLock);
+    navigator.wakeLock.request = (type) => request(type).then((lock) => {
+        window.companionWakeLock.push("held " + type);
+        lock.addEventListener("release", () => window.companionWakeLock.push("released"));
+        return lock;
+    });
+}
+"""
+
+
+def test_scorekeeper_screen_stays_awake_while_a_game_runs(new_context, make_table):
+    context = new_context("tablet")
+    context.add_init_script(WAKE_LOCK_SPY)
+    tablet = context.new_page()
+    make_table(tablet, "Awake", ["Rob", "Sam", "Nick"])
+    assert tablet.evaluate("window.companionWakeLock") == []
+
+    # Start and end are boosted forms: the page is not reloaded, yet the lock follows.
+    tablet.get_by_test_id("start-game").click()
+    expect(tablet.get_by_test_id("end-game")).to_be_visible()
+    expect(tablet.locator("body")).to_have_attribute("data-wake-lock", "on")
+    tablet.wait_for_function("window.companionWakeLock.length === 1")
+    assert tablet.evaluate("window.companionWakeLock") == ["held screen"]
+
+    tablet.once("dialog", lambda dialog: dialog.accept())
+    tablet.get_by_test_id("end-game").click()
+    expect(tablet.get_by_test_id("end-game")).to_have_count(0)
+    tablet.wait_for_function("window.companionWakeLock.length === 2")
+    assert tablet.evaluate("window.companionWakeLock") == ["held screen", "released"]
