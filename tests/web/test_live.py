@@ -20,8 +20,9 @@ def test_live_regions_poll_on_the_tick_with_the_table_version(client, actions):
     actions.start(code)
     v = version(actions, code)
     html = client.get(f"/t/{code}").get_data(as_text=True)
+    # The region's forms are page changes: they must not inherit its target and swap.
     regions = re.findall(r'hx-get="([^"]+)" hx-trigger="([^"]+)" hx-target="this" '
-                         r'hx-swap="outerHTML"', html)
+                         r'hx-swap="outerHTML" hx-disinherit="hx-target hx-swap"', html)
     assert (f"/t/{code}/live?v={v}", "companion:tick from:body") in regions
     assert (f"/t/{code}/scoreboard?v={v}", "companion:tick from:body") in regions
     assert "[" not in "".join(trigger for _, trigger in regions), "no eval'd trigger filters"
