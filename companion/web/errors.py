@@ -61,9 +61,15 @@ def handle(error: HTTPException):
     if code == 405 and error.get_response().headers.get("Allow"):
         headers["Allow"] = error.get_response().headers["Allow"]
     if wants_json():
+        if code == 429:
+            message = "Too many requests from this client. Wait a minute and try again."
         return jsonify(error=message), code, headers
     title = TITLES.get(code, TITLES[500] if code >= 500 else TITLES[400])
     if request.headers.get("HX-Request") and not request.headers.get("HX-Boosted"):
+        if code == 429 or code >= 500:
+            # A poll that is held back (or hit a hiccup) just skips this tick:
+            # the region stays as it is and asks again on the next one.
+            return "", 204
         return render_template("_error.html", code=code, title=title, message=message), code
     return render_template("error.html", code=code, title=title, message=message), code, headers
 

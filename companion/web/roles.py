@@ -90,12 +90,20 @@ def phone_key(table: Table) -> str | None:
 
 
 def phone_key_or_new(table: Table) -> str:
-    """This phone's key at the table, made now if it has none."""
-    key = phone_key(table)
-    if key is None:
-        key = new_key()
-        _remember(PHONE, table.code, key)
-    return key
+    """This phone's key at the table, or a new one (kept by :func:`remember_phone`)."""
+    return phone_key(table) or new_key()
+
+
+def remember_phone(table: Table, key: str) -> None:
+    """Keep the phone's key for the table in its cookie (it took or asked for a seat)."""
+    _remember(PHONE, table.code, key)
+
+
+def forget_phone(table: Table) -> None:
+    """Drop the phone's key for the table (it left its seat of its own accord)."""
+    entries = dict(session.get(PHONE) or {})
+    if entries.pop(table.code, None) is not None:
+        session[PHONE] = entries
 
 
 @dataclass(frozen=True)

@@ -10,7 +10,14 @@ from .forms import FormError, clean_name, game_title, same_name, whole_number
 from .games import current_scoreboard_context
 from .limits import wrong_codes
 from .live import page_instead, unchanged
-from .roles import find_table, phone, phone_key_or_new, require_seat_at
+from .roles import (
+    find_table,
+    forget_phone,
+    phone,
+    phone_key_or_new,
+    remember_phone,
+    require_seat_at,
+)
 
 bp = Blueprint("seats", __name__)
 
@@ -109,10 +116,12 @@ def claim(code: str):
                                    value=typed[:80], error=str(error)), 400
     elif request.form.get("name"):
         abort(400, f"Seat {seat.position} already has a name.")
-    if not changes.claim_seat(table, seat, phone_key_or_new(table), name):
+    key = phone_key_or_new(table)
+    if not changes.claim_seat(table, seat, key, name):
         db.session.rollback()
         return _refuse(table, 409, "Someone took that seat a moment ago. Pick another.")
     db.session.commit()
+    remember_phone(table, key)
     return _seat_page(table)
 
 
@@ -126,8 +135,10 @@ def ask(code: str):
     seat = _chosen_seat(table)
     if not seat.held:
         return _refuse(table, 409, f"Seat {seat.position} is free: take it without asking.")
-    changes.ask_for_seat(table, seat, phone_key_or_new(table))
+    key = phone_key_or_new(table)
+    changes.ask_for_seat(table, seat, key)
     db.session.commit()
+    remember_phone(table, key)
     return _seat_page(table)
 
 
@@ -139,6 +150,7 @@ def leave(code: str, position: int):
     seat = require_seat_at(table, position)
     changes.free_seat(table, seat)
     db.session.commit()
+    forget_phone(table)
     return redirect(url_for("seats.join", code=table.code), code=303)
 
 

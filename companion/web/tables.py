@@ -25,7 +25,7 @@ from .games import current_scoreboard_context
 from .limits import wrong_codes
 from .live import page_instead, unchanged
 from .qr import join_url, qr_svg
-from .roles import find_table, recovery_code, remember_keeper, require_keeper
+from .roles import find_table, is_keeper, recovery_code, remember_keeper, require_keeper
 
 bp = Blueprint("tables", __name__)
 
@@ -123,7 +123,14 @@ def _keeper_context(table: Table) -> dict[str, object]:
 def keeper(code: str):
     """The scorekeeper's big screen: join QR and code, seats, requests, the game."""
     table = find_table(code)
-    require_keeper(table)
+    if not is_keeper(table):
+        # The one page a lost scorekeeper lands on: say how to get the table back.
+        return render_template(
+            "error.html", code=403, title="Not the scorekeeper's screen",
+            message=("This device does not run this table. If you are its scorekeeper on a "
+                     "new device, take it over with the recovery code."),
+            links=[(url_for("home.recover", code=table.code), "Take over this table"),
+                   (url_for("seats.join", code=table.code), "Take a seat instead")]), 403
     url = join_url(table)
     recovery = recovery_code(table)
     context = current_scoreboard_context(table) | _keeper_context(table)

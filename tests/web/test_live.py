@@ -138,3 +138,15 @@ def test_looking_and_refused_changes_do_not_bump_the_version(client, actions):
     actions.post(f"/t/{code}/seats/1/name", {"name": "x" * 200})  # refused: too long
     actions.claim(code, 9)  # refused: no such seat
     assert version(actions, code) == v
+
+
+def test_a_poll_held_back_by_the_limit_skips_the_tick_quietly(app, client, actions):
+    code = actions.create_table()
+    app.config["WRONG_CODE_LIMIT"] = "2/minute"
+    for _ in range(2):
+        client.get("/join", query_string={"code": "BCDFGHJK"})
+    response = client.get(f"/t/{code}/live?v=0", headers=HTMX)
+    assert response.status_code == 204 and response.data == b""
+    boosted = client.get("/join", query_string={"code": code},
+                         headers={**HTMX, "HX-Boosted": "true"})
+    assert boosted.status_code == 429 and "Too many tries" in boosted.get_data(as_text=True)

@@ -284,3 +284,30 @@ def test_the_seat_page_of_a_phone_that_never_joined_goes_to_the_join_page(action
     code = actions.create_table()
     response = actions.phone().get(f"/t/{code}/seat")
     assert response.status_code == 303 and response.headers["Location"].endswith(f"/j/{code}")
+
+
+def test_a_refused_claim_leaves_the_phone_a_newcomer(actions):
+    code = actions.create_table()
+    actions.claim(code, 2)
+    phone, response = actions.claim(code, 2)
+    assert response.status_code == 409
+    html = phone.get(f"/j/{code}").get_data(as_text=True)
+    assert "no longer holds a seat" not in html
+    assert phone.get(f"/t/{code}/seat").status_code == 303, "no seat page for a newcomer"
+
+
+def test_a_phone_that_left_is_a_newcomer_again(actions):
+    code = actions.create_table()
+    phone, _ = actions.claim(code, 2)
+    response = actions.post(f"/t/{code}/seats/2/leave", client=phone)
+    html = phone.get(response.headers["Location"]).get_data(as_text=True)
+    assert 'data-testid="claim-2"' in html
+    assert "no longer holds a seat" not in html
+
+
+def test_a_phone_whose_seat_was_freed_is_told_so_on_the_join_page(actions):
+    code = actions.create_table()
+    phone, _ = actions.claim(code, 2)
+    actions.post(f"/t/{code}/seats/2/free")
+    html = phone.get(f"/j/{code}").get_data(as_text=True)
+    assert "This phone no longer holds a seat here" in html

@@ -369,3 +369,11 @@ def test_only_one_game_at_a_time_and_another_after_it_ends(actions):
 def test_the_scorekeeper_screen_of_a_wrong_code_is_a_404(client):
     assert client.get("/t/BCDFGHJK").status_code == 404
     assert client.get("/t/not-a-code").status_code == 404
+
+
+def test_another_device_on_the_scorekeeper_screen_is_shown_the_way_back(actions):
+    code = actions.create_table()
+    response = actions.phone().get(f"/t/{code}")
+    assert response.status_code == 403
+    html = response.get_data(as_text=True)
+    assert f'href="/recover?code={code}"' in html and f'href="/j/{code}"' in html
