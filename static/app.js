@@ -9,7 +9,9 @@
  *  3. the screen stays awake while <body data-wake-lock="on">;
  *  4. forms (or submit buttons) with data-confirm="question" ask first;
  *  5. a boosted (hx-boost) page change also brings the new page's <body>
- *     class, data-* and hx-headers attributes, as a full page load would.
+ *     class, data-* and hx-headers attributes, as a full page load would;
+ *  6. a boosted link tapped with no connection opens the offline page
+ *     instead of doing nothing.
  */
 (function () {
   "use strict";
@@ -153,12 +155,27 @@
     });
   }
 
+  /* 6. A boosted link that cannot reach the server shows the offline page. */
+  function offlineFallback() {
+    document.addEventListener("htmx:sendError", function (event) {
+      var detail = event.detail;
+      var verb = detail.requestConfig && detail.requestConfig.verb;
+      // Only links and GET forms: repeating a POST by hand could send it twice.
+      if (detail.boosted && verb === "get" && detail.pathInfo) {
+        // A full navigation, which the service worker answers with /offline
+        // (or, with no service worker, the browser's own "no connection" page).
+        window.location.assign(detail.pathInfo.finalRequestPath || detail.pathInfo.requestPath);
+      }
+    });
+  }
+
   function start() {
     registerServiceWorker();
     startTicks();
     watchWakeLock();
     confirmSubmits();
     syncBoostedBody();
+    offlineFallback();
   }
 
   if (document.readyState === "loading") {

@@ -25,7 +25,8 @@ def test_service_worker_controls_the_page_after_a_reload(new_context):
     assert scope.endswith("/sw.js")
 
 
-def test_offline_page_is_shown_when_the_server_cannot_be_reached(new_context, screenshot):
+def test_offline_page_is_shown_when_the_server_cannot_be_reached(new_context, console_errors,
+                                                               screenshot):
     context = new_context("phone")
     page = context.new_page()
     page.goto("/")
@@ -43,6 +44,15 @@ def test_offline_page_is_shown_when_the_server_cannot_be_reached(new_context, sc
     # Back online, the page the phone wanted comes back.
     expect(page.locator("#offline-heading")).to_have_count(0, timeout=LIVE_MS)
     expect(page.locator("#start-heading")).to_be_visible()
+
+    # A tap on a (boosted) link with no connection also ends on the offline page.
+    context.set_offline(True)
+    page.get_by_test_id("start-table").click()
+    expect(page.locator("#offline-heading")).to_be_visible(timeout=LIVE_MS)
+    assert page.url.endswith("/new"), "Try again must retry the page the player wanted"
+    # htmx and Chromium log the failed request itself; that one is expected here.
+    expected = ("htmx:afterRequest", "htmx:sendError", "ERR_INTERNET_DISCONNECTED")
+    console_errors[:] = [e for e in console_errors if not any(x in e for x in expected)]
 
 
 WAKE_LOCK_SPY = """
