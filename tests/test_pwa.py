@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -144,3 +145,39 @@ def test_app_js_is_served(pwa_client):
     response = pwa_client.get("/static/app.js")
     assert response.status_code == 200
     assert b"companion:tick" in response.data
+
+
+# The same, through the real app (create_app, with its security headers and base.html).
+
+def sw_shell(client) -> list[str]:
+    """The shell URLs the served service worker stores on install."""
+    source = client.get("/sw.js").get_data(as_text=True)
+    line = next(x for x in source.splitlines() if x.startswith("self.COMPANION_SHELL = "))
+    return json.loads(line.removeprefix("self.COMPANION_SHELL = ").rstrip(";"))
+
+
+def test_app_pages_link_the_manifest_and_load_app_js(client):
+    for url in ("/", "/new", "/offline"):
+        page = client.get(url).get_data(as_text=True)
+        assert '<link rel="manifest" href="/manifest.webmanifest">' in page, url
+        assert '<script src="/static/app.js" defer></script>' in page, url
+        assert not re.search(r"<script(?![^>]*\bsrc=)[^>]*>", page), f"inline script on {url}"
+
+
+def test_service_worker_stores_the_style_sheets_the_pages_use(client):
+    shell = sw_shell(client)
+    for url in ("/", "/new", "/offline"):
+        page = client.get(url).get_data(as_text=True)
+        sheets = re.findall(r'<link rel="stylesheet" href="([^"?]+)', page)
+        assert sheets, f"{url} has no style sheet"
+        for sheet in sheets:
+            assert sheet in shell, f"{sheet} (used by {url}) would not work offline"
+
+
+def test_app_serves_the_worker_and_manifest_fresh_and_pages_never_stored(client):
+    worker = client.get("/sw.js")
+    assert worker.headers["Service-Worker-Allowed"] == "/"
+    assert worker.headers["Cache-Control"] == "no-cache"
+    assert client.get("/manifest.webmanifest").mimetype == "application/manifest+json"
+    # The offline page is in the shell; the real pages must never be stored anywhere.
+    assert "no-store" in client.get("/").headers["Cache-Control"]
