@@ -28,7 +28,7 @@ from ..store import (
 )
 
 KEEPER, PHONE = "keeper", "phone"
-REMEMBERED = 20
+REMEMBERED = 10
 """How many tables a cookie remembers per role (a cookie holds about 4 KB)."""
 
 

@@ -311,3 +311,14 @@ def test_a_phone_whose_seat_was_freed_is_told_so_on_the_join_page(actions):
     actions.post(f"/t/{code}/seats/2/free")
     html = phone.get(f"/j/{code}").get_data(as_text=True)
     assert "This phone no longer holds a seat here" in html
+
+
+def test_the_cookie_stays_small_however_many_tables_a_device_joins(actions):
+    device = actions.phone()
+    codes = [actions.create_table(name=f"Table {i}", client=device) for i in range(12)]
+    for code in codes:
+        actions.claim(code, 1, phone=device)
+    assert len(device.get_cookie("companion").value) < 3000
+    # The latest tables are remembered; the oldest were let go.
+    assert device.get(f"/t/{codes[-1]}").status_code == 200
+    assert "You are Rob" in device.get(f"/t/{codes[-1]}/seat").get_data(as_text=True)
