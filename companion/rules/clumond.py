@@ -70,7 +70,8 @@ Where RULES.md leaves a question open, the companion reads it this way:
   over before it began); a starting stack and an ante of 0 are allowed.
 - A declarer's trump may be written as a suit in any spelling (``♥``, ``H``,
   ``hearts``) or ``"none"`` / ``"no trumps"``.
-- Fields of a round that the rules do not know (a note, say) are ignored.
+- Fields of a round that the rules do not know are refused, as in the other games:
+  a typo (``"trick"``) must not silently drop a fact.
 """
 
 from __future__ import annotations
@@ -274,10 +275,17 @@ def _mapping_field(raw: Mapping[str, Any], key: str, players: Sequence[str], lab
     return value
 
 
+_ROUND_FIELDS = frozenset({"declarer", "trump", "tricks", "kept", "declared"})
+
+
 def read_round(raw: object, players: Sequence[str], label: str) -> RoundFacts:
     """Check one round of the record; ``label`` is ``"round N"`` for the messages."""
     if not isinstance(raw, Mapping):
         raise RuleError(f"{label}: a round must be a JSON object")
+    unknown = sorted(set(raw) - _ROUND_FIELDS, key=str)
+    if unknown:
+        raise RuleError(f"{label}: a round has no field {unknown[0]!r} "
+                        f"(only {', '.join(sorted(_ROUND_FIELDS))})")
     declarer = raw.get("declarer")
     if declarer is not None:
         require_player(declarer, players, f"{label}: the declarer")

@@ -69,7 +69,8 @@ Where RULES.md leaves a question open, the companion reads it this way:
 - Points that grow too large to be written exactly as a JSON number (only a
   game of absurd bids can get there) are refused with a message rather than
   rounded.
-- Fields of a hand that the rules do not know (a note, say) are ignored.
+- Fields of a hand that the rules do not know are refused, as in the other games:
+  a typo (``"trick"``) must not silently drop a fact.
 """
 
 from __future__ import annotations
@@ -392,10 +393,16 @@ class Hand:
             raise RuleError(f"a team takes 0 to {TRICKS} tricks, not {self.tricks}")
 
 
+_HAND_FIELDS = frozenset({"bids", "tricks"})
+
+
 def read_hand(raw: object, players: Sequence[str], dealer: str, label: str) -> Hand:
     """Check one hand of the record, dealt by ``dealer``."""
     if not isinstance(raw, Mapping):
         raise RuleError(f"{label}: a hand must be a JSON object")
+    unknown = sorted(set(raw) - _HAND_FIELDS, key=str)
+    if unknown:
+        raise RuleError(f"{label}: a hand has no field {unknown[0]!r} (only bids, tricks)")
     bidding = read_bidding(raw.get("bids"), players, dealer, label)
     team = team_names(players)[team_of(players, bidding.bidder)]
     what = f"{label}: the tricks taken by {team} (who won the bid)"

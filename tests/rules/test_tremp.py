@@ -271,8 +271,10 @@ def test_a_hand_must_be_an_object_and_the_message_names_it():
         read_hand("x", PLAYERS, "Rob", "round 4")
 
 
-def test_unknown_fields_of_a_hand_are_ignored():
-    assert replay(record(dict(EXAMPLE, note="Rob misdealt once"))) == replay(record(EXAMPLE))
+def test_unknown_fields_of_a_hand_are_refused():
+    message = r"^round 1: a hand has no field 'trick' \(only bids, tricks\)$"
+    with pytest.raises(RuleError, match=message):
+        replay(record(dict(EXAMPLE, trick=9)))
 
 
 def test_bidding_and_hand_values_check_themselves():
