@@ -1315,3 +1315,103 @@ def deal_steps(players: Sequence[str], dealer: str, options: Mapping[str, Any]) 
                         f"pot ({4 * opts.tromp_stake}).")
     steps.append(f"Next round {left} deals.")
     return Checklist(f"Tromplemond: {dealer} deals", tuple(steps))
+
+
+# --------------------------------------------------------------------------- where a game stands
+
+
+@dataclass(frozen=True)
+class Progress:
+    """Where a game stands: the next round to play, the tie a card cut must settle, or the end.
+
+    Everything the round pages need to know about "what now", read from the
+    record by the rules (so no page counts rounds or compares totals itself).
+    """
+
+    result: dict[str, Any]
+    """``replay(record)``."""
+    round_index: int
+    """The next round, 0-based (the number of rounds in the record)."""
+    dealer: str
+    """Who deals the next round."""
+    claim_order: tuple[str, ...]
+    """The order of claims in the next round: the dealer first, then clockwise."""
+    extra_round: bool
+    """True when the next round is the extra round, played because the top total is shared."""
+    tied: tuple[str, ...]
+    """Those sharing the top total, when an extra round or a card cut is due (seat order)."""
+    cut_due: bool
+    """True when the extra round left the top shared: the scorekeeper records a card cut."""
+    finished: bool
+    """True when the game is over (won, void or abandoned): no more rounds."""
+
+    @property
+    def playing(self) -> bool:
+        """True when another round is to be played."""
+        return not self.finished and not self.cut_due
+
+    @property
+    def round_number(self) -> int:
+        """The next round as players count it (1 for the first)."""
+        return self.round_index + 1
+
+
+def progress(record: Mapping[str, Any]) -> Progress:
+    """Where the game of ``record`` stands (RuleError when the record is refused).
+
+    >>> rec = {"game": "tromplemond", "players": ["Rob", "Sam", "Nick", "Emily"],
+    ...        "first_dealer": "Sam", "options": {"rounds": 1}, "rounds": []}
+    >>> now = progress(rec)
+    >>> now.round_number, now.dealer, now.claim_order, now.playing
+    (1, 'Sam', ('Sam', 'Nick', 'Emily', 'Rob'), True)
+    >>> rec["rounds"].append({"hands": {p: {"points": 20} for p in ("Rob", "Sam", "Nick")},
+    ...                       "voted_off": "Emily"})
+    >>> now = progress(rec)
+    >>> now.extra_round, now.tied, now.dealer
+    (True, ('Rob', 'Sam', 'Nick'), 'Nick')
+    """
+    result = replay(record)
+    header = read_header(record, GAME, PLAYERS, DEFAULTS)
+    players, opts = header.players, read_options(header.options)
+    played = len(header.rounds)
+    totals = result["totals"]
+    finished = bool(result["finished"])
+    extra = cut = False
+    if not finished:
+        last_was_extra = bool(played) and result["rounds"][-1]["breakdown"]["extra_round"]
+        # Not finished, yet the last round was the extra one (or the end came): a shared top.
+        cut = last_was_extra
+        extra = not last_was_extra and (played >= opts.rounds
+                                        or max(totals.values()) >= opts.target)
+    dealer = left_of(players, header.first_dealer, played)
+    return Progress(
+        result=result, round_index=played, dealer=dealer,
+        claim_order=tuple(clockwise_from(players, dealer)), extra_round=extra,
+        tied=tuple(leaders(totals)) if extra or cut else (), cut_due=cut, finished=finished)
+
+
+@dataclass(frozen=True)
+class Standing:
+    """One line of the standings: the place (shared places alike), the player, the total."""
+
+    place: int
+    player: str
+    total: int
+    shared: bool
+    """True when another player has the same place."""
+
+
+def standings(totals: Mapping[str, int]) -> list[Standing]:
+    """The players from the highest total down (seat order within a shared place).
+
+    >>> [(s.place, s.player, s.shared) for s in standings({"Rob": 30, "Sam": 42, "Nick": 42,
+    ...                                                     "Emily": 0})]
+    [(1, 'Sam', True), (1, 'Nick', True), (3, 'Rob', False), (4, 'Emily', False)]
+    """
+    ordered = sorted(totals, key=lambda p: -totals[p])
+    lines = []
+    for player in ordered:
+        place = 1 + sum(1 for q in totals if totals[q] > totals[player])
+        shared = sum(1 for q in totals if totals[q] == totals[player]) > 1
+        lines.append(Standing(place, player, totals[player], shared))
+    return lines

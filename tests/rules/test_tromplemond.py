@@ -1013,3 +1013,62 @@ def test_fifty_round_game_replays():
     result = replay(record)
     assert len(result["rounds"]) >= 50
     assert result["finished"] is True
+
+
+# progress and standings (the round pages' "what now") --------------------------------------
+
+def test_progress_of_a_new_game_names_the_first_dealer_and_the_claims():
+    now = t.progress(game([], first="Nick"))
+    assert (now.round_index, now.round_number, now.dealer) == (0, 1, "Nick")
+    assert now.claim_order == ("Nick", "Emily", "Rob", "Sam")
+    assert now.playing and not now.extra_round and not now.cut_due and not now.finished
+    assert now.tied == () and now.result["totals"] == dict.fromkeys(P, 0)
+
+
+def test_progress_passes_the_deal_left_each_round():
+    now = t.progress(game([lead_round("Rob", "Emily")] * 3))
+    assert (now.round_number, now.dealer, now.claim_order[0]) == (4, "Emily", "Emily")
+    assert now.playing and not now.extra_round
+
+
+def test_progress_after_the_last_round_with_a_shared_top_is_the_extra_round():
+    now = t.progress(game([even_round("Emily")], rounds=1))
+    assert now.extra_round and now.playing and not now.cut_due and not now.finished
+    assert now.tied == ("Rob", "Sam", "Nick") and now.dealer == "Sam"
+
+
+def test_progress_when_the_target_is_reached_by_two_is_the_extra_round():
+    now = t.progress(game([even_round("Emily")], target=40))
+    assert now.extra_round and now.tied == ("Rob", "Sam", "Nick")
+
+
+def test_progress_after_a_tied_extra_round_wants_the_card_cut():
+    rounds = [even_round("Emily"), even_round("Emily")]
+    now = t.progress(game(rounds, rounds=1))
+    assert now.cut_due and not now.playing and not now.extra_round and not now.finished
+    assert now.tied == ("Rob", "Sam", "Nick")
+    rounds[1]["cut_winner"] = "Sam"
+    now = t.progress(game(rounds, rounds=1))
+    assert now.finished and not now.cut_due and not now.playing and now.tied == ()
+    assert now.result["winners"] == ["Sam"]
+
+
+def test_progress_of_a_won_void_or_abandoned_game_is_finished():
+    assert t.progress(game([lead_round("Rob", "Emily")], rounds=1)).finished
+    record = game([even_round("Emily")], rounds=1)
+    assert t.progress(record | {"void": True}).finished
+    banned = t.progress(record | {"banned": "Sam"})
+    assert banned.finished and not banned.extra_round and banned.tied == ()
+
+
+def test_progress_refuses_a_bad_record_with_the_rules_message():
+    with pytest.raises(RuleError, match="round 1: nobody went off"):
+        t.progress(game([{"hands": {}}]))
+
+
+def test_standings_share_places_and_keep_seat_order_within_one():
+    lines = t.standings({"Rob": 30, "Sam": 42, "Nick": 42, "Emily": -5})
+    assert [(s.place, s.player, s.total, s.shared) for s in lines] == [
+        (1, "Sam", 42, True), (1, "Nick", 42, True), (3, "Rob", 30, False),
+        (4, "Emily", -5, False)]
+    assert [s.place for s in t.standings(dict.fromkeys(P, 0))] == [1, 1, 1, 1]
