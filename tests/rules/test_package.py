@@ -1,0 +1,40 @@
+"""The package's front door: ``replay``, ``deck_prep`` and ``deal_steps`` for every game."""
+
+import pytest
+
+from companion.rules import GAMES, RuleError, deal_steps, deck_prep, replay
+
+SEATS = {"tromplemond": 4, "clumond": 3, "trumplestiltskin": 4, "trefeltromp": 3, "tremp": 4}
+NAMES = ["Ann", "Bo", "Cy", "Di"]
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_every_game_replays_an_empty_record(game):
+    players = NAMES[: SEATS[game]]
+    result = replay({"game": game, "players": players, "first_dealer": players[0],
+                     "rounds": []})
+    assert result["rounds"] == [] and result["finished"] is False
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_every_game_has_a_deck_checklist_and_dealing_steps_naming_the_dealer(game):
+    players = NAMES[: SEATS[game]]
+    prep = deck_prep(game, players)
+    steps = deal_steps(game, players, "Bo")
+    assert prep.title and len(prep.steps) >= 2
+    assert any("Bo" in step for step in steps.steps)
+
+
+@pytest.mark.parametrize("record, message", [
+    ({"game": "poker", "players": NAMES}, "unknown game 'poker'"),
+    ({"players": NAMES}, "unknown game None"),
+    (["tromplemond"], "a game record must be a JSON object"),
+])
+def test_a_record_of_no_known_game_is_refused(record, message):
+    with pytest.raises(RuleError, match=message):
+        replay(record)
+
+
+def test_an_unknown_game_has_no_checklist():
+    with pytest.raises(RuleError, match="unknown game 'snap'"):
+        deck_prep("snap", NAMES)
