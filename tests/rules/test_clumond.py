@@ -2,11 +2,8 @@
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import random
-import sys
-from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
@@ -30,16 +27,7 @@ from companion.rules.clumond import (
     tricks_that_count,
 )
 
-
-def _load(name: str):
-    spec = importlib.util.spec_from_file_location(name, Path(__file__).with_name(f"{name}.py"))
-    module = importlib.util.module_from_spec(spec)
-    sys.modules.setdefault(name, module)
-    spec.loader.exec_module(module)
-    return module
-
-
-gen = _load("gen_clumond")
+from . import gen_clumond as gen
 
 PLAYERS = ["Ann", "Bo", "Cy"]
 

@@ -2,12 +2,9 @@
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import random
-import sys
 from fractions import Fraction
-from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
@@ -34,16 +31,7 @@ from companion.rules.tremp import (
     team_names,
 )
 
-
-def _load(name: str):
-    spec = importlib.util.spec_from_file_location(name, Path(__file__).with_name(f"{name}.py"))
-    module = importlib.util.module_from_spec(spec)
-    sys.modules.setdefault(name, module)
-    spec.loader.exec_module(module)
-    return module
-
-
-gen = _load("gen_tremp")
+from . import gen_tremp as gen
 
 PLAYERS = ["Rob", "Sam", "Nick", "Emily"]
 A, B = "Rob & Nick", "Sam & Emily"
