@@ -127,7 +127,7 @@ Where RULES.md leaves a question open, the companion reads it so:
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import Enum
 from fractions import Fraction
@@ -1245,12 +1245,18 @@ def replay(record: Mapping[str, Any]) -> dict[str, Any]:
 # --------------------------------------------------------------------------- checklists
 
 
-def deck_prep(players: Sequence[str], options: Mapping[str, Any]) -> Checklist:
+def deck_prep(players: Sequence[str], options: Mapping[str, Any],
+              money: Callable[[int], str] = str) -> Checklist:
     """Once per game: make the 26-card deck (and collect the joining fee).
+
+    ``money`` writes an amount (default: the bare number of units).
 
     >>> steps = deck_prep(["Rob", "Sam", "Nick", "Emily"], {}).steps
     >>> steps[1]
     'Take out every 5, 6, 7, 8 and 9 (20 cards): 32 cards left.'
+    >>> deck_prep(["Rob", "Sam", "Nick", "Emily"], {"joining_fee": 150},
+    ...           lambda n: f"£{n / 100:.2f}").steps[5][:60]
+    'Rob, Sam, Nick and Emily each put the joining fee of £1.50 i'
     """
     names = _check_players(players)
     opts = read_options(options)
@@ -1268,18 +1274,23 @@ def deck_prep(players: Sequence[str], options: Mapping[str, Any]) -> Checklist:
     ]
     if opts.joining_fee:
         steps.append(f"{', '.join(names[:-1])} and {names[-1]} each put the joining fee of "
-                     f"{opts.joining_fee} in the pot ({4 * opts.joining_fee} in all): the "
+                     f"{money(opts.joining_fee)} in the pot ({money(4 * opts.joining_fee)} "
+                     "in all): the "
                      f"winner gets {opts.payout[0]}%, the runner-up {opts.payout[1]}%.")
     if opts.tromp_stake:
         steps.append(f"TROMP! betting: before every round each player puts "
-                     f"{opts.tromp_stake} in the round pot ({4 * opts.tromp_stake}).")
+                     f"{money(opts.tromp_stake)} in the round pot "
+                     f"({money(4 * opts.tromp_stake)}).")
     steps.append(f"The game lasts {opts.rounds} rounds, or ends at the end of the first round "
                  f"in which someone's total reaches {opts.target}.")
     return Checklist("Tromplemond: prepare the deck (once per game)", tuple(steps))
 
 
-def deal_steps(players: Sequence[str], dealer: str, options: Mapping[str, Any]) -> Checklist:
+def deal_steps(players: Sequence[str], dealer: str, options: Mapping[str, Any],
+               money: Callable[[int], str] = str) -> Checklist:
     """One round's dealing and play, naming the dealer and the order of play.
+
+    ``money`` writes an amount (default: the bare number of units).
 
     >>> steps = deal_steps(["Rob", "Sam", "Nick", "Emily"], "Sam", {}).steps
     >>> steps[0]
@@ -1311,8 +1322,8 @@ def deal_steps(players: Sequence[str], dealer: str, options: Mapping[str, Any]) 
         "Reveal and score.",
     ]
     if opts.tromp_stake:
-        steps.insert(0, f"Everyone puts the TROMP! stake of {opts.tromp_stake} in the round "
-                        f"pot ({4 * opts.tromp_stake}).")
+        steps.insert(0, f"Everyone puts the TROMP! stake of {money(opts.tromp_stake)} in the "
+                        f"round pot ({money(4 * opts.tromp_stake)}).")
     steps.append(f"Next round {left} deals.")
     return Checklist(f"Tromplemond: {dealer} deals", tuple(steps))
 

@@ -1072,3 +1072,15 @@ def test_standings_share_places_and_keep_seat_order_within_one():
         (1, "Sam", 42, True), (1, "Nick", 42, True), (3, "Rob", 30, False),
         (4, "Emily", -5, False)]
     assert [s.place for s in t.standings(dict.fromkeys(P, 0))] == [1, 1, 1, 1]
+
+
+def test_checklists_write_amounts_with_the_money_writer_given():
+    def pounds(n):
+        return f"£{n // 100}.{n % 100:02d}"
+
+    prep = t.deck_prep(P, {"joining_fee": 250, "tromp_stake": 50}, money=pounds)
+    text = "\n".join(prep.steps)
+    assert "each put the joining fee of £2.50 in the pot (£10.00 in all)" in text
+    assert "each player puts £0.50 in the round pot (£2.00)" in text
+    steps = t.deal_steps(P, "Sam", {"tromp_stake": 50}, money=pounds)
+    assert steps.steps[0] == "Everyone puts the TROMP! stake of £0.50 in the round pot (£2.00)."
