@@ -46,6 +46,8 @@ class Table(db.Model):
     """The position of the seat that deals first in the next game."""
     dealer_drawn: Mapped[bool] = mapped_column(default=False)
     """True when the first dealer was drawn at random (the screens say so)."""
+    unit: Mapped[str] = mapped_column(String(8), default="chips", server_default="chips")
+    """The money unit: ``GBP``, ``EUR``, ``USD`` (amounts in pence or cents) or ``chips``."""
     version: Mapped[int] = mapped_column(default=0)
     """Bumped with every change a screen shows, so an unchanged poll costs one lookup."""
     scorekeeper_key_hash: Mapped[str] = mapped_column(String(64))

@@ -11,10 +11,12 @@ from .home import bp as home_bp
 from .pwa import bp as pwa_bp
 from .seats import bp as seats_bp
 from .tables import bp as tables_bp
+from .tromplemond import bp as tromplemond_bp
 from .vote import bp as vote_bp
 
 BLUEPRINTS = (home_bp, tables_bp, seats_bp, games_bp, api_bp, pwa_bp)
 BLUEPRINTS += (vote_bp,)
+BLUEPRINTS += (tromplemond_bp,)
 
 
 def register(app: Flask) -> None:

@@ -126,3 +126,78 @@ def check_player_count(game: str, count: int) -> None:
     if count not in counts:
         raise FormError(f"{game_title(game)} is for {describe_counts(counts)} players, "
                         f"not {count}")
+
+
+UNITS: dict[str, tuple[str, str, int]] = {
+    "GBP": ("£", "pounds and pence", 2),
+    "EUR": ("€", "euros and cents", 2),
+    "USD": ("$", "dollars and cents", 2),
+    "chips": ("", "chips", 0),
+}
+"""The money units a table can use: symbol, name, decimal places of the smallest unit."""
+
+MAX_AMOUNT = 10**7
+"""The largest amount typed into a money field, in the smallest unit (£100,000.00)."""
+
+
+def check_unit(unit: object) -> str:
+    """One of :data:`UNITS`."""
+    if not isinstance(unit, str) or unit not in UNITS:
+        raise FormError("Pick the money unit: £, €, $ or chips")
+    return unit
+
+
+def read_money(text: object, unit: str, what: str) -> int:
+    """A typed amount (``2.50``, ``£2.50``, ``2,5``; blank: none) in the smallest unit.
+
+    >>> read_money("2.50", "GBP", "The fee"), read_money("£3", "GBP", "The fee")
+    (250, 300)
+    >>> read_money(" ", "EUR", "The fee"), read_money("15", "chips", "The stake")
+    (0, 15)
+    >>> read_money("1.5", "chips", "The stake")  # doctest: +IGNORE_EXCEPTION_DETAIL
+    Traceback (most recent call last):
+    FormError: The stake is a whole number of chips, not 1.5
+    """
+    if text is None:
+        return 0
+    if not isinstance(text, str):
+        raise FormError(f"{what} must be an amount")
+    symbol, _name, places = UNITS[unit]
+    typed = text.strip()
+    if symbol and typed.startswith(symbol):
+        typed = typed[len(symbol):].strip()
+    if not typed:
+        return 0
+    match = re.fullmatch(r"(\d{1,8})(?:[.,](\d{1,2}))?", typed)
+    if match is None:
+        example = "5" if not places else "2.50"
+        raise FormError(f"{what} must be an amount like {example}, "
+                        f"not \u201c{text.strip()[:20]}\u201d")
+    whole, part = match.groups()
+    if part and not places:
+        raise FormError(f"{what} is a whole number of chips, not {typed}")
+    amount = int(whole) * 10**places + int((part or "").ljust(places, "0") or 0)
+    if amount > MAX_AMOUNT:
+        raise FormError(f"{what} is more than the app takes ({money_text(MAX_AMOUNT, unit)})")
+    return amount
+
+
+def money_text(amount: object, unit: str | None, sign: bool = False) -> str:
+    """An amount in the smallest unit, as players read it: ``£1.50``, ``−£0.05``, ``15 chips``.
+
+    With ``sign``, a gain shows ``+``. This is the one place money is written out.
+
+    >>> money_text(150, "GBP"), money_text(-5, "EUR"), money_text(250, "USD", sign=True)
+    ('£1.50', '−€0.05', '+$2.50')
+    >>> money_text(1, "chips"), money_text(-15, "chips", sign=True), money_text(0, "GBP", True)
+    ('1 chip', '−15 chips', '£0.00')
+    """
+    if isinstance(amount, bool) or not isinstance(amount, int):
+        return str(amount)
+    symbol, _name, places = UNITS.get(unit or "chips", UNITS["chips"])
+    prefix = "−" if amount < 0 else "+" if sign and amount > 0 else ""
+    size = abs(amount)
+    if not places:
+        return f"{prefix}{size} chip{'' if size == 1 else 's'}"
+    whole, part = divmod(size, 10**places)
+    return f"{prefix}{symbol}{whole:,}.{part:0{places}d}"
