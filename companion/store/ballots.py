@@ -404,17 +404,7 @@ def _open_ballot(game: Game, round_index: int, *, lock: bool) -> Ballot:
     return ballot
 
 
-def cast(game: Game, round_index: int, voter: str, target: str, *,
-         stage: int | None = None) -> None:
-    """Drop ``voter``'s slip naming ``target`` in the round's current ballot.
-
-    ``stage``, when given, is the ballot the slip was shown for: a slip for
-    an earlier stage (the vote moved on to a tie-break meanwhile) is
-    refused. The last slip of a ballot reveals it and, on a tie, opens the
-    next stage in the same transaction.
-    """
-    _check_game(game, round_index)
-    ballot = _open_ballot(game, round_index, lock=True)
+def _check(game: Game, ballot: Ballot, voter: str, target: str, stage: int | None) -> None:
     if stage is not None and stage != ballot.stage:
         raise BallotError("That slip was for an earlier vote: the vote has moved on. "
                           "Look at your screen again.", 409)
@@ -423,13 +413,39 @@ def cast(game: Game, round_index: int, voter: str, target: str, *,
     if voter not in ballot.voters:
         raise BallotError(f"{voter} has no slip in this tie-break: only {_and(ballot.voters)} "
                           f"decide between {_and(ballot.candidates)}.", 403)
+    if voter in _voted(ballot):
+        raise BallotError(f"{voter} has already voted: one slip each.", 409)
     if target == voter:
         raise BallotError("You cannot vote for yourself: name one of your opponents.")
     if target not in ballot.candidates:
         raise BallotError(f"Name one of {_and([c for c in ballot.candidates if c != voter])} "
                           "on your slip.")
-    if voter in _voted(ballot):
-        raise BallotError(f"{voter} has already voted: one slip each.", 409)
+
+
+def check_slip(game: Game, round_index: int, voter: str, target: str, *,
+               stage: int | None = None) -> None:
+    """Raise the :class:`BallotError` that :func:`cast` would, writing nothing.
+
+    For the first tap of a slip: the confirm step is shown only for a slip
+    the ballot will take.
+    """
+    _check_game(game, round_index)
+    _check(game, _open_ballot(game, round_index, lock=False), voter, target, stage)
+
+
+def cast(game: Game, round_index: int, voter: str, target: str, *,
+         stage: int | None = None) -> bool:
+    """Drop ``voter``'s slip naming ``target`` in the round's current ballot.
+
+    ``stage``, when given, is the ballot the slip was shown for: a slip for
+    an earlier stage (the vote moved on to a tie-break meanwhile) is
+    refused. The last slip of a ballot reveals it and, on a tie, opens the
+    next stage in the same transaction. Returns True when this slip was the
+    last one (the ballot is revealed).
+    """
+    _check_game(game, round_index)
+    ballot = _open_ballot(game, round_index, lock=True)
+    _check(game, ballot, voter, target, stage)
     try:
         with db.session.begin_nested():
             db.session.execute(insert(Voted).values(ballot_id=ballot.id, player=voter))
@@ -442,9 +458,11 @@ def cast(game: Game, round_index: int, voter: str, target: str, *,
         .execution_options(synchronize_session=False))
     slips = db.session.scalar(select(func.count()).select_from(Voted)
                               .where(Voted.ballot_id == ballot.id))
-    if slips == len(ballot.voters):
+    revealed = slips == len(ballot.voters)
+    if revealed:
         _reveal(game, ballot)
     bump(game.table)
+    return revealed
 
 
 def _reveal(game: Game, ballot: Ballot) -> None:
@@ -537,6 +555,7 @@ def scrub() -> None:
 
 
 __all__ = [
-    "CUT", "TIE_BREAK", "VOTE", "Ballot", "BallotError", "Count", "VoteStatus",
-    "Voted", "ballots_of", "cast", "discard", "open_vote", "record_cut", "scrub", "vote_status",
+    "CUT", "TIE_BREAK", "VOTE", "Ballot", "BallotError", "Count", "VoteStatus", "Voted",
+    "ballots_of", "cast", "check_slip", "discard", "open_vote", "record_cut", "scrub",
+    "vote_status",
 ]
