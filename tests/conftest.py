@@ -136,6 +136,24 @@ class TableActions:
         """The scorekeeper starts the game."""
         return self.post(f"/t/{code}/start")
 
+    def vote(self, code: str, phone: FlaskClient, target: str, *, number: int = 1,
+             round_number: int = 1, seat: int | None = None, stage: int | None = None,
+             confirm: bool = True, htmx: bool = False) -> TestResponse:
+        """A phone drops its slip naming ``target``: the second tap (``confirm``) by default."""
+        data = {"target": target}
+        if confirm:
+            data["confirm"] = "yes"
+        if seat is not None:
+            data["seat"] = str(seat)
+        if stage is not None:
+            data["stage"] = str(stage)
+        return self.post(f"/t/{code}/games/{number}/rounds/{round_number}/vote", data,
+                         client=phone, headers={"HX-Request": "true"} if htmx else {})
+
+    def tie_break(self, code: str, phone: FlaskClient, target: str, **kwargs) -> TestResponse:
+        """A decider drops a tie-break slip naming one of the tied two."""
+        return self.vote(code, phone, target, **kwargs)
+
     def table(self, code: str) -> Table:
         """The table as the database has it now (read in a fresh session)."""
         with self.app.app_context():
