@@ -541,11 +541,14 @@ def scrub() -> None:
             raw = engine.raw_connection()
             try:
                 cursor = raw.cursor()
+                usual = cursor.execute("PRAGMA busy_timeout").fetchone()[0]
                 # A short wait: readers polling the table must not hold up the answer.
                 cursor.execute("PRAGMA busy_timeout=200")
-                cursor.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchall()
-                cursor.execute("PRAGMA busy_timeout=10000")
-                cursor.close()
+                try:
+                    cursor.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchall()
+                finally:
+                    cursor.execute(f"PRAGMA busy_timeout={int(usual)}")
+                    cursor.close()
             finally:
                 raw.close()
     except SQLAlchemyError as error:

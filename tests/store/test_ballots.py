@@ -520,7 +520,9 @@ def test_scrub_after_a_reveal_keeps_every_row(ctx):
     if db.engine.dialect.name == "sqlite":
         with db.engine.connect() as conn:
             busy, frames, _ = conn.exec_driver_sql("PRAGMA wal_checkpoint(PASSIVE)").one()
+            timeout = conn.exec_driver_sql("PRAGMA busy_timeout").scalar_one()
         assert (busy, frames) == (0, 0), "the WAL is truncated: no page copies left"
+        assert timeout == 10000, "the pooled connection waits for writers as usual again"
     else:
         with db.engine.connect() as conn:
             dead = conn.execute(text(
