@@ -228,3 +228,232 @@ def make_table(tablet, name: str, players: list[str | None],
 def make_table_fixture() -> Callable:
     """:func:`make_table`, for the test modules (importlib mode cannot import conftest)."""
     return make_table
+
+
+# --------------------------------------------------------------------------- Tromplemond
+
+TROMPLEMOND_PLAYERS = ("Rob", "Sam", "Nick", "Emily")
+"""The four players of the Tromplemond browser tests, clockwise from seat 1 (Rob deals first)."""
+
+SUIT_LETTERS = {"♠": "S", "♥": "H", "♦": "D", "♣": "C"}
+
+
+def card_code(card: str) -> str:
+    """A card as the picker's checkboxes name it: ``10♦`` → ``10D``, ``K♥`` → ``KH``."""
+    return card[:-1] + SUIT_LETTERS[card[-1]]
+
+
+def at_once(pages, selector: str, *, delay_ms: int = 400) -> None:
+    """Tap ``selector`` on every page in the same instant, as four hands at a table would.
+
+    Each page is told the same moment on the shared clock and clicks by itself
+    then (a timer in the page), so the requests really race at the server. The
+    call returns once every page has tapped.
+    """
+    moment = pages[0].evaluate("Date.now()") + delay_ms
+    for page in pages:
+        page.evaluate("""([selector, moment]) => {
+            window.companionTapped = false;
+            setTimeout(() => { document.querySelector(selector).click();
+                               window.companionTapped = true; },
+                       Math.max(0, moment - Date.now()));
+        }""", [selector, moment])
+    for page in pages:
+        page.wait_for_function("() => window.companionTapped === true")
+
+
+class TromplemondTable:
+    """A Tromplemond table in the browser: the scorekeeper's tablet and four seated phones.
+
+    ``phones`` maps each player's name to their phone's page. The helpers tap
+    the pages as people at a table would (no request is made behind their back)
+    and wait for what a person would wait for; the tests assert the rest.
+    """
+
+    def __init__(self, tablet, phones: dict, join_url: str) -> None:
+        self.tablet = tablet
+        self.phones = phones
+        self.join_url = join_url
+
+    @property
+    def code(self) -> str:
+        """The table's join code."""
+        return self.join_url.rstrip("/").rsplit("/", 1)[-1]
+
+    def pages(self) -> list:
+        """The tablet and the four phones."""
+        return [self.tablet, *self.phones.values()]
+
+    # The game ------------------------------------------------------------------------------
+
+    def start(self, *, joining_fee: str = "", tromp_stake: str = "", rounds: int = 8,
+              target: int = 200, unit: str = "GBP") -> None:
+        """The scorekeeper starts Tromplemond with these options; every screen shows round 1."""
+        tablet = self.tablet
+        tablet.get_by_test_id("start-game").click()
+        expect(tablet.get_by_test_id("options-form")).to_be_visible()
+        tablet.get_by_test_id("unit").select_option(unit)
+        tablet.get_by_test_id("joining-fee").fill(joining_fee)
+        tablet.get_by_test_id("tromp-stake").fill(tromp_stake)
+        tablet.get_by_test_id("rounds").fill(str(rounds))
+        tablet.get_by_test_id("target").fill(str(target))
+        tablet.get_by_test_id("start-tromplemond").click()
+        self.wait_phase("deal")
+
+    def wait_phase(self, phase: str, pages=None) -> None:
+        """Wait until the round region of every page (default: all five) is in ``phase``."""
+        for page in pages or self.pages():
+            expect(page.locator("#round")).to_have_attribute("data-phase", phase,
+                                                             timeout=LIVE_MS)
+
+    # The vote ------------------------------------------------------------------------------
+
+    def open_vote(self) -> None:
+        """The tablet ends the claims and opens the vote; each phone shows its slip."""
+        self.tablet.get_by_test_id("open-vote").click()
+        self.wait_phase("vote")
+        self.wait_slips("choose", list(self.phones))
+
+    def slip(self, player: str):
+        """``player``'s slip region on their phone."""
+        return self.phones[player].locator("#vote-slip")
+
+    def wait_slips(self, step: str, players) -> None:
+        """Wait until the slips of ``players`` show ``step`` (choose, confirm, in, deciding)."""
+        for player in players:
+            expect(self.slip(player)).to_have_attribute("data-step", step, timeout=LIVE_MS)
+
+    def pick(self, choices: dict[str, str]) -> None:
+        """Each voter taps a name on their slip (the first tap: nothing is dropped yet)."""
+        for voter, target in choices.items():
+            self.phones[voter].get_by_test_id(f"slip-{target}").click()
+        self.wait_slips("confirm", list(choices))
+        for voter, target in choices.items():
+            expect(self.slip(voter).locator(".slip-name")).to_have_text(target)
+
+    def drop_at_once(self, voters) -> None:
+        """The voters tap "Drop my slip" in the same instant."""
+        pages = [self.phones[v] for v in voters]
+        at_once(pages, '[data-testid="slip-confirm"]')
+        for voter in voters:
+            expect(self.slip(voter)).not_to_have_attribute("data-step", "confirm",
+                                                           timeout=LIVE_MS)
+
+    def vote(self, choices: dict[str, str]) -> None:
+        """A whole ballot: every voter picks a name, then all drop their slips at once."""
+        self.pick(choices)
+        self.drop_at_once(list(choices))
+
+    def counts(self, page=None) -> dict[str, int]:
+        """The revealed counts a page shows now (the tablet by default), by candidate."""
+        page = page or self.tablet
+        rows = page.locator('[data-testid="vote-counts"] tr[data-candidate]')
+        return {row.get_attribute("data-candidate"):
+                int(row.locator("td").get_attribute("data-count"))
+                for row in rows.all()}
+
+    def expect_counts(self, wanted: dict[str, int], page=None) -> None:
+        """Wait (live) until a page (the tablet by default) reveals exactly these counts."""
+        page = page or self.tablet
+        rows = page.locator('[data-testid="vote-counts"] tr[data-candidate]')
+        expect(rows).to_have_count(len(wanted), timeout=LIVE_MS)
+        for name, count in wanted.items():
+            expect(rows.and_(page.locator(f'[data-candidate="{name}"]')).locator("td")
+                   ).to_have_attribute("data-count", str(count), timeout=LIVE_MS)
+        assert self.counts(page) == wanted
+
+    # The hands -----------------------------------------------------------------------------
+
+    def pick_hand(self, player: str, public, secret) -> None:
+        """``player`` opens their card picker and ticks 2 face-up and 3 face-down cards."""
+        phone = self.phones[player]
+        phone.locator("#round").get_by_test_id("enter-hand").click()
+        expect(phone.get_by_test_id("picker-form")).to_be_visible()
+        for row, cards in (("public", public), ("secret", secret)):
+            ticked = phone.locator(f'input[name="{row}"]:checked')
+            while ticked.count():
+                ticked.first.uncheck()
+            for card in cards:
+                phone.get_by_test_id(f"{row}-{card_code(card)}").check()
+
+    def save_hands_at_once(self, players) -> None:
+        """The players tap "Save my hand" in the same instant; their phones go back to the round."""
+        pages = [self.phones[p] for p in players]
+        at_once(pages, '[data-testid="save-hand"]')
+        for page in pages:
+            expect(page.locator("#round")).to_be_visible(timeout=LIVE_MS)
+            expect(page.get_by_test_id("my-hand")).to_have_attribute("data-entered", "yes")
+
+    def enter_hand(self, player: str, public, secret) -> None:
+        """``player`` enters their 5 cards on their phone."""
+        self.pick_hand(player, public, secret)
+        self.save_hands_at_once([player])
+
+    def hand_row(self, player: str):
+        """The tablet's line of ``player``'s hand."""
+        return self.tablet.locator(f'[data-testid="hands"] li[data-player="{player}"]')
+
+    def tick_call(self, player: str) -> None:
+        """The scorekeeper ticks that ``player`` shouted their TROMP! call correctly."""
+        self.tablet.get_by_test_id(f"called-{player}").click()
+        expect(self.tablet.get_by_test_id(f"called-{player}")).to_have_attribute(
+            "aria-pressed", "true", timeout=LIVE_MS)
+
+    def confirm_round(self) -> None:
+        """The scorekeeper confirms the round (the button waits for the hands to add up)."""
+        rounds = self.tablet.locator('#scores tr[data-round]').count()
+        button = self.tablet.get_by_test_id("confirm-round")
+        expect(button).to_be_enabled(timeout=LIVE_MS)
+        button.click()
+        expect(self.tablet.locator('#scores tr[data-round]')).to_have_count(rounds + 1,
+                                                                           timeout=LIVE_MS)
+
+    def total(self, player: str, page=None) -> str:
+        """``player``'s running total in a page's score table (the tablet by default)."""
+        page = page or self.tablet
+        return page.locator(f'#scores tfoot td[data-total="{player}"]').inner_text().strip()
+
+
+def seat_four_phones(new_context, tablet, players=TROMPLEMOND_PLAYERS) -> tuple[str, dict]:
+    """Make a four-seat Tromplemond table on ``tablet`` (seat 1 deals) and seat a phone in each.
+
+    Returns the join URL and the phones' pages by player name.
+    """
+    tablet.goto("/")
+    tablet.get_by_test_id("start-table").click()
+    tablet.get_by_test_id("table-name").fill("Tromplemond night")
+    tablet.get_by_test_id("game").select_option("tromplemond")
+    tablet.get_by_test_id("seat-count").fill(str(len(players)))
+    for position, player in enumerate(players, 1):
+        tablet.get_by_test_id(f"player-{position}").fill(player)
+    tablet.get_by_test_id("phone-names").set_checked(False)
+    tablet.get_by_test_id("dealer").select_option("1")
+    tablet.get_by_test_id("create-table").click()
+    tablet.wait_for_url(re.compile(r"/t/[^/]+$"))
+    join_url = tablet.locator("#join-url").inner_text().strip()
+    phones = {}
+    for position, player in enumerate(players, 1):
+        phone = new_context("phone").new_page()
+        phone.goto(join_url)
+        phone.get_by_test_id(f"claim-{position}").click()
+        expect(phone.locator("#you-are")).to_have_text(f"You are {player} (seat {position})")
+        phones[player] = phone
+    for position in range(1, len(players) + 1):
+        expect(tablet.locator(f'li.seat[data-seat="{position}"]')).to_have_attribute(
+            "data-joined", "yes", timeout=LIVE_MS)
+    return join_url, phones
+
+
+@pytest.fixture
+def tromplemond_table(new_context) -> Callable[..., TromplemondTable]:
+    """Make a Tromplemond table: a tablet and four phones seated as Rob, Sam, Nick and Emily.
+
+    ``tromplemond_table()`` returns the :class:`TromplemondTable` before the
+    game starts; call its ``start(joining_fee=..., tromp_stake=..., rounds=...)``.
+    """
+    def make() -> TromplemondTable:
+        tablet = new_context("tablet").new_page()
+        join_url, phones = seat_four_phones(new_context, tablet)
+        return TromplemondTable(tablet, phones, join_url)
+
+    return make
