@@ -135,8 +135,8 @@ Where RULES.md leaves a question open, the companion reads it this way:
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from collections.abc import Mapping, Sequence, Set
+from dataclasses import dataclass, replace
 from enum import Enum
 from functools import lru_cache
 from typing import Any
@@ -232,7 +232,10 @@ class Verb(Enum):
 
 
 _VERBS = {v.value: v for v in Verb}
-_WITH_AMOUNT = (Verb.BET, Verb.RAISE)
+# The verbs as module names for the replay's inner loop: EnumType defines
+# __getattr__, which makes every ``Verb.CHECK`` a slow attribute lookup.
+_CHECK, _CALL, _BET, _RAISE, _STAY, _FOLD = (
+    Verb.CHECK, Verb.CALL, Verb.BET, Verb.RAISE, Verb.STAY, Verb.FOLD)
 
 
 @dataclass(frozen=True, slots=True)
@@ -257,7 +260,7 @@ class Action:
         verb, amount = self.verb, self.amount
         if verb.__class__ is not Verb:
             raise RuleError(f"{self.player}: {verb!r} is not an action")
-        if verb is Verb.BET or verb is Verb.RAISE:
+        if verb is _BET or verb is _RAISE:
             if type(amount) is not int or amount < 1:
                 amount = whole_number(amount, f"{self.player}'s {verb}", minimum=1)
                 object.__setattr__(self, "amount", amount)  # 20.0 from JSON is 20
@@ -267,34 +270,45 @@ class Action:
     @classmethod
     def from_entry(cls, entry: object) -> Action:
         """Read a record entry: ``[name, "check"]`` or ``[name, "bet", N]``."""
-        if not (type(entry) is list or isinstance(entry, tuple)) or not 2 <= len(entry) <= 3:
-            raise RuleError(f"{entry!r} is not an action: write [name, verb] or "
-                            "[name, \"bet\" or \"raise\", N]")
-        name, verb = entry[0], entry[1]
-        if not isinstance(name, str):
-            raise RuleError(f"{name!r} is not a player's name")
-        found = _VERBS.get(verb) if isinstance(verb, str) else None
-        if found is None and isinstance(verb, str):
-            found = _VERBS.get(verb.strip().lower())
-        if found is None:
-            raise RuleError(f"{name}: {verb!r} is not an action "
-                            "(check, bet, raise, call, fold or stay)")
-        if found in _WITH_AMOUNT:
-            if len(entry) != 3:
-                raise RuleError(f"{name}'s {found} needs an amount")
-            amount = entry[2]
-            if type(amount) is not int or amount < 1:
-                amount = whole_number(amount, f"{name}'s {found}", minimum=1)
-            return cls(name, found, amount)
-        if len(entry) != 2:
-            raise RuleError(f"{name}'s {found} takes no amount")
-        return cls(name, found)
+        return cls(*_read_entry(entry))
 
     def as_entry(self) -> list[Any]:
         """The record form of the action."""
         if self.amount is None:
             return [self.player, self.verb.value]
         return [self.player, self.verb.value, self.amount]
+
+
+def _read_entry(entry: object) -> tuple[str, Verb, int | None]:
+    """The player, verb and amount of a record entry, checked as :class:`Action` does.
+
+    The replay reads entries with this rather than :meth:`Action.from_entry`:
+    the same checks, without making an ``Action`` for every entry.
+    """
+    if not (type(entry) is list or isinstance(entry, tuple)) or not 2 <= len(entry) <= 3:
+        raise RuleError(f"{entry!r} is not an action: write [name, verb] or "
+                        "[name, \"bet\" or \"raise\", N]")
+    name, verb = entry[0], entry[1]
+    if not isinstance(name, str):
+        raise RuleError(f"{name!r} is not a player's name")
+    found = _VERBS.get(verb) if isinstance(verb, str) else None
+    if found is None and isinstance(verb, str):
+        found = _VERBS.get(verb.strip().lower())
+    if found is None:
+        raise RuleError(f"{name}: {verb!r} is not an action "
+                        "(check, bet, raise, call, fold or stay)")
+    amount = None
+    if found is _BET or found is _RAISE:
+        if len(entry) != 3:
+            raise RuleError(f"{name}'s {found} needs an amount")
+        amount = entry[2]
+        if type(amount) is not int or amount < 1:
+            amount = whole_number(amount, f"{name}'s {found}", minimum=1)
+    elif len(entry) != 2:
+        raise RuleError(f"{name}'s {found} takes no amount")
+    if type(name) is not str or not name:  # as Action.__post_init__ would say
+        raise RuleError(f"{name!r} is not a player's name")
+    return name, found, amount
 
 
 def tarot_card(value: object) -> Card:
@@ -350,17 +364,23 @@ def reveal_winner(cards: Mapping[str, Card]) -> str | None:
     >>> print(reveal_winner({"Ann": tarot_card("Q♠"), "Cy": tarot_card("N♦")}))
     None
     """
-    return _best([(name, reveal_strength(card)) for name, card in cards.items()])[0]
+    return _best(list(cards), [reveal_strength(card) for card in cards.values()])[0]
 
 
-def _best(strengths: Sequence[tuple[str, tuple[int, int]]]) -> tuple[str | None, tuple[str, ...]]:
-    """The winner (or None) and, on a tie, who shared the best card."""
-    best = strengths[0][1]
-    for _, strength in strengths:
+def _best(names: Sequence[str], strengths: list[tuple[int, int]],
+          ) -> tuple[str | None, tuple[str, ...]]:
+    """The winner (or None) and, on a tie, who shared the best card.
+
+    ``strengths[k]`` is the strength of the card ``names[k]`` showed.
+    """
+    best = strengths[0]
+    for strength in strengths:
         if strength > best:
             best = strength
-    top = tuple(name for name, strength in strengths if strength == best)
-    return (top[0], ()) if len(top) == 1 else (None, top)
+    if strengths.count(best) == 1:
+        return names[strengths.index(best)], ()
+    return None, tuple(name for name, strength in zip(names, strengths, strict=True)
+                       if strength == best)
 
 
 _FOOL_STRENGTH = (2, 0)
@@ -419,15 +439,6 @@ class Hand:
     reveals: tuple[Reveal, ...]
     won_by_fold: str | None = None
 
-    def _evolve(self, **changes: Any) -> Hand:
-        # dataclasses.replace without running __init__ again: every field is
-        # already checked, and a replay makes a new Hand for each action.
-        new = object.__new__(Hand)
-        fields = self.__dict__.copy()
-        fields.update(changes)
-        object.__setattr__(new, "__dict__", fields)
-        return new
-
     @property
     def over(self) -> bool:
         """The hand is finished (after debekranse, or when all but one folded)."""
@@ -454,7 +465,9 @@ class Hand:
         if player not in self.seats:
             raise RuleError(f"{player} is not seated in this hand")
         amount = whole_number(amount, f"{player}'s buy", minimum=1)
-        return self._evolve(stacks=_add(self.stacks, self.seats.index(player), amount))
+        stacks = list(self.stacks)
+        stacks[self.seats.index(player)] += amount
+        return replace(self, stacks=tuple(stacks))
 
     def act(self, action: Action) -> Hand:
         """Check ``action`` against the rules, then apply it.
@@ -463,7 +476,98 @@ class Hand:
         when it is not their turn, the verb is not allowed now, the bet is
         over the limit or their stack cannot cover it.
         """
-        stage, p, verb = self.stage, action.player, action.verb
+        play = _Play.of(self)
+        play.act(action.player, action.verb, action.amount)
+        return play.hand()
+
+    def show(self, cards: Mapping[str, Card | str]) -> Hand:
+        """Check a reveal (one card from each player still in), then settle it.
+
+        Raises :class:`RuleError` naming who is missing or should not show,
+        and any card that is not a tarot card or was already shown this hand.
+        """
+        play = _Play.of(self)
+        play.show(cards)
+        return play.hand()
+
+
+class _Play:
+    """A hand's working state, mutable: the rules behind :class:`Hand`.
+
+    :meth:`Hand.act` and :meth:`Hand.show` run one step on a copy of a
+    hand; :func:`replay` runs a whole hand on one, rather than freezing a new
+    :class:`Hand` after every action. The fields are those of :class:`Hand`,
+    as lists and sets, plus ``top`` (the most anyone has put in this betting
+    round) and ``seen`` (the cards shown this hand: their spelling -> who
+    showed them and at which reveal). A step checks everything before it
+    changes anything, so a refused step leaves the state as it was.
+    """
+
+    __slots__ = ("seats", "dealer", "stacks", "pot", "stage", "limit", "put", "acted",
+                 "folded", "stayed", "privileged", "to_act", "reveals", "won_by_fold",
+                 "top", "seen")
+
+    def __init__(self, seats: tuple[str, ...], dealer: str, stacks: list[int], pot: int,
+                 limit: int | None) -> None:
+        """A hand whose antes are in (``stacks`` and ``pot`` after them): fyrsturkalla opens."""
+        self.seats = seats
+        self.dealer = dealer
+        self.stacks = stacks
+        self.pot = pot
+        self.stage = Stage.FYRSTURKALLA
+        self.limit = limit
+        self.put = [0] * len(seats)
+        self.acted: set[str] = set()
+        self.folded: set[str] = set()
+        self.stayed: set[str] = set()
+        self.privileged: str | None = None
+        self.reveals: list[Reveal] = []
+        self.won_by_fold: str | None = None
+        self.top = 0
+        self.seen: dict[str, tuple[str, Stage]] = {}
+        self.to_act = self._first_to_act()
+
+    @classmethod
+    def of(cls, hand: Hand) -> _Play:
+        """The working state of ``hand``, copied."""
+        play = cls.__new__(cls)
+        play.seats = hand.seats
+        play.dealer = hand.dealer
+        play.stacks = list(hand.stacks)
+        play.pot = hand.pot
+        play.stage = hand.stage
+        play.limit = hand.limit
+        play.put = list(hand.put)
+        play.acted = set(hand.acted)
+        play.folded = set(hand.folded)
+        play.stayed = set(hand.stayed)
+        play.privileged = hand.privileged
+        play.to_act = hand.to_act
+        play.reveals = list(hand.reveals)
+        play.won_by_fold = hand.won_by_fold
+        play.top = max(play.put, default=0)
+        play.seen = {text: (who, r.stage) for r in hand.reveals
+                     for (who, _), text in zip(r.cards, r.spelled)}  # noqa: B905 - same length
+        return play
+
+    @property
+    def over(self) -> bool:
+        """As :attr:`Hand.over`."""
+        return self.stage is Stage.OVER
+
+    def hand(self) -> Hand:
+        """The state as a frozen :class:`Hand`."""
+        return Hand(self.seats, self.dealer, tuple(self.stacks), self.pot, self.stage,
+                    self.limit, tuple(self.put), frozenset(self.acted), frozenset(self.folded),
+                    frozenset(self.stayed), self.privileged, self.to_act, tuple(self.reveals),
+                    self.won_by_fold)
+
+    def act(self, p: str, verb: Verb, amount: int | None) -> int:
+        """Check ``p``'s action (``amount``: the N of a bet or raise), then apply it.
+
+        Returns the chips the action put into the pot.
+        """
+        stage = self.stage
         if stage not in BETTING_ROUNDS:
             raise RuleError(f"{stage}: nobody is to act now; {p}'s {verb} is out of place")
         if p != self.to_act:
@@ -472,15 +576,15 @@ class Hand:
             why = (f" ({p} has folded)" if p in self.folded
                    else f" ({p} stayed and is not asked again)" if p in self.stayed else "")
             raise RuleError(f"{stage}: it is {self.to_act}'s turn, not {p}'s{why}")
-        i = self.seats.index(p)
-        top = max(self.put)
-        owe = top - self.put[i]
-        stack = self.stacks[i]
+        seats, stacks, put, top = self.seats, self.stacks, self.put, self.top
+        i = seats.index(p)
+        owe = top - put[i]
+        stack = stacks[i]
         pay = 0
-        if verb is Verb.CHECK:
+        if verb is _CHECK:
             if owe:
                 raise RuleError(f"{stage}: {p} cannot check: there are {owe} chips to call")
-        elif verb is Verb.CALL:
+        elif verb is _CALL:
             if not owe:
                 raise RuleError(f"{stage}: {p} cannot call: there is nothing to call "
                                 "(check instead)")
@@ -488,78 +592,89 @@ class Hand:
                 raise RuleError(f"{stage}: {p} cannot cover the call of {owe} with {stack} "
                                 "chips; buy more or fold")
             pay = owe
-        elif verb is Verb.BET:
+        elif verb is _BET:
             if top:
                 raise RuleError(f"{stage}: {p} cannot bet: there is already a bet "
                                 f"(call {owe}, raise or fold)")
-            self._check_limit(action)
-            pay = action.amount  # type: ignore[assignment]
+            self._check_limit(p, verb, amount)
+            pay = amount  # type: ignore[assignment]
             if pay > stack:
                 raise RuleError(f"{stage}: {p} cannot cover a bet of {pay} with {stack} "
                                 "chips; buy more or bet less")
-        elif verb is Verb.RAISE:
+        elif verb is _RAISE:
             if not top:
                 raise RuleError(f"{stage}: {p} cannot raise: nobody has bet yet "
                                 "(bet instead)")
-            self._check_limit(action)
-            pay = owe + action.amount  # type: ignore[operator]
+            self._check_limit(p, verb, amount)
+            pay = owe + amount  # type: ignore[operator]
             if pay > stack:
-                raise RuleError(f"{stage}: {p} cannot cover a raise of {action.amount} "
+                raise RuleError(f"{stage}: {p} cannot cover a raise of {amount} "
                                 f"({pay} in all) with {stack} chips; buy more, raise less "
                                 "or fold")
-        elif verb is Verb.STAY:
+        elif verb is _STAY:
             if p != self.privileged:
                 raise RuleError(f"{stage}: {p} cannot stay: only a player who showed the "
                                 "Fool at the reveal just before and did not win may stay")
             if p in self.acted:
                 raise RuleError(f"{stage}: {p} gave up the Fool's privilege by acting "
                                 "earlier in this betting round; match or fold")
-        return self._apply(i, verb, pay, top)
+        if pay:
+            stacks[i] = stack - pay
+            put[i] += pay
+            self.pot += pay
+            if put[i] > top:
+                self.top = top = put[i]
+        if verb is _STAY:
+            self.stayed.add(p)
+        elif verb is _FOLD:
+            self.folded.add(p)
+            if len(self.folded) == len(seats) - 1:
+                self._won_by_fold()
+                return pay
+        else:
+            self.acted.add(p)
+        self.to_act = _next_to_act(seats, i, self.folded, self.stayed, self.acted, put, top)
+        if self.to_act is None:
+            self._next_stage()
+        return pay
 
-    def _check_limit(self, action: Action) -> None:
-        if self.limit is not None and action.amount > self.limit:  # type: ignore[operator]
-            raise RuleError(f"{self.stage}: {action.player}'s {action.verb} of {action.amount} "
+    def _check_limit(self, p: str, verb: Verb, amount: int) -> None:
+        if self.limit is not None and amount > self.limit:
+            raise RuleError(f"{self.stage}: {p}'s {verb} of {amount} "
                             f"is over the table limit of {self.limit}")
 
-    def _apply(self, i: int, verb: Verb, pay: int, top: int) -> Hand:
-        p = self.seats[i]
-        stacks, put, pot = self.stacks, self.put, self.pot
-        if pay:
-            stacks, put, pot = _add(stacks, i, -pay), _add(put, i, pay), pot + pay
-            top = max(top, put[i])
-        acted, folded, stayed = self.acted, self.folded, self.stayed
-        if verb is Verb.STAY:
-            stayed = stayed | {p}
-        elif verb is Verb.FOLD:
-            folded = folded | {p}
-            if len(folded) == len(self.seats) - 1:
-                # All but one folded: the last player takes the whole pot now.
-                winner = next(q for q in self.seats if q not in folded)
-                return self._evolve(
-                    stacks=_add(stacks, self.seats.index(winner), pot), pot=0,
-                    stage=Stage.OVER, put=(0,) * len(put), acted=_NOBODY, folded=folded,
-                    stayed=_NOBODY, privileged=None, to_act=None, won_by_fold=winner)
-        else:
-            acted = acted | {p}
-        to_act = _next_to_act(self.seats, i, folded, stayed, acted, put, top)
-        if to_act is not None:
-            return self._evolve(stacks=stacks, put=put, pot=pot, acted=acted, folded=folded,
-                                stayed=stayed, to_act=to_act)
-        # The betting round is over: on to the next betting round or reveal.
-        following = _NEXT[self.stage._value_]
-        zero = (0,) * len(put)
+    def _clear_betting_round(self) -> None:
+        """Forget the chips put in, who acted and stayed, and the Fool's privilege."""
+        self.put = [0] * len(self.seats)
+        self.top = 0
+        self.acted = set()
+        self.stayed = set()
+        self.privileged = None
+
+    def _won_by_fold(self) -> None:
+        """All but one folded: the last player takes the whole pot now."""
+        winner = next(q for q in self.seats if q not in self.folded)
+        self.stacks[self.seats.index(winner)] += self.pot
+        self.pot = 0
+        self.stage = Stage.OVER
+        self.to_act = None
+        self.won_by_fold = winner
+        self._clear_betting_round()
+
+    def _next_stage(self) -> None:
+        """The betting round is over: on to the next betting round or reveal."""
+        self._clear_betting_round()
+        self.stage = following = _NEXT[self.stage._value_]
         if following in BETTING_ROUNDS:
-            to_act = _next_to_act(self.seats, self.seats.index(self.dealer), folded, _NOBODY,
-                                  _NOBODY, zero, 0)
-        return self._evolve(stacks=stacks, put=zero, pot=pot, stage=following, acted=_NOBODY,
-                            folded=folded, stayed=_NOBODY, privileged=None, to_act=to_act)
+            self.to_act = self._first_to_act()
 
-    def show(self, cards: Mapping[str, Card | str]) -> Hand:
-        """Check a reveal (one card from each player still in), then settle it.
+    def _first_to_act(self) -> str | None:
+        """Who opens a betting round: the first player still in left of the dealer."""
+        return _next_to_act(self.seats, self.seats.index(self.dealer), self.folded,
+                            _NOBODY, _NOBODY, self.put, 0)
 
-        Raises :class:`RuleError` naming who is missing or should not show,
-        and any card that is not a tarot card or was already shown this hand.
-        """
+    def show(self, cards: Mapping[str, Card | str]) -> Reveal:
+        """Check a reveal (one card from each player still in), then settle it."""
         stage = self.stage
         if stage not in REVEALS:
             raise RuleError(f"{stage}: no cards are shown now")
@@ -570,19 +685,15 @@ class Hand:
         in_hand = [p for p in self.seats if p not in folded] if folded else self.seats
         for name in cards:
             if name not in in_hand:
-                why = "folded and shows no card" if name in self.folded else \
-                    "is not in this hand"
+                why = "folded and shows no card" if name in folded else "is not in this hand"
                 raise RuleError(f"{stage}: {name} {why}")
         if len(cards) < len(in_hand):
             missing = [p for p in in_hand if p not in cards]
             raise RuleError(f"{stage}: no card shown by {', '.join(missing)}")
-        seen = {}
-        for r in self.reveals:
-            for (who, _), text in zip(r.cards, r.spelled):  # noqa: B905 - same length
-                seen[text] = (who, r.stage)
+        seen = self.seen
         shown: list[tuple[str, Card]] = []
         spelled: list[str] = []
-        strengths: list[tuple[str, tuple[int, int]]] = []
+        strengths: list[tuple[int, int]] = []
         for name in in_hand:
             value = cards[name]
             try:
@@ -593,46 +704,41 @@ class Hand:
                     text, strength = str(card), reveal_strength(card)
             except RuleError as err:
                 raise RuleError(f"{stage}: {name}'s card: {err}") from None
-            if text in seen:
-                who, where = seen[text]
+            if text in seen or text in spelled:
+                who, where = seen[text] if text in seen else (in_hand[spelled.index(text)], stage)
                 by = "" if who == name else f" by {who}"
                 at = "" if where is stage else f" at {where}"
                 raise RuleError(f"{stage}: {name} shows {text}, already shown{by}{at} "
                                 "this hand")
-            seen[text] = (name, stage)
             shown.append((name, card))
             spelled.append(text)
-            strengths.append((name, strength))
-        winner, tied = _best(strengths)
-        fool = next((n for n, strength in strengths if strength == _FOOL_STRENGTH), None)
-        stacks, pot, share = self.stacks, self.pot, 0
+            strengths.append(strength)
+        winner, tied = _best(in_hand, strengths)
+        fool = in_hand[strengths.index(_FOOL_STRENGTH)] if _FOOL_STRENGTH in strengths else None
+        for name, text in zip(in_hand, spelled, strict=True):
+            seen[text] = (name, stage)
+        share = 0
         if winner is not None:
-            share = pot // _DIVISOR[stage._value_]
-            stacks = _add(stacks, self.seats.index(winner), share)
-            pot -= share
-        reveal = Reveal(stage, tuple(shown), tuple(spelled), winner, tied, share, pot)
-        following = _NEXT[stage._value_]
-        privileged = to_act = None
+            share = self.pot // _DIVISOR[stage._value_]
+            self.stacks[self.seats.index(winner)] += share
+            self.pot -= share
+        reveal = Reveal(stage, tuple(shown), tuple(spelled), winner, tied, share, self.pot)
+        self.reveals.append(reveal)
+        self.stage = following = _NEXT[stage._value_]
         if following in BETTING_ROUNDS:
             # The Fool's privilege: only for the betting round right after.
-            privileged = fool if fool != winner else None
-            to_act = _next_to_act(self.seats, self.seats.index(self.dealer), self.folded,
-                                  _NOBODY, _NOBODY, self.put, 0)
-        return self._evolve(stacks=stacks, pot=pot, stage=following, privileged=privileged,
-                            to_act=to_act, reveals=self.reveals + (reveal,))
+            self.privileged = fool if fool != winner else None
+            self.to_act = self._first_to_act()
+        else:
+            self.privileged = self.to_act = None
+        return reveal
 
 
 _NOBODY: frozenset[str] = frozenset()
 
 
-def _add(values: tuple[int, ...], i: int, amount: int) -> tuple[int, ...]:
-    """``values`` with ``amount`` added at position ``i``."""
-    return values[:i] + (values[i] + amount,) + values[i + 1:]
-
-
-def _next_to_act(seats: tuple[str, ...], after: int, folded: frozenset[str],
-                 stayed: frozenset[str], acted: frozenset[str], put: tuple[int, ...],
-                 top: int) -> str | None:
+def _next_to_act(seats: tuple[str, ...], after: int, folded: Set[str], stayed: Set[str],
+                 acted: Set[str], put: Sequence[int], top: int) -> str | None:
     """The first player clockwise after seat ``after`` who still has to act.
 
     ``top`` is the most anyone has put in this betting round.
@@ -660,6 +766,12 @@ def start_hand(seats: Sequence[str], dealer: str, stacks: Mapping[str, int], *,
     >>> hand.pot, hand.stacks, hand.to_act
     (14, (10, 3), 'Ann')
     """
+    return _start(seats, dealer, stacks, pot, ante, limit).hand()
+
+
+def _start(seats: Sequence[str], dealer: str, stacks: Mapping[str, int], pot: int, ante: int,
+           limit: int | None) -> _Play:
+    """:func:`start_hand` as working state (for the replay)."""
     seats = tuple(seats)
     if len(seats) < 2:
         raise RuleError("a hand needs at least 2 players")
@@ -674,10 +786,7 @@ def start_hand(seats: Sequence[str], dealer: str, stacks: Mapping[str, int], *,
             raise RuleError(f"ante: {p} cannot cover the ante of {ante} with {stack} chips; "
                             "buy more or leave the table")
         chips.append(stack - ante)
-    zero = (0,) * len(seats)
-    to_act = _next_to_act(seats, seats.index(dealer), _NOBODY, _NOBODY, _NOBODY, zero, 0)
-    return Hand(seats, dealer, tuple(chips), pot + ante * len(seats), Stage.FYRSTURKALLA,
-                limit, zero, _NOBODY, _NOBODY, _NOBODY, None, to_act, ())
+    return _Play(seats, dealer, chips, pot + ante * len(seats), limit)
 
 
 def next_to_act(hand: Hand) -> str | None:
@@ -787,17 +896,16 @@ def _read_leave(raw: object, label: str, players: Sequence[str], seated: Sequenc
     return [p for p in seated if p in leave]
 
 
-def _refuse(where: str, players: Sequence[str], hand: Hand, action: Action, stage: Stage,
+def _refuse(where: str, players: Sequence[str], play: _Play, p: str, verb: Verb, stage: Stage,
             ) -> None:
-    """Say why ``action`` cannot come in ``stage`` (it is over, or who is that?)."""
-    p = action.player
+    """Say why ``p``'s ``verb`` cannot come in ``stage`` (it is over, or who is that?)."""
     require_player(p, players, where)
-    if hand.stage is stage:  # a player who has left the table
+    if play.stage is stage:  # a player who has left the table
         raise RuleError(f"{where}: {p} is not seated in this hand")
-    if hand.won_by_fold is not None:
-        raise RuleError(f"{where}: the hand ended when everyone but {hand.won_by_fold} "
-                        f"folded; {p}'s {action.verb} comes after it")
-    raise RuleError(f"{where}: the betting round is over; {p}'s {action.verb} is one action "
+    if play.won_by_fold is not None:
+        raise RuleError(f"{where}: the hand ended when everyone but {play.won_by_fold} "
+                        f"folded; {p}'s {verb} comes after it")
+    raise RuleError(f"{where}: the betting round is over; {p}'s {verb} is one action "
                     "too many")
 
 
@@ -805,15 +913,15 @@ def _entry_name(betting: bool, k: int) -> str:
     return str(BETTING_ROUNDS[k]) if betting else f"the {REVEALS[k]} reveal"
 
 
-def _status(hand: Hand) -> str:
-    if hand.to_act is not None:
-        return f"it is {hand.to_act}'s turn in {hand.stage}"
-    return f"{hand.stage} is due"
+def _status(play: _Play) -> str:
+    if play.to_act is not None:
+        return f"it is {play.to_act}'s turn in {play.stage}"
+    return f"{play.stage} is due"
 
 
 def _play_hand(label: str, raw: Mapping[str, Any], players: tuple[str, ...],
-               hand: Hand, breakdown: dict[str, Any]) -> Hand:
-    """Apply a hand's calls and shows to ``hand``, filling ``breakdown``."""
+               play: _Play, breakdown: dict[str, Any]) -> None:
+    """Apply a hand's calls and shows to ``play``, filling ``breakdown``."""
     calls = _as_list(raw.get("calls"), f"{label}: calls")
     shows = _as_list(raw.get("shows"), f"{label}: shows")
     if len(calls) > len(BETTING_ROUNDS):
@@ -826,8 +934,9 @@ def _play_hand(label: str, raw: Mapping[str, Any], players: tuple[str, ...],
     reveals_out: list[dict[str, Any]] = breakdown["reveals"]
     privileges: list[dict[str, Any]] = breakdown["fool_privilege"]
     for n, (betting, k) in enumerate(_ENTRY_ORDER[:last + 1]):
+        over = play.over
         if not given[n]:
-            if hand.over:  # later entries of a hand won by folding must be empty
+            if over:  # later entries of a hand won by folding must be empty
                 continue
             later = _ENTRY_ORDER[given.index(True, n)]
             raise RuleError(f"{label}: {_entry_name(*later)} is given but "
@@ -838,60 +947,56 @@ def _play_hand(label: str, raw: Mapping[str, Any], players: tuple[str, ...],
             entries = calls[k]
             if not isinstance(entries, list):
                 raise RuleError(f"{where}: a betting round must be a list of actions")
-            if hand.over and not entries:
+            if over and not entries:
                 continue
             actions: list[dict[str, Any]] = []
             for entry in entries:
                 try:
-                    action = Action.from_entry(entry)
+                    p, verb, amount = _read_entry(entry)
                 except RuleError as err:
                     raise RuleError(f"{where}: {err}") from None
-                pot = hand.pot
-                if hand.stage is not stage or action.player not in hand.seats:
-                    _refuse(where, players, hand, action, stage)
+                pot = play.pot
+                if play.stage is not stage or p not in play.seats:
+                    _refuse(where, players, play, p, verb, stage)
                 try:
-                    hand = hand.act(action)
+                    chips = play.act(p, verb, amount)
                 except RuleError as err:
                     raise RuleError(f"{label}, {err}") from None
-                chips = hand.pot - pot  # what the action put in (a fold-out: nothing)
-                if action.amount is None:
-                    actions.append({"player": action.player, "action": action.verb._value_,
-                                    "chips": chips if chips > 0 else 0})
+                if amount is None:
+                    actions.append({"player": p, "action": verb._value_, "chips": chips})
                 else:
-                    actions.append({"player": action.player, "action": action.verb._value_,
-                                    "by": action.amount, "chips": chips})
-                if action.verb is Verb.STAY:
+                    actions.append({"player": p, "action": verb._value_, "by": amount,
+                                    "chips": chips})
+                if verb is _STAY:
                     privileges[-1]["stayed"] = True
-                elif hand.won_by_fold is not None:
-                    breakdown["won_by_fold"] = {"player": hand.won_by_fold, "share": pot}
-            open_ = hand.stage is stage
+                elif play.won_by_fold is not None:
+                    breakdown["won_by_fold"] = {"player": play.won_by_fold, "share": pot}
+            open_ = play.stage is stage
             if open_ and n < last:
-                raise RuleError(f"{where}: the betting round is not over ({_status(hand)}) "
+                raise RuleError(f"{where}: the betting round is not over ({_status(play)}) "
                                 "but later entries follow")
             calls_out.append({"name": stage._value_, "actions": actions, "over": not open_,
-                              "pot": hand.pot})
+                              "pot": play.pot})
         else:
             stage = REVEALS[k]
             cards = shows[k]
-            if hand.over and isinstance(cards, Mapping) and not cards:
+            if over and isinstance(cards, Mapping) and not cards:
                 continue
-            if hand.won_by_fold is not None:
+            if play.won_by_fold is not None:
                 raise RuleError(f"{label}, {stage}: the hand ended when everyone but "
-                                f"{hand.won_by_fold} folded; no cards are shown")
+                                f"{play.won_by_fold} folded; no cards are shown")
             try:
-                hand = hand.show(cards)
+                reveal = play.show(cards)
             except RuleError as err:
                 raise RuleError(f"{label}, {err}") from None
-            reveal = hand.reveals[-1]
             reveals_out.append({"name": stage._value_,
                                 "cards": {who: text for (who, _), text
                                           in zip(reveal.cards, reveal.spelled, strict=True)},
                                 "winner": reveal.winner, "tied": list(reveal.tied),
                                 "share": reveal.share, "pot": reveal.pot})
-            if hand.privileged is not None:
-                privileges.append({"player": hand.privileged,
-                                   "betting_round": hand.stage.value, "stayed": False})
-    return hand
+            if play.privileged is not None:
+                privileges.append({"player": play.privileged,
+                                   "betting_round": play.stage.value, "stayed": False})
 
 
 @dataclass(frozen=True)
@@ -922,14 +1027,14 @@ def _replay(record: Mapping[str, Any]) -> tuple[dict[str, Any], Table]:
     pot = 0
     gone: set[str] = set()
     dealer: str | None = None
-    hand: Hand | None = None
+    play: _Play | None = None
     rounds: list[dict[str, Any]] = []
     for i, raw in enumerate(header.rounds):
         label = round_label(i)
         if len(gone) == len(players):
             raise RuleError(f"{label}: the game already ended after round {i}")
-        if hand is not None and not hand.over:
-            raise RuleError(f"round {i}: the hand is not over ({_status(hand)}) "
+        if play is not None and not play.over:
+            raise RuleError(f"round {i}: the hand is not over ({_status(play)}) "
                             f"but {label} follows")
         unknown = [k for k in raw if k not in HAND_FIELDS]
         if unknown:
@@ -947,25 +1052,25 @@ def _replay(record: Mapping[str, Any]) -> tuple[dict[str, Any], Table]:
             stacks[p] += chips
             bought[p] += chips
         try:
-            hand = start_hand(seated, dealer, stacks, pot=pot, ante=ante, limit=limit)
+            play = _start(seated, dealer, stacks, pot, ante, limit)
         except RuleError as err:
             raise RuleError(f"{label}, {err}") from None
         breakdown: dict[str, Any] = {
             "seated": list(seated), "buys": buys, "ante": ante, "pot_carried": pot,
-            "pot_after_antes": hand.pot, "calls": [], "reveals": [], "folded": [],
+            "pot_after_antes": play.pot, "calls": [], "reveals": [], "folded": [],
             "won_by_fold": None, "fool_privilege": [], "stage": "", "to_act": None,
             "left": [], "share_out": {},
         }
-        hand = _play_hand(label, raw, players, hand, breakdown)
-        breakdown["folded"] = [p for p in seated if p in hand.folded]
-        breakdown["stage"] = hand.stage.value
-        breakdown["to_act"] = hand.to_act
-        stacks.update(hand.stacks_by_player())
-        pot = hand.pot
+        _play_hand(label, raw, players, play, breakdown)
+        breakdown["folded"] = [p for p in seated if p in play.folded]
+        breakdown["stage"] = play.stage.value
+        breakdown["to_act"] = play.to_act
+        stacks.update(zip(play.seats, play.stacks, strict=True))
+        pot = play.pot
         leave = _read_leave(raw.get("leave"), label, players, seated)
-        if leave and not hand.over:
+        if leave and not play.over:
             raise RuleError(f"{label}: {leave[0]} cannot leave before the hand is over "
-                            f"({_status(hand)})")
+                            f"({_status(play)})")
         gone.update(leave)
         breakdown["left"] = leave
         if len(gone) == len(players) and pot:
@@ -990,7 +1095,7 @@ def _replay(record: Mapping[str, Any]) -> tuple[dict[str, Any], Table]:
     if len(seated) >= 2:
         following = header.first_dealer if dealer is None else \
             _next_dealer(players, dealer, gone)
-    return result, Table(seated, None if hand is None or hand.over else hand, following)
+    return result, Table(seated, None if play is None or play.over else play.hand(), following)
 
 
 def _left(seated: Sequence[str], dealer: str) -> str:

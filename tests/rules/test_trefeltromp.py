@@ -302,6 +302,7 @@ def test_verbs_are_read_regardless_of_case_and_amounts_as_whole_numbers():
     (["Bo"], "is not an action"),
     (["Bo", "bet", 5, 6], "is not an action"),
     ([7, "check"], "7 is not a player's name"),
+    (["", "check"], "'' is not a player's name"),
     (["Bo", "pass"], "Bo: 'pass' is not an action (check, bet, raise, call, fold or stay)"),
     (["Bo", 3], "Bo: 3 is not an action"),
     (["Bo", "bet"], "Bo's bet needs an amount"),
