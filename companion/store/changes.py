@@ -197,8 +197,9 @@ def take_over(table: Table) -> str:
     return key
 
 
-def start_game(table: Table, record: Mapping[str, Any] | None = None) -> Game:
-    """Start the table's next game: from its seats, or from an imported ``record``.
+def start_game(table: Table, record: Mapping[str, Any] | None = None, *,
+               options: Mapping[str, Any] | None = None) -> Game:
+    """Start the table's next game: from its seats (with ``options``), or from a ``record``.
 
     The seats must all be named and the record already checked by the rules.
     """
@@ -207,7 +208,7 @@ def start_game(table: Table, record: Mapping[str, Any] | None = None) -> Game:
         dealer = table.seat_at(table.first_dealer or 1)
         record = {"game": table.game, "players": players,
                   "first_dealer": dealer.name if dealer else players[0],
-                  "options": {}, "rounds": []}
+                  "options": dict(options or {}), "rounds": []}
     number = table.games[-1].number + 1 if table.games else 1
     game = Game(
         table=table, number=number, game=record["game"], players=list(record["players"]),

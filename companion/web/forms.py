@@ -183,21 +183,23 @@ def read_money(text: object, unit: str, what: str) -> int:
 
 
 def money_text(amount: object, unit: str | None, sign: bool = False) -> str:
-    """An amount in the smallest unit, as players read it: ``£1.50``, ``−£0.05``, ``15 chips``.
+    """An amount in the smallest unit, as players read it: ``£1.50``, ``-€0.05``, ``15 chips``.
 
-    With ``sign``, a gain shows ``+``. This is the one place money is written out.
+    With ``sign`` (a column of gains and losses), a gain shows ``+`` and chips
+    are bare numbers, as the score tables write them. This is the one place
+    money is written out.
 
     >>> money_text(150, "GBP"), money_text(-5, "EUR"), money_text(250, "USD", sign=True)
-    ('£1.50', '−€0.05', '+$2.50')
+    ('£1.50', '-€0.05', '+$2.50')
     >>> money_text(1, "chips"), money_text(-15, "chips", sign=True), money_text(0, "GBP", True)
-    ('1 chip', '−15 chips', '£0.00')
+    ('1 chip', '-15', '£0.00')
     """
     if isinstance(amount, bool) or not isinstance(amount, int):
         return str(amount)
     symbol, _name, places = UNITS.get(unit or "chips", UNITS["chips"])
-    prefix = "−" if amount < 0 else "+" if sign and amount > 0 else ""
+    prefix = "-" if amount < 0 else "+" if sign and amount > 0 else ""
     size = abs(amount)
     if not places:
-        return f"{prefix}{size} chip{'' if size == 1 else 's'}"
+        return f"{prefix}{size}" if sign else f"{prefix}{size} chip{'' if size == 1 else 's'}"
     whole, part = divmod(size, 10**places)
     return f"{prefix}{symbol}{whole:,}.{part:0{places}d}"

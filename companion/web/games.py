@@ -13,13 +13,20 @@ from flask import Blueprint, abort, jsonify, render_template, url_for
 from ..extensions import db
 from ..rules import RuleError, replay
 from ..store import Game, Table, queries
+from . import tromplemond
 from .charts import score_chart
-from .forms import game_title
+from .forms import game_title, money_text
 from .limits import wrong_codes
 from .live import page_instead, unchanged
 from .roles import find_table, is_keeper, phone
 
 bp = Blueprint("games", __name__)
+
+
+@bp.app_template_filter("money")
+def money(amount: object, unit: str | None = None, sign: bool = False) -> str:
+    """The one money filter: ``{{ amount|money(table.unit) }}`` → ``£1.50``, ``15 chips``."""
+    return money_text(amount, unit, sign)
 
 
 def result_of(game: Game) -> tuple[dict[str, Any] | None, str | None]:
@@ -51,6 +58,15 @@ def current_scoreboard_context(table: Table) -> dict[str, Any]:
                               url_for("games.current_scoreboard", code=table.code))
 
 
+def render_scoreboard(table: Table, game: Game | None, live_url: str) -> str:
+    """The live score table region: Tromplemond's own (with its money), or the common one."""
+    tromp = tromplemond.scores_context(table, game, live_url)
+    if tromp is not None:
+        return render_template("tromplemond/_scores.html", **tromp)
+    return render_template("games/_scoreboard.html",
+                           **scoreboard_context(table, game, live_url))
+
+
 def _game(table: Table, number: int) -> Game:
     game = db.session.scalar(queries.game_number(table.id, number))
     if game is None:
@@ -67,6 +83,7 @@ def game(code: str, number: int):
     live_url = url_for("games.scoreboard", code=table.code, number=number)
     return render_template(
         "games/game.html", keeper=is_keeper(table), me=phone(table),
+        tromp=tromplemond.scores_context(table, game, live_url),
         **scoreboard_context(table, game, live_url))
 
 
@@ -83,8 +100,7 @@ def scoreboard(code: str, number: int):
     if elsewhere is not None:
         return elsewhere
     live_url = url_for("games.scoreboard", code=table.code, number=number)
-    return render_template("games/_scoreboard.html",
-                           **scoreboard_context(table, game, live_url))
+    return render_scoreboard(table, game, live_url)
 
 
 @bp.get("/t/<code>/scoreboard")
@@ -101,8 +117,7 @@ def current_scoreboard(code: str):
     if elsewhere is not None:
         return elsewhere
     live_url = url_for("games.current_scoreboard", code=table.code)
-    return render_template("games/_scoreboard.html",
-                           **scoreboard_context(table, game, live_url))
+    return render_scoreboard(table, game, live_url)
 
 
 @bp.get("/t/<code>/games/<int:number>/record.json")

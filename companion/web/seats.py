@@ -6,6 +6,7 @@ from flask import Blueprint, abort, redirect, render_template, request, url_for
 
 from ..extensions import db
 from ..store import Seat, Table, changes
+from . import tromplemond
 from .forms import FormError, clean_name, game_title, same_name, whole_number
 from .games import current_scoreboard_context
 from .limits import wrong_codes
@@ -166,7 +167,8 @@ def seat(code: str):
     context = _seat_context(table)
     if not context["me"].known:
         return redirect(url_for("seats.join", code=table.code), code=303)
-    return render_template("seats/seat.html", **(current_scoreboard_context(table) | context))
+    return render_template("seats/seat.html", **(current_scoreboard_context(table) | context
+                                                  | tromplemond.phone_context(table)))
 
 
 @bp.get("/t/<code>/seat/live")

@@ -7,6 +7,8 @@ from flask import Blueprint, abort, redirect, render_template, request, url_for
 from ..extensions import db
 from ..rules import GAMES, RuleError, replay
 from ..store import ENDED, Seat, SeatRequest, Table, changes, queries, spaced
+from ..store import tromplemond as round_store
+from . import tromplemond
 from .forms import (
     MAX_SEATS,
     FormError,
@@ -133,7 +135,8 @@ def keeper(code: str):
                    (url_for("seats.join", code=table.code), "Take a seat instead")]), 403
     url = join_url(table)
     recovery = recovery_code(table)
-    context = current_scoreboard_context(table) | _keeper_context(table)
+    context = (current_scoreboard_context(table) | _keeper_context(table)
+               | tromplemond.keeper_context(table))
     return render_template(
         "tables/keeper.html", join_url=url, qr=qr_svg(url), spaced_code=spaced(table.code),
         recovery=spaced(recovery) if recovery else None, **context)
@@ -264,6 +267,8 @@ def start(code: str):
     except RuleError as error:
         db.session.rollback()
         abort(400, f"The game cannot start: {error}.")
+    if game.game == tromplemond.GAME:
+        round_store.start_draft(game)
     db.session.commit()
     return _back(table)
 
