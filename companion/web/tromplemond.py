@@ -301,7 +301,9 @@ def _end(view: dict[str, Any], record: dict[str, Any], result: dict[str, Any],
     view["standings"] = rules.standings(result["totals"])
     view["winners"] = result["winners"]
     view["money"] = result["money"]
-    view["transfers"] = settle_up(result["money"]) if result["money"] else []
+    # Settled only at the end: while a card cut is due the money is still in the pots.
+    view["transfers"] = (settle_up(result["money"]) if result["money"] and result["finished"]
+                         else [])
     view["tied"] = list(now.tied)
 
 

@@ -7,6 +7,7 @@ number a page shows is checked against ``replay`` of the game's record.json.
 from __future__ import annotations
 
 import re
+from urllib.parse import urlsplit
 
 import pytest
 
@@ -716,3 +717,106 @@ def test_a_finished_game_takes_no_more_taps(game):
     game.actions.post(f"/t/{game.code}/games/1/end")
     response = game.post("forfeit")
     assert response.status_code == 409 and "Game 1 is over" in text(response)
+
+
+# --------------------------------------------------------------------------- a whole game
+
+
+def test_a_whole_game_of_eight_rounds_to_the_payout(game):
+    from companion.rules import settle_up
+
+    # Round 1, at the table: the checklists, the timer, the vote, the phones' hands.
+    game.ok("tick", {"step": "deck:1"})
+    game.post("tick", {"step": "deal:1", "from": "seat"}, client=game.phones["Rob"])
+    game.ok("timer", {"action": "start"})
+    game.open_vote()
+    game.vote({"Rob": "Emily", "Sam": "Emily", "Nick": "Emily", "Emily": "Rob"})
+    game.enter("Sam", SAM)
+    game.enter("Nick", NICK_SLIP)  # the slip of the rules text: refused at the confirm
+    game.enter("Rob", ROB)
+    assert "10♦ is in both" in game.phone("Sam") and "10♦ is in both" in game.phone("Nick")
+    assert game.post("confirm").status_code == 409
+    game.enter("Nick", NICK)
+    game.ok("called", {"player": "Nick"})
+    game.confirm()
+    # Rounds 2 to 8: the phones vote, the scorekeeper enters the hands the quick way.
+    for number in range(2, 9):
+        off = PLAYERS[number % 4]
+        game.vote_off(off)
+        for name in PLAYERS:
+            if name == off:
+                continue
+            if number == 3 and name == "Sam":
+                game.quick("Sam", 20, 0, 3)  # Super Tromplemond!
+                game.ok("called", {"player": "Sam"})
+            else:
+                game.quick(name, 12 if name == "Rob" else 10)
+        assert "Super Tromplemond!" not in game.tablet() or number == 3
+        game.confirm()
+
+    record = game.record()
+    result = replay(record)
+    assert len(record["rounds"]) == 8 and result["finished"] and result["winners"] == ["Sam"]
+    end = result["rounds"][-1]["breakdown"]["end"]
+    assert end["joining_fee"]["paid"] == {"Sam": 750, "Emily": 250}
+    assert end["kitty"]["super"] == {"Sam": 337}
+    transfers = settle_up(result["money"])
+    tablet = game.tablet()
+    assert 'data-phase="end"' in tablet and "Winner: <strong>Sam</strong>" in tablet
+    assert totals_on(tablet) == result["totals"]
+    assert 'data-testid="fee-payout"' in tablet and "Joining-fee pot £10.00" in tablet
+    assert "<td>£7.50</td>" in tablet and "<td>£2.50</td>" in tablet
+    assert "TROMP! kitty at the end £13.50" in tablet and "<td>£3.37</td>" in tablet
+    assert "best single round (31)" in tablet
+    for payer, payee, amount in transfers:
+        assert f"{payer} pays {payee} £{amount // 100}.{amount % 100:02d}" in tablet
+    for name, amount in result["money"].items():
+        sign = "+" if amount > 0 else "-"
+        assert f'data-money="{name}">{sign}£{abs(amount) // 100}.{abs(amount) % 100:02d}<' \
+            in tablet
+    # Every phone shows the end, its own lines picked out.
+    for name in PLAYERS:
+        html = game.phone(name)
+        assert 'data-testid="end"' in html
+        assert re.search(rf'<tr class="mine" data-player="{name}">', html)
+        mine = re.findall(r'<tr class="mine" data-player="(\w+)">', html)
+        assert set(mine) == {name}
+    # No more rounds: the next one is refused.
+    assert game.post("vote").status_code == 409
+    # The record goes out and comes back the same.
+    answer = game.actions.app.test_client().post("/api/games", json=record)
+    assert answer.status_code == 201
+    again = game.actions.app.test_client().get(
+        urlsplit(answer.get_json()["game_url"]).path + "/record.json")
+    assert again.get_json() == record
+
+
+def test_a_shared_top_plays_an_extra_round_then_a_card_cut(actions):
+    game = start(actions, rounds="1", joining_fee="1.00", tromp_stake="")
+    game.vote_off("Emily")
+    for name in ("Rob", "Sam", "Nick"):
+        game.quick(name, 20)
+    game.confirm()
+    html = game.tablet()
+    assert "Extra round" in html and "tied for first: Rob, Sam, Nick" in html
+    assert "<strong>Sam</strong> deals" in html
+    game.vote_off("Emily")
+    for name in ("Rob", "Sam", "Nick"):
+        game.quick(name, 20)
+    assert "Confirm extra round" in game.tablet()
+    game.confirm()
+    html = game.tablet()
+    assert 'data-phase="cut"' in html and "Rob and Sam and Nick share the top total" in html
+    assert 'data-testid="cut-due"' in game.phone("Emily")
+    response = game.actions.post(f"/t/{game.code}/games/1/cut-winner", {"player": "Emily"})
+    assert response.status_code == 400 and "between Rob, Sam and Nick" in text(response)
+    assert game.actions.post(f"/t/{game.code}/games/1/cut-winner",
+                             {"player": "Nick"}).status_code == 303
+    assert game.record()["rounds"][-1]["cut_winner"] == "Nick"
+    html = game.tablet()
+    assert "Winner: <strong>Nick</strong>" in html and "(card cut)" in html
+    assert game.actions.post(f"/t/{game.code}/games/1/cut-winner",
+                             {"player": "Nick"}).status_code == 409
+    # The cut can be corrected on the round's page, like any other fact.
+    page = text(game.keeper.get(f"/t/{game.code}/games/1/rounds/2"))
+    assert 'data-testid="cut-winner"' in page and '<option value="Nick" selected>' in page
