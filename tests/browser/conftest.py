@@ -235,6 +235,9 @@ def make_table_fixture() -> Callable:
 TROMPLEMOND_PLAYERS = ("Rob", "Sam", "Nick", "Emily")
 """The four players of the Tromplemond browser tests, clockwise from seat 1 (Rob deals first)."""
 
+SCORE_ROWS = '[data-testid="score-table"] tbody tr[data-round]'
+"""The confirmed rounds in a Tromplemond score table (tablet or phone)."""
+
 SUIT_LETTERS = {"♠": "S", "♥": "H", "♦": "D", "♣": "C"}
 
 
@@ -401,17 +404,17 @@ class TromplemondTable:
 
     def confirm_round(self) -> None:
         """The scorekeeper confirms the round (the button waits for the hands to add up)."""
-        rounds = self.tablet.locator('#scores tr[data-round]').count()
+        rows = self.tablet.locator(SCORE_ROWS)
+        rounds = rows.count()
         button = self.tablet.get_by_test_id("confirm-round")
         expect(button).to_be_enabled(timeout=LIVE_MS)
         button.click()
-        expect(self.tablet.locator('#scores tr[data-round]')).to_have_count(rounds + 1,
-                                                                           timeout=LIVE_MS)
+        expect(rows).to_have_count(rounds + 1, timeout=LIVE_MS)
 
-    def total(self, player: str, page=None) -> str:
-        """``player``'s running total in a page's score table (the tablet by default)."""
+    def total(self, player: str, page=None):
+        """The cell of ``player``'s total in a page's score table (the tablet by default)."""
         page = page or self.tablet
-        return page.locator(f'#scores tfoot td[data-total="{player}"]').inner_text().strip()
+        return page.locator(f'[data-testid="score-table"] tfoot td[data-total="{player}"]')
 
 
 def seat_four_phones(new_context, tablet, players=TROMPLEMOND_PLAYERS) -> tuple[str, dict]:
