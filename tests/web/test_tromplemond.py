@@ -820,3 +820,52 @@ def test_a_shared_top_plays_an_extra_round_then_a_card_cut(actions):
     # The cut can be corrected on the round's page, like any other fact.
     page = text(game.keeper.get(f"/t/{game.code}/games/1/rounds/2"))
     assert 'data-testid="cut-winner"' in page and '<option value="Nick" selected>' in page
+
+
+# --------------------------------------------------------------------------- at the same moment
+
+
+def test_four_phones_entering_their_hands_in_the_same_instant_all_land(game):
+    import threading
+
+    game.vote_off("Emily")
+    hands = {"Rob": ROB, "Sam": SAM, "Nick": NICK, "Emily": EMILY}
+    for phone in game.phones.values():
+        game.actions.token(phone)  # fetched beforehand, so the four posts go out together
+    start_line = threading.Barrier(len(hands))
+    answers: dict[str, int] = {}
+
+    def enter(name: str) -> None:
+        start_line.wait()
+        answers[name] = game.enter(name, hands[name]).status_code
+
+    threads = [threading.Thread(target=enter, args=(name,)) for name in hands]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert answers == dict.fromkeys(PLAYERS, 303)
+    assert list(game.draft().hands) == list(PLAYERS)
+    assert 'data-testid="preview"' in game.tablet()
+
+
+def test_a_double_tap_on_confirm_appends_the_round_once(game):
+    import threading
+
+    game.vote_off("Emily")
+    for name, hand in (("Rob", ROB), ("Sam", SAM), ("Nick", NICK)):
+        game.enter(name, hand)
+    start_line = threading.Barrier(2)
+    answers: list[int] = []
+
+    def tap() -> None:
+        start_line.wait()
+        answers.append(game.post("confirm", round_=1).status_code)
+
+    threads = [threading.Thread(target=tap) for _ in range(2)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert sorted(answers) == [303, 409]
+    assert len(game.record()["rounds"]) == 1
