@@ -11,7 +11,10 @@
  *  5. a boosted (hx-boost) page change also brings the new page's <body>
  *     class, data-* and hx-headers attributes, as a full page load would;
  *  6. a boosted link tapped with no connection opens the offline page
- *     instead of doing nothing.
+ *     instead of doing nothing;
+ *  7. a running countdown (data-countdown="<seconds>" data-running="yes",
+ *     e.g. Tromplemond's interrogation timer) ticks down every second
+ *     between polls; each poll brings the server's own figure again.
  */
 (function () {
   "use strict";
@@ -169,6 +172,33 @@
     });
   }
 
+  /* 7. Countdowns tick between polls. */
+  function clockText(left) {
+    var seconds = left % 60;
+    return Math.floor(left / 60) + ":" + (seconds < 10 ? "0" : "") + seconds;
+  }
+
+  function runCountdowns() {
+    window.setInterval(function () {
+      var timers = document.querySelectorAll('[data-countdown][data-running="yes"]');
+      Array.prototype.forEach.call(timers, function (timer) {
+        var left = parseInt(timer.getAttribute("data-countdown"), 10);
+        if (isNaN(left) || left <= 0) {
+          return;
+        }
+        left -= 1;
+        timer.setAttribute("data-countdown", String(left));
+        var clock = timer.querySelector(".clock");
+        if (clock) {
+          clock.textContent = clockText(left);
+        }
+        if (left === 0) {
+          timer.classList.add("up");
+        }
+      });
+    }, 1000);
+  }
+
   function start() {
     registerServiceWorker();
     startTicks();
@@ -176,6 +206,7 @@
     confirmSubmits();
     syncBoostedBody();
     offlineFallback();
+    runCountdowns();
   }
 
   if (document.readyState === "loading") {
