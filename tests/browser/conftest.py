@@ -417,10 +417,13 @@ class TromplemondTable:
         return page.locator(f'[data-testid="score-table"] tfoot td[data-total="{player}"]')
 
 
-def seat_four_phones(new_context, tablet, players=TROMPLEMOND_PLAYERS) -> tuple[str, dict]:
-    """Make a four-seat Tromplemond table on ``tablet`` (seat 1 deals) and seat a phone in each.
+def seat_four_phones(new_context, tablet, players=TROMPLEMOND_PLAYERS, *,
+                     seated=TROMPLEMOND_PLAYERS, no_js=()) -> tuple[str, dict]:
+    """Make a four-seat Tromplemond table on ``tablet`` (seat 1 deals) and seat the phones.
 
-    Returns the join URL and the phones' pages by player name.
+    A phone takes the seat of each player in ``seated`` (the others have no
+    phone); the players in ``no_js`` have JavaScript switched off. Returns the
+    join URL and the phones' pages by player name.
     """
     tablet.goto("/")
     tablet.get_by_test_id("start-table").click()
@@ -436,27 +439,31 @@ def seat_four_phones(new_context, tablet, players=TROMPLEMOND_PLAYERS) -> tuple[
     join_url = tablet.locator("#join-url").inner_text().strip()
     phones = {}
     for position, player in enumerate(players, 1):
-        phone = new_context("phone").new_page()
+        if player not in seated:
+            continue
+        phone = new_context("phone", js=player not in no_js).new_page()
         phone.goto(join_url)
         phone.get_by_test_id(f"claim-{position}").click()
         expect(phone.locator("#you-are")).to_have_text(f"You are {player} (seat {position})")
         phones[player] = phone
-    for position in range(1, len(players) + 1):
+    for position, player in enumerate(players, 1):
         expect(tablet.locator(f'li.seat[data-seat="{position}"]')).to_have_attribute(
-            "data-joined", "yes", timeout=LIVE_MS)
+            "data-joined", "yes" if player in seated else "no", timeout=LIVE_MS)
     return join_url, phones
 
 
 @pytest.fixture
 def tromplemond_table(new_context) -> Callable[..., TromplemondTable]:
-    """Make a Tromplemond table: a tablet and four phones seated as Rob, Sam, Nick and Emily.
+    """Make a Tromplemond table: a tablet and phones seated as Rob, Sam, Nick and Emily.
 
     ``tromplemond_table()`` returns the :class:`TromplemondTable` before the
     game starts; call its ``start(joining_fee=..., tromp_stake=..., rounds=...)``.
+    ``tromplemond_table(seated=("Rob", "Sam", "Nick"))`` leaves Emily without
+    a phone; ``no_js=("Rob",)`` gives Rob a phone with JavaScript off.
     """
-    def make() -> TromplemondTable:
+    def make(*, seated=TROMPLEMOND_PLAYERS, no_js=()) -> TromplemondTable:
         tablet = new_context("tablet").new_page()
-        join_url, phones = seat_four_phones(new_context, tablet)
+        join_url, phones = seat_four_phones(new_context, tablet, seated=seated, no_js=no_js)
         return TromplemondTable(tablet, phones, join_url)
 
     return make
