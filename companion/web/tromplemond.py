@@ -25,7 +25,7 @@ from ..extensions import db
 from ..rules import RuleError, settle_up
 from ..rules import tromplemond as rules
 from ..rules.cards import SuitCard, parse_card
-from ..store import Game, Table, ballots, changes, queries
+from ..store import PLAYING, Game, Table, ballots, changes, queries
 from ..store import tromplemond as round_store
 from . import vote as vote_web
 from .charts import score_chart
@@ -212,7 +212,7 @@ def round_view(table: Table, game: Game, *, seat_name: str | None = None) -> dic
     elif status.settled_off:
         off = status.settled_off
         how = "cut" if status.how == ballots.CUT else "vote"
-    if now.finished:
+    if now.finished or game.status != PLAYING:
         phase = END
     elif now.cut_due:
         phase = CUT
@@ -285,8 +285,6 @@ def _hands(view: dict[str, Any], record: dict[str, Any], draft: round_store.Roun
     view.update(preview=preview, preview_problem=preview_problem,
                 preview_round=preview["rounds"][-1] if preview else None,
                 can_confirm=preview is not None)
-    if preview is not None:
-        view["preview_chart"] = score_chart(preview)
 
 
 def _end(view: dict[str, Any], record: dict[str, Any], result: dict[str, Any],
@@ -407,7 +405,7 @@ def _options_form_values(table: Table, form: Mapping[str, str] | None) -> dict[s
 @wrong_codes
 def new_game(code: str):
     """The Tromplemond options (GET) and starting the game with them (POST)."""
-    from .tables import start_problems
+    from .tables import start_problems  # tables imports this module: import when used
 
     table = find_table(code)
     require_keeper(table)
@@ -908,9 +906,6 @@ def cut_winner(code: str, number: int):
     rules.replay(game.record())
     db.session.commit()
     return _to_keeper(table)
-
-
-PENALTIES = ("banned", "void", "clear")
 
 
 @bp.post("/t/<code>/games/<int:number>/penalty")

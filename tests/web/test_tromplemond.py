@@ -712,11 +712,16 @@ def test_the_tablet_region_is_the_scorekeepers_and_phones_regions_are_public(gam
     assert plain.status_code == 303 and plain.headers["Location"].endswith("/seat")
 
 
-def test_a_finished_game_takes_no_more_taps(game):
+def test_a_game_closed_early_takes_no_more_taps(game):
+    game.example_round()
     game.ok("forfeit")
     game.actions.post(f"/t/{game.code}/games/1/end")
     response = game.post("forfeit")
     assert response.status_code == 409 and "Game 1 is over" in text(response)
+    html = game.tablet()
+    assert 'data-phase="end"' in html and 'data-testid="closed-early"' in html
+    assert 'data-testid="net-money"' not in html and totals_on(html)["Nick"] == 30
+    assert game.keeper.get(f"/t/{game.code}/games/1/rounds/1").status_code == 409
 
 
 # --------------------------------------------------------------------------- a whole game
