@@ -950,3 +950,12 @@ def penalties(code: str, number: int):
     if view["phase"] in (END, CUT):
         return _to_keeper(table)
     return render_template("tromplemond/penalties.html", tp=view)
+
+
+@bp.get("/tromplemond/rules")
+def rules_help():
+    """The rules in short, with the house decisions marked so players can argue with them."""
+    calls = [(call.display_name, call.hand, call.wins) for call in rules.TrompCall]
+    return render_template("tromplemond/rules.html", card_points=CARD_POINTS_ROWS,
+                           calls=calls, jack_penalty=rules.JACK_PENALTY,
+                           back=request.args.get("back", ""))

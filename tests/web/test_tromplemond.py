@@ -874,3 +874,12 @@ def test_a_double_tap_on_confirm_appends_the_round_once(game):
         thread.join()
     assert sorted(answers) == [303, 409]
     assert len(game.record()["rounds"]) == 1
+
+
+def test_the_rules_help_marks_the_house_decisions(game):
+    assert 'data-testid="rules-link"' in game.phone("Sam")
+    page = text(game.phones["Sam"].get(f"/tromplemond/rules?back=/t/{game.code}/seat"))
+    assert page.count("(house:") == 2 and "Grand Tromplemond!" in page
+    assert f'href="/t/{game.code}/seat"' in page
+    assert 'href="https://evil.example"' not in text(
+        game.phones["Sam"].get("/tromplemond/rules?back=https://evil.example"))
