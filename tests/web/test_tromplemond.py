@@ -883,3 +883,19 @@ def test_the_rules_help_marks_the_house_decisions(game):
     assert f'href="/t/{game.code}/seat"' in page
     assert 'href="https://evil.example"' not in text(
         game.phones["Sam"].get("/tromplemond/rules?back=https://evil.example"))
+
+
+def test_no_round_screen_shows_a_count_before_the_last_slip(game):
+    game.open_vote()
+    urls = ["/tromplemond/round", "/scoreboard", ""]
+    for voter, target in (("Rob", "Emily"), ("Sam", "Nick"), ("Nick", "Emily")):
+        game.vote({voter: target})
+        screens = [game.tablet(), text(game.keeper.get(f"/t/{game.code}"))]
+        for name, phone in game.phones.items():
+            screens += [game.phone(name), text(phone.get(f"/t/{game.code}/seat"))]
+        screens += [text(game.keeper.get(f"/t/{game.code}{url}", headers=HTMX)) for url in urls]
+        for body in screens:
+            assert "data-count=" not in body and "vote-counts" not in body
+            assert "Emily</strong> is off" not in body
+    game.vote({"Emily": "Nick"})
+    assert 'data-count="2"' in game.phone("Rob")
