@@ -188,7 +188,8 @@ def screenshot(request) -> Callable:
     """Save a page's screenshot as test-output/screenshots/<test>-<step>.png.
 
     ``screenshot(page, "seated", docs="phone")`` also copies it to
-    docs/screenshots/phone.png.
+    docs/screenshots/phone.png when ``COMPANION_UPDATE_DOCS=1`` is set, so an
+    ordinary test run leaves the committed README pictures alone.
     """
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     test_name = re.sub(r"[^A-Za-z0-9_.-]+", "_", request.node.name)
@@ -196,7 +197,7 @@ def screenshot(request) -> Callable:
     def take(page, step: str, *, docs: str | None = None) -> Path:
         path = SCREENSHOTS / f"{test_name}-{step}.png"
         page.screenshot(path=str(path), full_page=True)
-        if docs:  # also kept as docs/screenshots/<docs>.png, for the README
+        if docs and os.environ.get("COMPANION_UPDATE_DOCS") == "1":
             DOCS_SCREENSHOTS.mkdir(parents=True, exist_ok=True)
             shutil.copyfile(path, DOCS_SCREENSHOTS / f"{docs}.png")
         return path
