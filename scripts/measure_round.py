@@ -284,7 +284,7 @@ def report(results: list[dict], pause: float) -> None:
           "pause before every tap, on every device (the tablet too).")
     print("The tablet's screens update by polling every 2 s, as in real use.")
     for number, result in enumerate(results, 1):
-        print(f"\nRound {number}:")
+        print(f"\nRun {number} (a new table):")
         print(f"  seconds:          {result['seconds']:.1f} s  "
               f"(target: under {TARGET_SECONDS} s: "
               f"{'met' if result['seconds'] < TARGET_SECONDS else 'MISSED'})")
@@ -297,7 +297,7 @@ def report(results: list[dict], pause: float) -> None:
               + "  (open the picker, 5 cards, save)")
     if len(results) > 1:
         seconds = [r["seconds"] for r in results]
-        print(f"\nSeconds over {len(results)} rounds: median {statistics.median(seconds):.1f}, "
+        print(f"\nSeconds over {len(results)} runs: median {statistics.median(seconds):.1f}, "
               f"best {min(seconds):.1f}, worst {max(seconds):.1f}")
 
 
