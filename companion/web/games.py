@@ -17,7 +17,7 @@ from . import tromplemond
 from .charts import score_chart
 from .forms import game_title, money_text
 from .limits import wrong_codes
-from .live import page_instead, unchanged
+from .live import live_table
 from .roles import find_table, is_keeper, phone
 
 bp = Blueprint("games", __name__)
@@ -91,31 +91,25 @@ def game(code: str, number: int):
 @wrong_codes
 def scoreboard(code: str, number: int):
     """A game's live score table (the ``_scoreboard.html`` region)."""
-    quiet = unchanged(code)
-    if quiet is not None:
-        return quiet
-    table = find_table(code)
+    table = live_table(code, "games.game", number=number)
     game = _game(table, number)
-    elsewhere = page_instead(url_for("games.game", code=table.code, number=number))
-    if elsewhere is not None:
-        return elsewhere
     live_url = url_for("games.scoreboard", code=table.code, number=number)
     return render_scoreboard(table, game, live_url)
+
+
+def _current_game_page(table: Table) -> str:
+    game = table.current_game
+    if game is None:
+        return url_for("seats.join", code=table.code)
+    return url_for("games.game", code=table.code, number=game.number)
 
 
 @bp.get("/t/<code>/scoreboard")
 @wrong_codes
 def current_scoreboard(code: str):
     """The live score table of whichever game the table plays now (or last played)."""
-    quiet = unchanged(code)
-    if quiet is not None:
-        return quiet
-    table = find_table(code)
+    table = live_table(code, _current_game_page)
     game = table.current_game
-    elsewhere = page_instead(url_for("games.game", code=table.code, number=game.number)
-                             if game else url_for("seats.join", code=table.code))
-    if elsewhere is not None:
-        return elsewhere
     live_url = url_for("games.current_scoreboard", code=table.code)
     return render_scoreboard(table, game, live_url)
 

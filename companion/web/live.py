@@ -7,11 +7,13 @@ and the server does one indexed lookup.
 
 from __future__ import annotations
 
-from flask import Response, abort, redirect, request
+from collections.abc import Callable
+
+from flask import Response, abort, redirect, request, url_for
 
 from ..extensions import db
-from ..store import is_code, normalise_code, queries
-from .roles import keeper_holds
+from ..store import Table, is_code, normalise_code, queries
+from .roles import find_table, keeper_holds
 
 
 def is_htmx() -> bool:
@@ -41,3 +43,23 @@ def page_instead(url: str) -> Response | None:
     if is_htmx():
         return None
     return redirect(url, code=303)
+
+
+def live_table(code: str, page: str | Callable[[Table], str], *, keeper: bool = False,
+               **page_values: object) -> Table:
+    """The table of a polled live region, when the poll needs a fresh region.
+
+    Otherwise it answers at once (by raising): 204 and no body when the poll's
+    version is current, and a redirect to the whole page (the endpoint
+    ``page`` with the table's code and ``page_values``, or ``page(table)``)
+    for a plain browser that opened the region's own URL.
+    """
+    quiet = unchanged(code, keeper=keeper)
+    if quiet is not None:
+        abort(quiet)
+    table = find_table(code)
+    url = page(table) if callable(page) else url_for(page, code=table.code, **page_values)
+    elsewhere = page_instead(url)
+    if elsewhere is not None:
+        abort(elsewhere)
+    return table

@@ -10,7 +10,7 @@ from . import tromplemond
 from .forms import FormError, clean_name, game_title, same_name, whole_number
 from .games import current_scoreboard_context
 from .limits import wrong_codes
-from .live import page_instead, unchanged
+from .live import live_table
 from .roles import (
     find_table,
     forget_phone,
@@ -48,13 +48,7 @@ def join(code: str):
 @wrong_codes
 def join_live(code: str):
     """The join page's live region: which seats are free right now."""
-    quiet = unchanged(code)
-    if quiet is not None:
-        return quiet
-    table = find_table(code)
-    elsewhere = page_instead(url_for("seats.join", code=table.code))
-    if elsewhere is not None:
-        return elsewhere
+    table = live_table(code, "seats.join")
     return render_template("seats/_join.html", **_join_context(table))
 
 
@@ -175,11 +169,5 @@ def seat(code: str):
 @wrong_codes
 def seat_live(code: str):
     """The seat page's live region: this phone's seat (or its request) and the seats."""
-    quiet = unchanged(code)
-    if quiet is not None:
-        return quiet
-    table = find_table(code)
-    elsewhere = page_instead(url_for("seats.seat", code=table.code))
-    if elsewhere is not None:
-        return elsewhere
+    table = live_table(code, "seats.seat")
     return render_template("seats/_you.html", **_seat_context(table))

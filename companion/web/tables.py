@@ -25,7 +25,7 @@ from .forms import (
 )
 from .games import current_scoreboard_context
 from .limits import wrong_codes
-from .live import page_instead, unchanged
+from .live import live_table
 from .qr import join_url, qr_svg
 from .roles import find_table, is_keeper, recovery_code, remember_keeper, require_keeper
 
@@ -146,13 +146,7 @@ def keeper(code: str):
 @wrong_codes
 def keeper_live(code: str):
     """The scorekeeper's live region: seats, who joined, seat-back requests."""
-    quiet = unchanged(code, keeper=True)
-    if quiet is not None:
-        return quiet
-    table = find_table(code)
-    elsewhere = page_instead(url_for("tables.keeper", code=table.code))
-    if elsewhere is not None:
-        return elsewhere
+    table = live_table(code, "tables.keeper", keeper=True)
     return render_template("tables/_keeper.html", **_keeper_context(table))
 
 

@@ -38,7 +38,7 @@ from .forms import (
     whole_number,
 )
 from .limits import wrong_codes
-from .live import page_instead, unchanged
+from .live import live_table
 from .roles import find_table, is_keeper, phone, require_keeper, require_seat_at
 
 bp = Blueprint("tromplemond", __name__)
@@ -445,13 +445,7 @@ def new_game(code: str):
 @wrong_codes
 def tablet_round(code: str):
     """The tablet's live round region (the scorekeeper's screen only)."""
-    quiet = unchanged(code, keeper=True)
-    if quiet is not None:
-        return quiet
-    table = find_table(code)
-    elsewhere = page_instead(url_for("tables.keeper", code=table.code))
-    if elsewhere is not None:
-        return elsewhere
+    table = live_table(code, "tables.keeper", keeper=True)
     context = keeper_context(table)
     if not context:
         abort(404, "This table plays no Tromplemond game.")
@@ -462,13 +456,7 @@ def tablet_round(code: str):
 @wrong_codes
 def phone_round(code: str):
     """A phone's live round region: the checklist, its slip, its hand, the scores, the end."""
-    quiet = unchanged(code)
-    if quiet is not None:
-        return quiet
-    table = find_table(code)
-    elsewhere = page_instead(url_for("seats.seat", code=table.code))
-    if elsewhere is not None:
-        return elsewhere
+    table = live_table(code, "seats.seat")
     context = phone_context(table)
     if not context:
         abort(404, "This table plays no Tromplemond game.")

@@ -46,7 +46,7 @@ from ..store.ballots import (
 )
 from .forms import game_title
 from .limits import wrong_codes
-from .live import is_htmx, page_instead, unchanged
+from .live import is_htmx, live_table
 from .roles import find_table, require_keeper, require_seat, require_seat_at
 
 bp = Blueprint("vote", __name__)
@@ -230,15 +230,9 @@ def slip_page(code: str, number: int, round_number: int):
 @wrong_codes
 def slip(code: str, number: int, round_number: int):
     """The phone's slip, as a live region."""
-    quiet = unchanged(code)
-    if quiet is not None:
-        return quiet
+    live_table(code, "vote.slip_page", number=number, round_number=round_number)
     table, game, index = _round(code, number, round_number)
     seat = require_seat(table)
-    elsewhere = page_instead(url_for("vote.slip_page", code=table.code, number=number,
-                                     round_number=round_number))
-    if elsewhere is not None:
-        return elsewhere
     return render_template("vote/_slip.html",
                            **vote_context(table, game, index, seat_name=seat.name))
 
@@ -285,15 +279,9 @@ def _panel(table: Table, game: Game, index: int, *, status: int = 200, error: st
 @wrong_codes
 def panel(code: str, number: int, round_number: int):
     """The scorekeeper's vote panel, as a live region."""
-    quiet = unchanged(code, keeper=True)
-    if quiet is not None:
-        return quiet
+    live_table(code, "vote.keeper_page", keeper=True, number=number, round_number=round_number)
     table, game, index = _round(code, number, round_number)
     require_keeper(table)
-    elsewhere = page_instead(url_for("vote.keeper_page", code=table.code, number=number,
-                                     round_number=round_number))
-    if elsewhere is not None:
-        return elsewhere
     return _panel(table, game, index)
 
 
