@@ -398,8 +398,26 @@ def _deck_positions(owner: str, row: object, size: int, what: str) -> tuple[int,
     return tuple(positions)
 
 
+class _Jacks:
+    """What a hand's jacks decide, whichever way the hand was entered."""
+
+    public_jacks: int
+    secret_jacks: int
+
+    @property
+    def jacks(self) -> int:
+        """Jacks in the hand."""
+        return self.public_jacks + self.secret_jacks
+
+    @property
+    def call(self) -> TrompCall | None:
+        """The TROMP! call this hand makes (None: no jack)."""
+        return _CALLS.get((self.secret_jacks, self.public_jacks),
+                          TrompCall.PETIT if self.jacks else None)
+
+
 @dataclass(frozen=True)
-class FullHand:
+class FullHand(_Jacks):
     """A hand entered card by card: 2 public and 3 secret cards."""
 
     owner: str
@@ -432,20 +450,10 @@ class FullHand:
         """True: the cards are known."""
         return True
 
-    @property
-    def jacks(self) -> int:
-        """Jacks in the hand."""
-        return self.public_jacks + self.secret_jacks
-
-    @property
-    def call(self) -> TrompCall | None:
-        """The TROMP! call this hand makes (None: no jack)."""
-        return _CALLS.get((self.secret_jacks, self.public_jacks),
-                          TrompCall.PETIT if self.jacks else None)
 
 
 @dataclass(frozen=True)
-class QuickHand:
+class QuickHand(_Jacks):
     """A hand entered the quick way: its points and where its jacks are."""
 
     owner: str
@@ -488,16 +496,6 @@ class QuickHand:
         """False: only points and jacks are known."""
         return False
 
-    @property
-    def jacks(self) -> int:
-        """Jacks in the hand."""
-        return self.public_jacks + self.secret_jacks
-
-    @property
-    def call(self) -> TrompCall | None:
-        """The TROMP! call this hand makes (None: no jack)."""
-        return _CALLS.get((self.secret_jacks, self.public_jacks),
-                          TrompCall.PETIT if self.jacks else None)
 
 
 Hand = FullHand | QuickHand
