@@ -7,7 +7,7 @@ True
 
 from __future__ import annotations
 
-from . import changes, queries
+from . import ballots, changes, queries, tromplemond  # every model is known to db and migrations
 from .codes import (
     ALPHABET,
     CODE_LENGTH,
@@ -36,7 +36,8 @@ from .models import (
 
 __all__ = [
     "ALPHABET", "APPROVED", "CANCELLED", "CODE_LENGTH", "DENIED", "ENDED", "NAME_LENGTH",
-    "PENDING", "PLAYING", "RECORD_FIELDS", "Game", "Seat", "SeatRequest", "Table", "changes",
+    "PENDING", "PLAYING", "RECORD_FIELDS", "Game", "Seat", "SeatRequest", "Table", "ballots",
+    "changes",
     "check_recovery", "is_code", "key_hash", "new_key", "normalise_code", "queries", "same_key",
-    "spaced",
+    "spaced", "tromplemond",
 ]
