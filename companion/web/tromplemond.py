@@ -252,7 +252,8 @@ def _timer(draft: round_store.RoundDraft) -> dict[str, Any]:
     minutes, seconds = divmod(left, 60)
     return {"state": draft.timer, "seconds": left, "clock": f"{minutes}:{seconds:02d}",
             "running": draft.timer == round_store.RUNNING,
-            "up": left == 0 and draft.timer != round_store.READY}
+            # Red "time's up" only while the clock runs out, not once the vote has ended it.
+            "up": left == 0 and draft.timer in (round_store.RUNNING, round_store.PAUSED)}
 
 
 def _hands(view: dict[str, Any], record: dict[str, Any], draft: round_store.RoundDraft,
