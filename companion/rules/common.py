@@ -7,7 +7,7 @@ with :func:`left_of` / :func:`right_of`, and turns exact numbers into JSON with
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
@@ -201,6 +201,16 @@ def require_player(name: object, players: Sequence[str], where: str) -> str:
     if not isinstance(name, str) or name not in players:
         raise RuleError(f"{where}: {name!r} is not a player at this table")
     return name
+
+
+def and_list(names: Iterable[str]) -> str:
+    """Names as a sentence says them.
+
+    >>> and_list(["Sam"]), and_list(["Sam", "Nick"]), and_list(["Rob", "Sam", "Nick"])
+    ('Sam', 'Sam and Nick', 'Rob, Sam and Nick')
+    """
+    names = list(names)
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
 
 
 def round_label(index: int) -> str:

@@ -73,7 +73,7 @@ Where RULES.md leaves a question open, the companion reads it so:
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
@@ -93,6 +93,7 @@ from .cards import (
 from .common import (
     Checklist,
     Number,
+    and_list,
     clockwise_from,
     json_scores,
     left_of,
@@ -681,7 +682,7 @@ def deal_steps(players: Sequence[str], dealer: str, options: Mapping[str, Any]) 
     extra = clockwise_from(players, first)[:DEALT_CARDS % n]
     each = DEALT_CARDS // n
     if extra:
-        who = f"{_names(extra)} get {each + 1} cards, the others {each}"
+        who = f"{and_list(extra)} get {each + 1} cards, the others {each}"
     else:
         who = f"everyone gets {each} cards"
     aside = len(BLANKET) - 1 - n
@@ -716,6 +717,3 @@ def _share_of_44(n: int) -> str:
             f"and {words[n - extra]} get{'s' if n - extra == 1 else ''} {each}")
 
 
-def _names(names: Iterable[str]) -> str:
-    names = list(names)
-    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]

@@ -100,6 +100,7 @@ from sqlalchemy.exc import IntegrityError, SQLAlchemyError
 from sqlalchemy.orm import Mapped, mapped_column
 
 from ..extensions import db
+from ..rules.common import and_list
 from ..rules.tromplemond import (
     VoteKind,
     VoteOutcome,
@@ -287,9 +288,6 @@ def _pattern(counts: dict[str, int]) -> str:
     return "–".join(str(n) for n in sorted((n for n in counts.values() if n), reverse=True))
 
 
-def _and(names: Sequence[str]) -> str:
-    names = list(names)
-    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
 
 
 def _line(round_index: int, ordinal: int, ballot: Ballot, counts: dict[str, int],
@@ -299,12 +297,12 @@ def _line(round_index: int, ordinal: int, ballot: Ballot, counts: dict[str, int]
         if outcome.kind is VoteKind.VOTED_OFF:
             return f"{where}: {_pattern(counts)}, {outcome.voted_off} is voted off"
         if outcome.kind is VoteKind.TIE_BREAK:
-            return (f"{where}: {_pattern(counts)} between {_and(outcome.tied)}; "
-                    f"{_and(outcome.deciders)} decide")
+            return (f"{where}: {_pattern(counts)} between {and_list(outcome.tied)}; "
+                    f"{and_list(outcome.deciders)} decide")
         return f"{where}: {_pattern(counts)}, everyone votes again"
     if outcome.kind is VoteKind.VOTED_OFF:
         return f"{where}: agreed on {outcome.voted_off}"
-    return f"{where}: {_and(ballot.voters)} disagreed, new slips"
+    return f"{where}: {and_list(ballot.voters)} disagreed, new slips"
 
 
 def vote_status(game: Game, round_index: int) -> VoteStatus:
@@ -411,14 +409,14 @@ def _check(game: Game, ballot: Ballot, voter: str, target: str, stage: int | Non
     if voter not in game.players:
         raise BallotError(f"{voter} is not playing this game.", 403)
     if voter not in ballot.voters:
-        raise BallotError(f"{voter} has no slip in this tie-break: only {_and(ballot.voters)} "
-                          f"decide between {_and(ballot.candidates)}.", 403)
+        raise BallotError(f"{voter} has no slip in this tie-break: only {and_list(ballot.voters)} "
+                          f"decide between {and_list(ballot.candidates)}.", 403)
     if voter in _voted(ballot):
         raise BallotError(f"{voter} has already voted: one slip each.", 409)
     if target == voter:
         raise BallotError("You cannot vote for yourself: name one of your opponents.")
     if target not in ballot.candidates:
-        raise BallotError(f"Name one of {_and([c for c in ballot.candidates if c != voter])} "
+        raise BallotError(f"Name one of {and_list([c for c in ballot.candidates if c != voter])} "
                           "on your slip.")
 
 
@@ -503,7 +501,7 @@ def record_cut(game: Game, round_index: int, name: str) -> None:
         raise BallotError("A card cut settles a tie, and there is no tie yet: the vote is "
                           "still open.", 409)
     if name not in ballot.candidates:
-        raise BallotError(f"The card cut is between {_and(ballot.candidates)}: pick one.")
+        raise BallotError(f"The card cut is between {and_list(ballot.candidates)}: pick one.")
     tie = db.session.scalar(
         select(Ballot).where(Ballot.game_id == game.id, Ballot.round_index == round_index,
                              Ballot.stage == ballot.stage - 1))

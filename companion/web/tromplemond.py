@@ -25,6 +25,7 @@ from ..extensions import db
 from ..rules import RuleError, settle_up
 from ..rules import tromplemond as rules
 from ..rules.cards import SuitCard, parse_card
+from ..rules.common import and_list
 from ..store import PLAYING, Game, Table, ballots, changes, queries
 from ..store import tromplemond as round_store
 from . import vote as vote_web
@@ -734,7 +735,7 @@ def confirm(code: str, number: int):
     if view["phase"] != round_store.HANDS:
         abort(409, "There is no round to confirm yet: the vote comes first.")
     if view["missing"]:
-        abort(409, f"Waiting for {_and(view['missing'])}'s hand.")
+        abort(409, f"Waiting for {and_list(view['missing'])}'s hand.")
     if view["conflicts"]:
         abort(409, f"The hands do not add up: {view['conflicts'][0]}.")
     if not view["can_confirm"]:
@@ -889,7 +890,7 @@ def cut_winner(code: str, number: int):
         abort(409, "No card cut is due: the top total is not shared after an extra round.")
     winner = request.form.get("player", "")
     if winner not in view["now"].tied:
-        abort(400, f"The card cut is between {_and(view['now'].tied)}: pick one.")
+        abort(400, f"The card cut is between {and_list(view['now'].tied)}: pick one.")
     facts = dict(game.rounds[-1]) | {"cut_winner": winner}
     round_store.replace_round(game, len(game.rounds) - 1, facts)
     rules.replay(game.record())
@@ -925,9 +926,6 @@ def penalty(code: str, number: int):
     return _to_keeper(table)
 
 
-def _and(names: Any) -> str:
-    names = list(names)
-    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
 
 
 @bp.get("/t/<code>/games/<int:number>/penalties")
