@@ -54,20 +54,11 @@ END, CUT = "end", "cut"
 """The round pages' phases beyond the stored ones: the game is over; a card cut is due."""
 
 
-def card_code(card: SuitCard) -> str:
-    """A card's ASCII code, as forms send it: ``KH``, ``10S``, ``JC``.
-
-    >>> card_code(rules.DECK[0]), card_code(rules.DECK[-1])
-    ('AS', 'JC')
-    """
-    return f"{card.rank.value}{card.suit.letter}"
-
-
 DECK_ROWS: tuple[tuple[tuple[str, str], ...], ...] = tuple(
-    tuple((card_code(c), str(c)) for c in rules.DECK if c.suit is suit)
+    tuple((c.ascii, str(c)) for c in rules.DECK if c.suit is suit)
     for suit in dict.fromkeys(c.suit for c in rules.DECK)
 )
-"""The 26 cards by suit, as (code, card) pairs: the rows of the card picker."""
+"""The 26 cards by suit, as (code, card) pairs (``KH``, ``K♥``): the card picker's rows."""
 _BY_CODE = {code: text for row in DECK_ROWS for code, text in row}
 
 
@@ -80,7 +71,7 @@ def codes_of(cards: Any) -> list[str]:
         except RuleError:
             continue
         if isinstance(card, SuitCard):
-            codes.append(card_code(card))
+            codes.append(card.ascii)
     return codes
 
 CARD_POINTS_ROWS: tuple[tuple[str, str], ...] = (
