@@ -318,7 +318,8 @@ def vote_context(table: Table, game: Game, view: Mapping[str, Any],
     if view.get("phase") not in (round_store.VOTE, round_store.HANDS) or status is None \
             or not status.opened:
         return {}
-    return vote_web.vote_context(table, game, view["draft"].round_index, seat_name=seat_name)
+    return vote_web.vote_context(table, game, view["draft"].round_index, seat_name=seat_name,
+                                 status=status)
 
 
 def waiting_view(table: Table, seat_name: str | None = None) -> dict[str, Any]:

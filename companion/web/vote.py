@@ -131,13 +131,15 @@ def _step(status: VoteStatus, seat_name: str | None) -> str:
 
 def vote_context(table: Table, game: Game, round_index: int, *,
                  seat_name: str | None = None, confirm: str | None = None,
-                 error: str | None = None) -> dict[str, Any]:
+                 error: str | None = None, status: VoteStatus | None = None) -> dict[str, Any]:
     """The context of ``vote/_panel.html`` and ``vote/_slip.html``: ``{"vote": VoteView}``.
 
     ``seat_name`` is the phone's player (for the slip); ``confirm`` a name
-    waiting for the confirming tap; ``error`` a refusal to show on top.
+    waiting for the confirming tap; ``error`` a refusal to show on top;
+    ``status`` the round's vote status when the caller has read it already.
     """
-    status = vote_status(game, round_index)
+    if status is None:
+        status = vote_status(game, round_index)
     step = _step(status, seat_name)
     if confirm is not None and step == "choose":
         step = "confirm"
