@@ -72,7 +72,7 @@ def read_header(
         if name in names[:i]:
             raise RuleError(f"{name} is seated twice")
     if len(names) not in player_counts:
-        allowed = _describe_counts(player_counts)
+        allowed = describe_counts(player_counts)
         raise RuleError(f"{game} is for {allowed} players, not {len(names)}")
     first_dealer = record.get("first_dealer", names[0])
     if first_dealer not in names:
@@ -96,7 +96,12 @@ def read_header(
     return Header(game, names, first_dealer, options, tuple(rounds))
 
 
-def _describe_counts(counts: range | Sequence[int]) -> str:
+def describe_counts(counts: range | Sequence[int]) -> str:
+    """How many players, as a sentence says it: ``4``, ``3 to 5``, ``2, 4``.
+
+    >>> describe_counts([4]), describe_counts(range(3, 6)), describe_counts([2, 4])
+    ('4', '3 to 5', '2, 4')
+    """
     counts = list(counts)
     if len(counts) == 1:
         return str(counts[0])

@@ -8,6 +8,7 @@ import unicodedata
 from collections.abc import Iterable
 
 from ..rules import GAMES, game_module
+from ..rules.common import describe_counts
 from ..store import NAME_LENGTH
 
 MAX_SEATS = 8
@@ -98,19 +99,6 @@ def allowed_players(game: str) -> list[int]:
     """How many players ``game`` allows, within the app's limit of seats."""
     counts = game_module(game).PLAYERS
     return [n for n in range(1, MAX_SEATS + 1) if n in counts]
-
-
-def describe_counts(counts: list[int]) -> str:
-    """``4``, ``3 to 5``, or ``2 to 8`` (players).
-
-    >>> describe_counts([4]), describe_counts([3, 4, 5])
-    ('4', '3 to 5')
-    """
-    if len(counts) == 1:
-        return str(counts[0])
-    if counts == list(range(counts[0], counts[-1] + 1)):
-        return f"{counts[0]} to {counts[-1]}"
-    return ", ".join(map(str, counts))
 
 
 def check_game(game: object) -> str:

@@ -6,6 +6,7 @@ from flask import Blueprint, abort, redirect, render_template, request, url_for
 
 from ..extensions import db
 from ..rules import GAMES, RuleError, replay
+from ..rules.common import describe_counts
 from ..store import ENDED, Seat, SeatRequest, Table, changes, queries, spaced
 from ..store import tromplemond as round_store
 from . import tromplemond
@@ -16,7 +17,6 @@ from .forms import (
     check_game,
     check_player_count,
     clean_name,
-    describe_counts,
     first_duplicate,
     game_title,
     required_name,
