@@ -87,6 +87,7 @@ from .common import (
     clockwise_from,
     distribute_odd_units,
     left_of,
+    merge_options,
     read_header,
     require_player,
     round_label,
@@ -204,12 +205,7 @@ def read_options(options: Mapping[str, Any]) -> Options:
     >>> read_options({"ante": 2})
     Options(stack=100, ante=2, rounds=10, target=None)
     """
-    if not isinstance(options, Mapping):
-        raise RuleError("options must be a JSON object")
-    unknown = sorted(set(options) - set(DEFAULTS))
-    if unknown:
-        raise RuleError(f"clumond has no option {unknown[0]!r}")
-    return Options.read(dict(DEFAULTS) | dict(options))
+    return Options.read(merge_options(options, DEFAULTS, "clumond"))
 
 
 # ---------------------------------------------------------------------------

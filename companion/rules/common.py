@@ -78,14 +78,7 @@ def read_header(
     if first_dealer not in names:
         raise RuleError(f"the first dealer {first_dealer!r} is not one of the players")
     given = record.get("options")
-    if given is None:
-        given = {}
-    if not isinstance(given, Mapping):
-        raise RuleError("options must be a JSON object")
-    unknown = sorted(set(given) - set(defaults))
-    if unknown:
-        raise RuleError(f"{game} has no option {unknown[0]!r}")
-    options = dict(defaults) | dict(given)
+    options = merge_options({} if given is None else given, defaults, game)
     rounds = record.get("rounds", [])
     if not isinstance(rounds, list):
         raise RuleError("rounds must be a list of JSON objects")
@@ -94,6 +87,36 @@ def read_header(
             raise RuleError(f"{round_label(i)} is not a JSON object "
                             f"(rounds must be a list of JSON objects): {entry!r}")
     return Header(game, names, first_dealer, options, tuple(rounds))
+
+
+def merge_options(given: object, defaults: Mapping[str, Any], game: str) -> dict[str, Any]:
+    """A game's options with the defaults filled in.
+
+    Unknown names are refused: a typo (``"joiningfee"``) would otherwise be
+    silently ignored, and with it the money it was meant to set.
+
+    >>> merge_options({"ante": 2}, {"ante": 5, "stack": 100}, "clumond")
+    {'ante': 2, 'stack': 100}
+    """
+    if not isinstance(given, Mapping):
+        raise RuleError("options must be a JSON object")
+    unknown = sorted(set(given) - set(defaults))
+    if unknown:
+        raise RuleError(f"{game} has no option {unknown[0]!r}")
+    return dict(defaults) | dict(given)
+
+
+def true_or_false(value: object, what: str) -> bool:
+    """A yes/no field: ``true``, ``false``, or left out (false).
+
+    >>> true_or_false(None, "void"), true_or_false(True, "void")
+    (False, True)
+    """
+    if value is None:
+        return False
+    if not isinstance(value, bool):
+        raise RuleError(f"{what} must be true or false, not {value!r}")
+    return value
 
 
 def describe_counts(counts: range | Sequence[int]) -> str:

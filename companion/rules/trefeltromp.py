@@ -146,6 +146,7 @@ from .common import (
     Checklist,
     clockwise_from,
     distribute_odd_units,
+    merge_options,
     read_header,
     require_player,
     right_of,
@@ -1149,10 +1150,7 @@ def _check_table(players: Sequence[str], options: Mapping[str, Any],
     players = tuple(players)
     if len(players) not in PLAYERS or not all(isinstance(p, str) and p for p in players):
         raise RuleError(f"trefeltromp is for {PLAYERS.start} to {PLAYERS.stop - 1} players")
-    unknown = sorted(set(options) - set(DEFAULTS))
-    if unknown:
-        raise RuleError(f"trefeltromp has no option {unknown[0]!r}")
-    return (players, *_read_options(dict(DEFAULTS) | dict(options)))
+    return (players, *_read_options(merge_options(options, DEFAULTS, "trefeltromp")))
 
 
 def deck_prep(players: Sequence[str], options: Mapping[str, Any]) -> Checklist:

@@ -86,10 +86,12 @@ from .common import (
     Checklist,
     Number,
     left_of,
+    merge_options,
     read_header,
     require_player,
     round_label,
     to_json_number,
+    true_or_false,
     whole_number,
 )
 from .errors import RuleError
@@ -517,10 +519,7 @@ class Game:
 
 def read_beginners(options: Mapping[str, Any]) -> bool:
     """The ``beginners`` option (defaults merged in), checked to be true or false."""
-    beginners = options["beginners"]
-    if not isinstance(beginners, bool):
-        raise RuleError(f"the beginners option must be true or false, not {beginners!r}")
-    return beginners
+    return true_or_false(options["beginners"], "the beginners option")
 
 
 def _walk(record: object) -> tuple[Game, list[tuple[HandResult, Game]]]:
@@ -631,12 +630,7 @@ def _seats(players: Sequence[str], options: Mapping[str, Any]) -> tuple[tuple[st
     names = tuple(players)
     if len(names) not in PLAYERS:
         raise RuleError(f"tremp is for 4 players, not {len(names)}")
-    if not isinstance(options, Mapping):
-        raise RuleError("options must be a JSON object")
-    unknown = sorted(set(options) - set(DEFAULTS))
-    if unknown:
-        raise RuleError(f"tremp has no option {unknown[0]!r}")
-    return names, read_beginners(dict(DEFAULTS) | dict(options))
+    return names, read_beginners(merge_options(options, DEFAULTS, "tremp"))
 
 
 def deck_prep(players: Sequence[str], options: Mapping[str, Any]) -> Checklist:

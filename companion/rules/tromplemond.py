@@ -140,9 +140,11 @@ from .common import (
     clockwise_from,
     distribute_odd_units,
     left_of,
+    merge_options,
     read_header,
     require_player,
     round_label,
+    true_or_false,
     whole_number,
 )
 from .errors import RuleError
@@ -794,12 +796,7 @@ def read_options(options: Mapping[str, Any]) -> Options:
     >>> read_options({"joining_fee": 50}).payout
     (75, 25)
     """
-    if not isinstance(options, Mapping):
-        raise RuleError("options must be a JSON object")
-    unknown = sorted(set(options) - set(DEFAULTS))
-    if unknown:
-        raise RuleError(f"{GAME} has no option {unknown[0]!r}")
-    merged = dict(DEFAULTS) | dict(options)
+    merged = merge_options(options, DEFAULTS, GAME)
     payout = merged["payout"]
     if isinstance(payout, list):
         payout = tuple(payout)
@@ -912,11 +909,7 @@ def read_round(data: object, index: int, players: Sequence[str], dealer: str) ->
     if off is None:
         raise RuleError(f"{where}: nobody went off; name the voted-off player (voted_off) "
                         "or the player who showed cards early (shown_early)")
-    forfeit = data.get("dealer_forfeit")
-    if forfeit is None:
-        forfeit = False
-    if not isinstance(forfeit, bool):
-        raise RuleError(f"{where}: dealer_forfeit must be true or false, not {forfeit!r}")
+    forfeit = true_or_false(data.get("dealer_forfeit"), f"{where}: dealer_forfeit")
     given = data.get("hands")
     if given is None:
         given = {}
@@ -1080,11 +1073,7 @@ def _next_phase(phase: _Phase, index: int, totals: Mapping[str, int], opts: Opti
 
 
 def _read_flags(record: Mapping[str, Any], players: Sequence[str]) -> tuple[bool, str | None]:
-    void = record.get("void")
-    if void is None:
-        void = False
-    if not isinstance(void, bool):
-        raise RuleError(f"void must be true or false, not {void!r}")
+    void = true_or_false(record.get("void"), "void")
     banned = record.get("banned")
     if banned is not None:
         require_player(banned, players, "banned")
