@@ -1,7 +1,8 @@
 """The rules of the five games, as pure functions of a game record.
 
 No Flask, no SQLAlchemy: a record of facts goes in, a JSON-ready result
-comes out (see ``shared/DESIGN.md``, "The game record").
+comes out (see ``docs/records.md``); an evening's record of games and payments
+gives the evening's ledger (:func:`evening`, ``docs/records.md``, "The evening").
 
 >>> from companion.rules import replay
 >>> result = replay({"game": "tremp", "players": ["Rob", "Sam", "Nick", "Emily"],
@@ -12,38 +13,17 @@ comes out (see ``shared/DESIGN.md``, "The game record").
 
 from __future__ import annotations
 
-import importlib
 from collections.abc import Mapping, Sequence
-from types import ModuleType
 from typing import Any
 
 from .common import Checklist
 from .errors import RuleError
+from .evening import evening
+from .games import GAMES, game_module, replay
 from .settle import settle_up
 
-GAMES: tuple[str, ...] = ("tromplemond", "clumond", "trumplestiltskin", "trefeltromp", "tremp")
-"""The games the companion knows, by their record name."""
-
-__all__ = ["GAMES", "Checklist", "RuleError", "deal_steps", "deck_prep", "game_module",
-           "replay", "settle_up"]
-
-
-def game_module(game: object) -> ModuleType:
-    """The rules module of ``game`` (one of :data:`GAMES`)."""
-    if game not in GAMES:
-        raise RuleError(f"unknown game {game!r}; the companion knows {', '.join(GAMES)}")
-    return importlib.import_module(f"{__name__}.{game}")
-
-
-def replay(record: Mapping[str, Any]) -> dict[str, Any]:
-    """Turn a game record into its result (a JSON-ready dict).
-
-    Raises :class:`RuleError`, with a message a player can act on, when the
-    record breaks the rules.
-    """
-    if not isinstance(record, Mapping):
-        raise RuleError("a game record must be a JSON object")
-    return game_module(record.get("game")).replay(record)
+__all__ = ["GAMES", "Checklist", "RuleError", "deal_steps", "deck_prep", "evening",
+           "game_module", "replay", "settle_up"]
 
 
 def deck_prep(game: str, players: Sequence[str], options: Mapping[str, Any] | None = None,

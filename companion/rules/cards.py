@@ -201,7 +201,7 @@ _SUIT_CARD = re.compile(r"^(10|[2-9TJQKAPN])([♠♤♥♡♦♢♣♧SHDC])$")
 
 
 def parse_card(text: object) -> Card:
-    """Read one card in any spelling of DESIGN.md.
+    """Read one card in any spelling of ``docs/records.md`` ("Cards").
 
     Accepts ``10♦ 10D TD td``, ``J♣ jc``, the tarot ``I``…``XXI``, ``Fool``,
     ``P♠``/``N♠`` (Page/Knight), ``red joker``/``black joker``; case and

@@ -1,4 +1,4 @@
-"""Clumond: three players, chips, and the three cards you keep (RULES.md section 2).
+"""Clumond: three players, chips, and the three cards you keep (``docs/rules/clumond.md``).
 
 Every round each player antes into the pot, 13 tricks are played from 16-card
 hands, and the three cards each player keeps at the end make their
@@ -54,7 +54,8 @@ payout and, in the last round, the pot's share-out), ``totals`` (the stacks),
 
 Readings
 --------
-Where RULES.md leaves a question open, the companion reads it this way:
+Where the rules leave a question open, the companion reads it this way
+(``docs/rules/clumond.md`` gives these too, marked as house decisions):
 
 - ``declared`` may stand in for ``kept`` player by player; when both are
   given for a player they must agree.
@@ -72,6 +73,10 @@ Where RULES.md leaves a question open, the companion reads it this way:
   ``hearts``) or ``"none"`` / ``"no trumps"``.
 - Fields of a round that the rules do not know are refused, as in the other games:
   a typo (``"trick"``) must not silently drop a fact.
+- ``chip_value`` is checked (null, or a positive whole number of the
+  table's smallest unit of money per chip) but plays no part in the game:
+  ``money`` stays in chips, and the evening's ledger multiplies
+  (:func:`companion.rules.evening`).
 """
 
 from __future__ import annotations
@@ -88,18 +93,21 @@ from .common import (
     distribute_odd_units,
     left_of,
     merge_options,
+    read_chip_value,
     read_header,
     require_player,
     round_label,
     whole_number,
 )
 from .errors import RuleError
+from .ledger import MoneyLine, What, lines_of
 
 PLAYERS: tuple[int, ...] = (3,)
 """Clumond is for exactly three players."""
 
-DEFAULTS: dict[str, Any] = {"stack": 100, "ante": 5, "rounds": 10, "target": None}
-"""Option defaults (DESIGN.md)."""
+DEFAULTS: dict[str, Any] = {"stack": 100, "ante": 5, "rounds": 10, "target": None,
+                            "chip_value": None}
+"""Option defaults (``docs/records.md``); ``chip_value`` None: the chips are not money."""
 
 TRICKS = 13
 """Tricks played in a round."""
@@ -154,7 +162,7 @@ def tricks_that_count(tricks: int) -> int:
 def payment(tricks: int, declared: int) -> int:
     """Chips a player pays into the pot in a standard round: the tricks of difference.
 
-    9 tricks with a declaration of 5 pays 4 (the RULES.md example); 12 tricks
+    9 tricks with a declaration of 5 pays 4 (the rules' example); 12 tricks
     count as 2, so with a declaration of 2 that is a success and pays nothing.
 
     >>> payment(9, 5), payment(12, 2), payment(0, 9)
@@ -170,12 +178,17 @@ def payment(tricks: int, declared: int) -> int:
 
 @dataclass(frozen=True)
 class Options:
-    """A game's options, checked: starting stack, ante, length and target."""
+    """A game's options, checked: starting stack, ante, length, target and chip value.
+
+    ``chip_value`` is what one chip is worth in the table's smallest unit of
+    money (None: the chips are not money); the game's play does not use it.
+    """
 
     stack: int
     ante: int
     rounds: int | None
     target: int | None
+    chip_value: int | None = None
 
     def __post_init__(self) -> None:
         if self.rounds is None and self.target is None:
@@ -196,6 +209,7 @@ class Options:
             rounds=None if rounds is None else whole_number(rounds, "the number of rounds",
                                                             minimum=1),
             target=None if target is None else whole_number(target, "the target stack"),
+            chip_value=read_chip_value(options),
         )
 
 
@@ -203,7 +217,7 @@ def read_options(options: Mapping[str, Any]) -> Options:
     """Check a game's options (defaults filled in), e.g. for a checklist or the set-up form.
 
     >>> read_options({"ante": 2})
-    Options(stack=100, ante=2, rounds=10, target=None)
+    Options(stack=100, ante=2, rounds=10, target=None, chip_value=None)
     """
     return Options.read(merge_options(options, DEFAULTS, "clumond"))
 
@@ -562,6 +576,30 @@ def _breakdown(players: Sequence[str], facts: RoundFacts, s: Settlement,
         "pot": s.pot,
         "game_over": after.game_over,
     }
+
+
+def money_lines(record: Mapping[str, Any]) -> list[MoneyLine]:
+    """Every movement of chips in the game: antes, missed declarations, payouts, share-out.
+
+    Round by round (players in seat order); they add up, player by player,
+    to ``replay(record)["money"]``.
+
+    >>> lines = money_lines({"game": "clumond", "players": ["Ann", "Bo", "Cy"],
+    ...     "first_dealer": "Cy", "options": {"rounds": 1},
+    ...     "rounds": [{"tricks": {"Ann": 3, "Bo": 4, "Cy": 6},
+    ...                 "declared": {"Ann": 3, "Bo": 8, "Cy": 1}}]})
+    >>> [(line.player, line.amount, line.what.value) for line in lines if line.player == "Ann"]
+    [('Ann', -5, 'ante'), ('Ann', 8, 'payout'), ('Ann', 6, 'share-out')]
+    """
+    table, history = _walk(record)
+    players = table.players
+    lines: list[MoneyLine] = []
+    for number, (_, _, s, _) in enumerate(history, 1):
+        lines += lines_of(number, What.ANTE, dict.fromkeys(players, s.ante))
+        for what, sizes in ((What.MISSED_DECLARATION, s.payments), (What.PAYOUT, s.payouts),
+                            (What.SHARE_OUT, s.share_out)):
+            lines += lines_of(number, what, dict(zip(players, sizes, strict=True)))
+    return lines
 
 
 def next_dealer(record: Mapping[str, Any]) -> str | None:

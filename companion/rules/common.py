@@ -224,6 +224,37 @@ def whole_number(value: object, what: str, *, minimum: int | None = None,
     return value
 
 
+def positive_whole(value: object, what: str) -> int:
+    """Check that ``value`` is a positive whole number (not a bool; ``5.0`` from JSON is 5).
+
+    ``what`` names the field for the message, as a player would write it.
+
+    >>> positive_whole(350, "the amount"), positive_whole(5.0, "chip_value")
+    (350, 5)
+    >>> positive_whole(0, "chip_value")  # doctest: +IGNORE_EXCEPTION_DETAIL
+    Traceback (most recent call last):
+    ...
+    RuleError: chip_value must be a positive whole number, not 0
+    """
+    if isinstance(value, float) and value.is_integer():
+        value = int(value)
+    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+        raise RuleError(f"{what} must be a positive whole number, not {value!r}")
+    return value
+
+
+def read_chip_value(options: Mapping[str, Any]) -> int | None:
+    """A chip game's ``chip_value`` option: whole smallest units of money per chip.
+
+    None (or left out) means the chips are not money.
+
+    >>> read_chip_value({"chip_value": 5}), read_chip_value({"chip_value": None})
+    (5, None)
+    """
+    value = options.get("chip_value")
+    return None if value is None else positive_whole(value, "chip_value")
+
+
 def require_player(name: object, players: Sequence[str], where: str) -> str:
     """Check that ``name`` is one of the players; ``where`` prefixes the message."""
     if not isinstance(name, str) or name not in players:

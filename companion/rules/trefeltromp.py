@@ -1,4 +1,4 @@
-"""Trefeltromp: the tarot betting game (RULES.md section 4).
+"""Trefeltromp: the tarot betting game (``docs/rules/trefeltromp.md``).
 
 Every hand each seated player antes, gets 3 tarot cards, and four betting
 rounds (*calls*) alternate with three reveals: at **banen** the best card
@@ -88,7 +88,8 @@ raise (a raise puts in the amount to call plus N).
 
 Readings
 --------
-Where RULES.md leaves a question open, the companion reads it this way:
+Where the rules leave a question open, the companion reads it this way
+(``docs/rules/trefeltromp.md`` gives these too, marked as house decisions):
 
 - ``players`` is the seating, clockwise. The dealer of round 1 is
   ``first_dealer``; the deal then passes to the right, skipping players who
@@ -131,6 +132,10 @@ Where RULES.md leaves a question open, the companion reads it this way:
 - A hand's fields are ``buys``, ``leave``, ``calls`` and ``shows``; any
   other field is refused, so a typo cannot silently drop a fact.
 - An ante or a starting stack of 0 is allowed (players then buy chips).
+- ``chip_value`` is checked (null, or a positive whole number of the
+  table's smallest unit of money per chip) but plays no part in the game:
+  ``money`` stays in chips, and the evening's ledger multiplies
+  (:func:`companion.rules.evening`).
 """
 
 from __future__ import annotations
@@ -147,6 +152,7 @@ from .common import (
     clockwise_from,
     distribute_odd_units,
     merge_options,
+    read_chip_value,
     read_header,
     require_player,
     right_of,
@@ -154,12 +160,14 @@ from .common import (
     whole_number,
 )
 from .errors import RuleError
+from .ledger import MoneyLine, What, lines_of
 
 PLAYERS = range(2, 20)
 """2 to 19 players (with 19 everyone can still draw a card)."""
 
-DEFAULTS: dict[str, Any] = {"ante": 10, "stack": 500, "limit": None}
-"""The options of DESIGN.md: ante, starting stack, largest bet or raise (None: no limit)."""
+DEFAULTS: dict[str, Any] = {"ante": 10, "stack": 500, "limit": None, "chip_value": None}
+"""Option defaults (``docs/records.md``): ante, starting stack, largest bet or raise (None: no
+limit), and what a chip is worth in the table's smallest unit of money (None: not money)."""
 
 HAND_FIELDS = ("buys", "leave", "calls", "shows")
 """The fields of a hand in the record."""
@@ -854,6 +862,8 @@ def max_amount(hand: Hand) -> int:
 
 
 def _read_options(options: Mapping[str, Any]) -> tuple[int, int, int | None]:
+    """The ante, starting stack and limit; ``chip_value`` is checked but plays no part."""
+    read_chip_value(options)
     ante = whole_number(options["ante"], "the ante", minimum=0)
     stack = whole_number(options["stack"], "the starting stack", minimum=0)
     limit = options["limit"]
@@ -1139,6 +1149,42 @@ def table_now(record: Mapping[str, Any]) -> Table:
     (('Ann', 'Bo'), None, 'Bo')
     """
     return _replay(record)[1]
+
+
+def money_lines(record: Mapping[str, Any]) -> list[MoneyLine]:
+    """Every movement of chips in play: antes, bets, payouts and the share-out.
+
+    Hand by hand (players in seat order), from the replay's breakdowns; a
+    bet, call or raise is a ``bets`` line, a reveal won or a hand won by
+    folding a ``payout``. Chips bought are not lines: a buy swaps money for
+    as many chips, so it moves nothing between players. The lines add up,
+    player by player, to ``replay(record)["money"]`` (stack less chips bought).
+
+    >>> lines = money_lines({"game": "trefeltromp", "players": ["Ann", "Bo"],
+    ...     "first_dealer": "Ann", "rounds": [{"calls": [[["Bo", "bet", 5], ["Ann", "fold"]]]}]})
+    >>> [(line.round, line.player, line.amount, line.what.value) for line in lines]
+    [(1, 'Ann', -10, 'ante'), (1, 'Bo', -10, 'ante'), (1, 'Bo', -5, 'bets'), (1, 'Bo', 25, 'payout')]
+    """  # noqa: E501
+    lines: list[MoneyLine] = []
+    for number, hand in enumerate(replay(record)["rounds"], 1):
+        b = hand["breakdown"]
+        seated = b["seated"]
+        bets = dict.fromkeys(seated, 0)
+        for call in b["calls"]:
+            for action in call["actions"]:
+                bets[action["player"]] += action["chips"]
+        won = dict.fromkeys(seated, 0)
+        for reveal in b["reveals"]:
+            if reveal["winner"] is not None:
+                won[reveal["winner"]] += reveal["share"]
+        if b["won_by_fold"] is not None:
+            won[b["won_by_fold"]["player"]] += b["won_by_fold"]["share"]
+        lines += lines_of(number, What.ANTE, dict.fromkeys(seated, b["ante"]))
+        lines += lines_of(number, What.BETS, bets)
+        lines += lines_of(number, What.PAYOUT, won)
+        lines += lines_of(number, What.SHARE_OUT,
+                          {p: b["share_out"].get(p, 0) for p in seated})
+    return lines
 
 
 # ---------------------------------------------------------------------------

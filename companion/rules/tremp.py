@@ -1,4 +1,6 @@
-"""Tremp: four players in two partnerships, bidding by displaying cards (RULES.md section 5).
+"""Tremp: four players in two partnerships, bidding by displaying cards.
+
+The rules are in ``docs/rules/tremp.md``.
 
 Partners sit opposite: seats 1 & 3 against seats 2 & 4, named after their
 players (``"Rob & Nick"``, ``"Sam & Emily"``). The bid starts at −4 and each
@@ -25,6 +27,11 @@ A hand of the record::
 
 Sam & Emily bid −2 and took 9 tricks: P(−2) = ¼ to their match total and
 P(2 × (9 − (−2))) = P(22) to their game total.
+
+Who wins a trick: :func:`trick_winner` judges the four cards of a trick in
+the order played (A is low, yet an ace beats the king of its suit; tremp
+beats trump; any other suit beats tremp), folding :func:`beats` over them.
+The record does not hold tricks: the judge is for the table to ask.
 
 Result
 ------
@@ -54,7 +61,8 @@ and ``matches`` (matches won per team). Each hand carries ``dealer``,
 
 Readings
 --------
-Where RULES.md leaves a question open, the companion reads it this way:
+Where the rules leave a question open, the companion reads it this way
+(``docs/rules/tremp.md`` gives these too, marked as house decisions):
 
 - After a match the deal goes to the first player clockwise after the last
   dealer who is on the losing team: the player to the last dealer's left if
@@ -71,17 +79,21 @@ Where RULES.md leaves a question open, the companion reads it this way:
   rounded.
 - Fields of a hand that the rules do not know are refused, as in the other games:
   a typo (``"trick"``) must not silently drop a fact.
+- A trump played on a tremp card meets two conditions of "Who wins a trick"
+  (2, any other suit beats tremp, and 5, trump beats any other suit); the
+  trick judge names the first. Either way the trump becomes the winning card.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from enum import Enum
 from fractions import Fraction
 from functools import lru_cache
 from typing import Any
 
-from .cards import STANDARD_RANKS, Card, Suit, SuitCard, parse_card
+from .cards import STANDARD_RANKS, Card, Rank, Suit, SuitCard, parse_card, parse_suit
 from .common import (
     Checklist,
     Number,
@@ -100,7 +112,7 @@ PLAYERS: tuple[int, ...] = (4,)
 """Tremp is for exactly four players."""
 
 DEFAULTS: dict[str, Any] = {"beginners": False}
-"""Option defaults (DESIGN.md)."""
+"""Option defaults (``docs/records.md``)."""
 
 OPENING_BID = -4
 """The bid before anyone has displayed a card."""
@@ -173,7 +185,7 @@ class HandPoints:
 def hand_points(bid: int, tricks: int) -> HandPoints:
     """The points of a hand where the bidding team took ``tricks`` against ``bid``.
 
-    The RULES.md example, bid 8: made with 9 tricks, +256 match points and
+    The rules' example, bid 8: made with 9 tricks, +256 match points and
     +4 game points; failed with the opponents taking 9 tricks (the bidders 4),
     +128 game points and +64 match points to the opponents.
 
@@ -242,10 +254,14 @@ _STANDARD = frozenset(STANDARD_RANKS)
 _PASS = "pass"
 
 
+def _is_standard(card: Card) -> bool:
+    return isinstance(card, SuitCard) and card.rank in _STANDARD
+
+
 @lru_cache(maxsize=256)
 def _card(text: str) -> tuple[Card, bool]:
     card = parse_card(text)
-    return card, isinstance(card, SuitCard) and card.rank in _STANDARD
+    return card, _is_standard(card)
 
 
 def _displayed_card(what: object, name: str, label: str) -> SuitCard:
@@ -411,6 +427,266 @@ def read_hand(raw: object, players: Sequence[str], dealer: str, label: str) -> H
     if raw.get("tricks") is None:
         raise RuleError(f"{what} are missing")
     return Hand(bidding, whole_number(raw["tricks"], what, minimum=0, maximum=TRICKS))
+
+
+# ---------------------------------------------------------------------------
+# Who wins a trick
+
+
+TRICK_CARDS = 4
+"""Cards in a trick: one from each player."""
+
+LOW_TO_HIGH: tuple[Rank, ...] = (
+    Rank.ACE, Rank.TWO, Rank.THREE, Rank.FOUR, Rank.FIVE, Rank.SIX, Rank.SEVEN, Rank.EIGHT,
+    Rank.NINE, Rank.TEN, Rank.JACK, Rank.QUEEN, Rank.KING,
+)
+"""The ranks in play, lowest first: A is low (yet an ace beats the king of its suit)."""
+
+_HEIGHT = {rank: k for k, rank in enumerate(LOW_TO_HIGH)}
+
+
+class Reason(Enum):
+    """What made a card the winning card of a trick.
+
+    ``LED`` is the card led and never beaten; the others are the five
+    conditions of "Who wins a trick", declared in their written order.
+    """
+
+    LED = "led"
+    HIGHER = "higher"
+    OVER_TREMP = "over_tremp"
+    TREMP_OVER_TRUMP = "tremp_over_trump"
+    ACE_OVER_KING = "ace_over_king"
+    TRUMP = "trump"
+
+    @property
+    def condition(self) -> int | None:
+        """The condition's number in the rules, 1 to 5; None for ``LED``.
+
+        >>> Reason.ACE_OVER_KING.condition, Reason.LED.condition
+        (4, None)
+        """
+        return _CONDITION[self]
+
+    @property
+    def rule(self) -> str:
+        """The condition in words, as a player reads it.
+
+        >>> Reason.TREMP_OVER_TRUMP.rule
+        'tremp beats trump'
+        """
+        return _RULE[self]
+
+
+# The members are declared in the written order, LED (no condition) first.
+_CONDITION = {reason: k or None for k, reason in enumerate(Reason)}
+_RULE = {
+    Reason.LED: "led and never beaten",
+    Reason.HIGHER: "a higher card of the same suit beats a lower one",
+    Reason.OVER_TREMP: "any other suit beats tremp",
+    Reason.TREMP_OVER_TRUMP: "tremp beats trump",
+    Reason.ACE_OVER_KING: "an ace beats the king of its suit",
+    Reason.TRUMP: "trump beats any other suit",
+}
+
+
+def _trick_card(value: object, what: str) -> SuitCard:
+    try:
+        card = parse_card(value)
+    except RuleError:
+        raise RuleError(f"{what}: {value!r} is not a card") from None
+    if not _is_standard(card):
+        raise RuleError(f"{what}: {card} is not a card of a standard 52-card deck")
+    return card
+
+
+def _trump(value: object) -> Suit:
+    try:
+        return parse_suit(value)
+    except RuleError:
+        raise RuleError(f"the trump must be a suit (♠ ♥ ♦ ♣), not {value!r}") from None
+
+
+def beats(card: object, winning: object, trump: object) -> Reason | None:
+    """Whether ``card``, played on ``winning`` (the card winning at that moment), beats it.
+
+    The answer is the first of the five conditions of "Who wins a trick" that
+    holds, or None when none does and ``winning`` stays the winning card.
+    Cards are card objects or any spelling :func:`~companion.rules.cards.parse_card`
+    reads, of a standard deck; ``trump`` is a suit in any spelling. Tremp is the
+    other suit of trump's colour. Only a trump played on tremp meets two
+    conditions (2 and 5); the first, "any other suit beats tremp", is named.
+
+    >>> beats("A♥", "K♥", "♠")
+    <Reason.ACE_OVER_KING: 'ace_over_king'>
+    >>> beats("K♥", "A♥", "♠")  # A is low
+    <Reason.HIGHER: 'higher'>
+    >>> beats("2D", "AS", "hearts") is None  # tremp beats only trump
+    True
+    """
+    played = _trick_card(card, "the card played")
+    held = _trick_card(winning, "the winning card")
+    trumps = _trump(trump)
+    if played == held:
+        raise RuleError(f"{played} cannot be played against itself")
+    tremp = trumps.partner
+    if played.suit is held.suit and _HEIGHT[played.rank] > _HEIGHT[held.rank]:
+        return Reason.HIGHER
+    if played.suit is not tremp and held.suit is tremp:
+        return Reason.OVER_TREMP
+    if played.suit is tremp and held.suit is trumps:
+        return Reason.TREMP_OVER_TRUMP
+    if played.rank is Rank.ACE and held == SuitCard(Rank.KING, played.suit):
+        return Reason.ACE_OVER_KING
+    if played.suit is trumps and held.suit is not trumps:
+        return Reason.TRUMP
+    return None
+
+
+def _why_not(card: SuitCard, winning: SuitCard, trump: Suit) -> str:
+    """Why ``card`` does not beat ``winning`` (no condition of :func:`beats` holds)."""
+    if card.suit is winning.suit:
+        return "it is lower in the same suit" + (" (A is low)" if card.rank is Rank.ACE else "")
+    if card.suit is trump.partner:
+        return "tremp beats only trump"
+    if winning.suit is trump:
+        return "from another suit, only tremp beats trump"
+    return "from another suit, only trump beats it"
+
+
+@dataclass(frozen=True)
+class Step:
+    """A later card of a trick held against the card winning when it was played.
+
+    ``index`` is the card's place in the trick (1 to 3; the card led is 0);
+    ``reason`` is the condition by which it beat ``against``, or None when it
+    did not and ``against`` stayed the winning card.
+
+    >>> step = Step(1, parse_card("2♦"), parse_card("A♠"), Suit.HEARTS)
+    >>> step.reason is None, step.sentence
+    (True, '2♦ does not beat A♠: tremp beats only trump')
+    """
+
+    index: int
+    card: SuitCard
+    against: SuitCard
+    trump: Suit
+    reason: Reason | None = field(init=False)
+
+    def __post_init__(self) -> None:
+        if not 1 <= self.index < TRICK_CARDS:
+            raise RuleError(f"a later card of a trick is card 2 to {TRICK_CARDS}, "
+                            f"not card {self.index + 1}")
+        object.__setattr__(self, "reason", beats(self.card, self.against, self.trump))
+
+    @property
+    def sentence(self) -> str:
+        """What happened, for a player: ``A♠ beats K♠: an ace beats the king of its suit``."""
+        if self.reason is None:
+            why = _why_not(self.card, self.against, self.trump)
+            return f"{self.card} does not beat {self.against}: {why}"
+        sentence = f"{self.card} beats {self.against}: {self.reason.rule}"
+        if self.reason is Reason.HIGHER and self.against.rank is Rank.ACE:
+            sentence += " (A is low)"
+        return sentence
+
+
+@dataclass(frozen=True)
+class TrickResult:
+    """A trick of four cards, in the order played, judged under ``trump``.
+
+    The card led is winning; each later card is held against the card winning
+    at that moment, and only that card (:class:`Step`, :func:`beats`).
+    ``index`` (0 to 3) is the winning card's place, ``reason`` what made it
+    the winning card. It judges only what was played: following suit is not
+    checked. Refuses anything but four different cards of a standard deck.
+    """
+
+    cards: tuple[SuitCard, ...]
+    trump: Suit
+    index: int = field(init=False)
+    reason: Reason = field(init=False)
+    steps: tuple[Step, ...] = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        if not (isinstance(self.cards, tuple) and len(self.cards) == TRICK_CARDS
+                and all(_is_standard(c) for c in self.cards)):
+            raise RuleError(f"a trick is {TRICK_CARDS} cards of a standard 52-card deck, "
+                            f"not {self.cards!r}")
+        if not isinstance(self.trump, Suit):
+            raise RuleError(f"the trump must be a suit, not {self.trump!r}")
+        for k, card in enumerate(self.cards):
+            if card in self.cards[:k]:
+                raise RuleError(f"{card} is played twice in the trick "
+                                f"(cards {self.cards.index(card) + 1} and {k + 1})")
+        index, reason, steps = 0, Reason.LED, []
+        for k in range(1, TRICK_CARDS):
+            step = Step(k, self.cards[k], self.cards[index], self.trump)
+            steps.append(step)
+            if step.reason is not None:
+                index, reason = k, step.reason
+        object.__setattr__(self, "index", index)
+        object.__setattr__(self, "reason", reason)
+        object.__setattr__(self, "steps", tuple(steps))
+
+    @property
+    def card(self) -> SuitCard:
+        """The winning card."""
+        return self.cards[self.index]
+
+    @property
+    def tremp(self) -> Suit:
+        """The other suit of trump's colour."""
+        return self.trump.partner
+
+    @property
+    def beaten(self) -> SuitCard | None:
+        """The card the winning card beat when it was played; None when it was led."""
+        return self.steps[self.index - 1].against if self.index else None
+
+    @property
+    def sentence(self) -> str:
+        """Why the winning card won, for a player (see :func:`trick_winner`)."""
+        if not self.index:
+            return f"{self.card} was led and never beaten"
+        return self.steps[self.index - 1].sentence
+
+    @property
+    def explanation(self) -> tuple[str, ...]:
+        """One sentence per later card, against the card winning at that moment."""
+        return tuple(step.sentence for step in self.steps)
+
+
+def trick_winner(cards: Sequence[object], trump: object) -> TrickResult:
+    """Judge a trick: its four cards in the order played, and the trump suit.
+
+    Cards are card objects or any spelling the card parser reads (``"K♠"``,
+    ``"ks"``, ``"10D"``); ``trump`` any spelling of a suit (``"♥"``, ``"H"``,
+    ``"hearts"``). Refuses a trick that is not four different cards of a
+    standard 52-card deck. The first worked line of the rules, trump ♥:
+
+    >>> result = trick_winner(["K♠", "A♠", "2♦", "3♥"], "♥")
+    >>> result.index, result.card, result.reason
+    (3, SuitCard('3♥'), <Reason.TRUMP: 'trump'>)
+    >>> result.sentence
+    '3♥ beats A♠: trump beats any other suit'
+    >>> for line in result.explanation: print(line)
+    A♠ beats K♠: an ace beats the king of its suit
+    2♦ does not beat A♠: tremp beats only trump
+    3♥ beats A♠: trump beats any other suit
+    >>> trick_winner(["5S", "2C", "9H", "4H"], "spades").sentence
+    '9♥ beats 2♣: any other suit beats tremp'
+    >>> trick_winner(["Q♣", "J♣", "3♣", "A♣"], "♠").sentence
+    'Q♣ was led and never beaten'
+    """
+    if not isinstance(cards, list | tuple):
+        raise RuleError(f"a trick is a list of {TRICK_CARDS} cards in the order played, "
+                        f"not {cards!r}")
+    if len(cards) != TRICK_CARDS:
+        raise RuleError(f"a trick is {TRICK_CARDS} cards, one from each player, "
+                        f"not {len(cards)}")
+    played = tuple(_trick_card(c, f"card {k + 1} of the trick") for k, c in enumerate(cards))
+    return TrickResult(played, _trump(trump))
 
 
 # ---------------------------------------------------------------------------

@@ -1,4 +1,4 @@
-"""Tromplemond (RULES.md §1): four players, 26 cards, a secret vote every round.
+"""Tromplemond (``docs/rules/tromplemond.md``): four players, 26 cards, a secret vote every round.
 
 Each round every player gets 5 cards (3 secret, 2 public), claims what the
 secret ones are, and the table votes one player off. The three survivors
@@ -20,7 +20,7 @@ the kitty).
 >>> result["rounds"][0]["breakdown"]["players"]["Rob"]["explain"]
 "26 own + 13 (half of Sam's 26) + 12 (half of Nick's 24) − 40 (Nick's 2 jacks) = 11"
 
-The record and the result follow DESIGN.md ("Tromplemond"). Result extras:
+The record and the result follow ``docs/records.md`` ("Tromplemond"). Result extras:
 ``kitty`` (the TROMP! kitty now) and, per round, ``tromp``: who took what
 from that round's pot, in seat order.
 
@@ -60,7 +60,8 @@ or banned game has ``{"how", "winners", "returned": true}`` (plus
 
 Readings
 --------
-Where RULES.md leaves a question open, the companion reads it so:
+Where the rules leave a question open, the companion reads it so
+(``docs/rules/tromplemond.md`` gives these too, marked as house decisions):
 
 - Every round names the player who goes off: ``voted_off``, or
   ``shown_early`` (then ``voted_off`` is null or the same name). The off
@@ -148,6 +149,7 @@ from .common import (
     whole_number,
 )
 from .errors import RuleError
+from .ledger import MoneyLine, What, lines_of
 
 GAME = "tromplemond"
 PLAYERS: tuple[int, ...] = (4,)
@@ -160,7 +162,7 @@ DEFAULTS: dict[str, Any] = {
     "rounds": 8,
     "target": 200,
 }
-"""Option defaults, as DESIGN.md gives them."""
+"""Option defaults, as ``docs/records.md`` gives them."""
 
 JACK_PENALTY = 20
 """What each jack held by another survivor costs."""
@@ -1081,7 +1083,7 @@ def _read_flags(record: Mapping[str, Any], players: Sequence[str]) -> tuple[bool
 
 
 def replay(record: Mapping[str, Any]) -> dict[str, Any]:
-    """The result of a Tromplemond record (DESIGN.md); RuleError on a bad record."""
+    """The result of a Tromplemond record (``docs/records.md``); RuleError on a bad record."""
     header = read_header(record, GAME, PLAYERS, DEFAULTS)
     players = header.players
     opts = read_options(header.options)
@@ -1227,6 +1229,53 @@ def replay(record: Mapping[str, Any]) -> dict[str, Any]:
         "money": money,
         "kitty": kitty,
     }
+
+
+def money_lines(record: Mapping[str, Any]) -> list[MoneyLine]:
+    """Every movement of money in the game (none when it has no stakes).
+
+    The joining fees (for the whole game), then round by round the TROMP!
+    stakes, what was won from the round pot and any kitty an Extreme call
+    took, then at the end the fee payout and the kitty's shares. A void or
+    abandoned game has the fees and stakes and one ``money returned`` line
+    each instead of any winnings (nothing is paid). The lines add up,
+    player by player, to ``replay(record)["money"]``.
+
+    >>> rec = {"game": "tromplemond", "players": ["Rob", "Sam", "Nick", "Emily"],
+    ...        "options": {"joining_fee": 100}, "void": True, "rounds": []}
+    >>> [(line.player, line.amount, line.what.value) for line in money_lines(rec)][:2]
+    [('Rob', -100, 'joining fee'), ('Sam', -100, 'joining fee')]
+    >>> money_lines(rec)[-1]
+    MoneyLine(round=None, player='Emily', amount=100, what=<What.MONEY_RETURNED: 'money returned'>)
+    """
+    result = replay(record)
+    if not result["money"]:
+        return []
+    header = read_header(record, GAME, PLAYERS, DEFAULTS)
+    players, opts = header.players, read_options(header.options)
+    void, banned = _read_flags(record, players)
+    returned = void or banned is not None
+    lines = lines_of(None, What.JOINING_FEE, dict.fromkeys(players, opts.joining_fee))
+    for number, rnd in enumerate(result["rounds"], 1):
+        lines += lines_of(number, What.TROMP_STAKE, dict.fromkeys(players, opts.tromp_stake))
+        pot = rnd["breakdown"]["pot"]
+        if not returned:
+            lines += lines_of(number, What.ROUND_POT_WON, rnd["tromp"])
+            if pot["extreme_took_kitty"]:
+                lines += lines_of(number, What.KITTY,
+                                  {pot["extreme"]: pot["extreme_took_kitty"]})
+    if returned:
+        paid_in = opts.joining_fee + opts.tromp_stake * len(result["rounds"])
+        return lines + lines_of(None, What.MONEY_RETURNED, dict.fromkeys(players, paid_in))
+    end = result["rounds"][-1]["breakdown"]["end"] if result["finished"] else None
+    if end is not None:
+        lines += lines_of(None, What.FEE_PAYOUT, end["joining_fee"]["paid"])
+        kitty = dict.fromkeys(players, 0)
+        for step in ("super", "ultimate", "best_round"):
+            for p, amount in end["kitty"][step].items():
+                kitty[p] += amount
+        lines += lines_of(None, What.KITTY, kitty)
+    return lines
 
 
 # --------------------------------------------------------------------------- checklists

@@ -1,4 +1,4 @@
-"""Trumplestiltskin (RULES.md section 3): 3 to 5 players against the Gnome.
+"""Trumplestiltskin (``docs/rules/trumplestiltskin.md``): 3 to 5 players against the Gnome.
 
 A record's rounds are hands::
 
@@ -42,7 +42,8 @@ numbers; halves are kept exactly (``2.5``); ``why`` writes them as ``2½``.
 
 Readings
 --------
-Where RULES.md leaves a question open, the companion reads it so:
+Where the rules leave a question open, the companion reads it so
+(``docs/rules/trumplestiltskin.md`` gives these too, marked as house decisions):
 
 - The 44 cards are dealt afresh every hand, one at a time clockwise from the
   dealer's left, so the first ``44 mod n`` players from there get one more.
@@ -350,7 +351,7 @@ class Share:
 
 
 def tally_player(points: int, top_bid: int | None, looked: bool, took_bid: bool) -> Share:
-    """Tally one player's hand exactly as RULES.md "Tallying a hand".
+    """Tally one player's hand exactly as the rules' "Tallying a hand".
 
     >>> tally_player(7, 5, looked=False, took_bid=False).why
     'bid 5, took 7 points: scores 5; the excess 2 goes to the Gnome'

@@ -341,7 +341,8 @@ def test_round_facts_check_the_tricks_add_up():
 
 
 def test_default_options():
-    assert clumond.DEFAULTS == {"stack": 100, "ante": 5, "rounds": 10, "target": None}
+    assert clumond.DEFAULTS == {"stack": 100, "ante": 5, "rounds": 10, "target": None,
+                                "chip_value": None}
     res = replay(record(*[std((5, 4, 4), (5, 4, 4))] * 10))
     assert res["finished"] is True
 

@@ -2,6 +2,7 @@
 
 import pytest
 
+import companion.rules as rules
 from companion.rules import GAMES, RuleError, deal_steps, deck_prep, replay
 
 SEATS = {"tromplemond": 4, "clumond": 3, "trumplestiltskin": 4, "trefeltromp": 3, "tremp": 4}
@@ -38,3 +39,9 @@ def test_a_record_of_no_known_game_is_refused(record, message):
 def test_an_unknown_game_has_no_checklist():
     with pytest.raises(RuleError, match="unknown game 'snap'"):
         deck_prep("snap", NAMES)
+
+
+def test_the_evening_is_at_the_front_door_with_its_readings():
+    assert "evening" in rules.__all__
+    assert callable(rules.evening) and "Readings" in rules.evening.__doc__
+    assert rules.evening({"unit": "GBP"})["settled"] is True

@@ -139,7 +139,7 @@ def test_empty_record():
     assert result == {"rounds": [], "totals": {"Ann": 500, "Bo": 500, "Cy": 500},
                       "finished": False, "winners": [], "money": {"Ann": 0, "Bo": 0, "Cy": 0},
                       "pot": 0}
-    assert DEFAULTS == {"ante": 10, "stack": 500, "limit": None}
+    assert DEFAULTS == {"ante": 10, "stack": 500, "limit": None, "chip_value": None}
 
 
 # ---------------------------------------------------------------------------

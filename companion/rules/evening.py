@@ -1,0 +1,281 @@
+"""The evening's ledger: every game's money in one place, and who pays whom.
+
+An evening record (``docs/records.md``, "The evening") holds the games played at a
+table, in order, and the payments marked so far::
+
+    {"evening": "Friday", "unit": "GBP",
+     "games": [{"game": "tromplemond", ...}, {"game": "clumond", ...}],
+     "paid": [["Cleo", "Ana", 350]]}
+
+:func:`evening` replays every game and returns each game's money in the
+table's unit, the evening's ``net`` (finished games), ``in_play`` (running
+games), ``paid``, ``owing`` (the fewest transfers still to make), whether
+the evening is ``settled``, and the money ``lines`` behind it all.
+
+>>> clumond = {"game": "clumond", "players": ["Ana", "Ben", "Cleo"], "first_dealer": "Cleo",
+...            "options": {"rounds": 1, "chip_value": 5},
+...            "rounds": [{"tricks": {"Ana": 3, "Ben": 4, "Cleo": 6},
+...                        "declared": {"Ana": 3, "Ben": 8, "Cleo": 1}}]}
+>>> ledger = evening({"unit": "GBP", "games": [clumond], "paid": [["Ben", "Ana", 20]]})
+>>> ledger["games"][0]["chips"], ledger["net"]
+({'Ana': 9, 'Ben': -4, 'Cleo': -5}, {'Ana': 45, 'Ben': -20, 'Cleo': -25})
+>>> ledger["owing"], ledger["settled"]
+([['Cleo', 'Ana', 25]], False)
+>>> ledger["lines"][0]
+{'game': 1, 'round': 1, 'player': 'Ana', 'amount': -25, 'what': 'ante'}
+
+:func:`evening`'s docstring gives the result and the readings the ledger
+makes where the rules text is silent (``help(companion.rules.evening)``
+shows it: the package's ``evening`` is the function).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from .common import positive_whole, read_chip_value
+from .errors import RuleError
+from .games import game_module, replay
+from .ledger import MoneyLine
+from .settle import settle_up
+
+UNITS: tuple[str, ...] = ("GBP", "EUR", "USD", "chips")
+"""The table's money units: pence or cents, or chips."""
+
+FIELDS: tuple[str, ...] = ("evening", "unit", "games", "paid")
+"""The fields of an evening record."""
+
+CHIPS = "chips"
+"""The ``unit`` of a chip game's lines when its chips have no value."""
+
+
+@dataclass(frozen=True)
+class Payment:
+    """A transfer marked paid: ``payer`` gave ``payee`` ``amount`` (smallest unit)."""
+
+    payer: str
+    payee: str
+    amount: int
+
+    def __post_init__(self) -> None:
+        if self.payer == self.payee:
+            raise RuleError(f"{self.payer} pays {self.payee}: a payment is to someone else")
+        # 350.0 from JSON is 350.
+        object.__setattr__(self, "amount", positive_whole(self.amount, "the amount"))
+
+    @classmethod
+    def read(cls, entry: object, players: Sequence[str]) -> Payment:
+        """Check a ``[payer, payee, amount]`` entry against the evening's ``players``."""
+        if not isinstance(entry, list | tuple) or len(entry) != 3:
+            raise RuleError(f"{entry!r} is not a payment: write [payer, payee, amount]")
+        payer, payee, amount = entry
+        for name in (payer, payee):
+            if not isinstance(name, str) or name not in players:
+                raise RuleError(f"{name!r} is not a player this evening")
+        return cls(payer, payee, amount)
+
+
+@dataclass(frozen=True)
+class Game:
+    """One game of the evening as the ledger counts it.
+
+    ``money`` is in the table's unit (``{}`` when the game is not played for
+    money, or is a chip game without a chip value); ``chips`` is a chip
+    game's money in chips (None for other games); ``lines`` are in chips
+    when ``in_chips``, else in the table's unit.
+    """
+
+    name: str
+    players: tuple[str, ...]
+    finished: bool
+    money: dict[str, int]
+    chips: dict[str, int] | None
+    lines: tuple[MoneyLine, ...]
+    in_chips: bool
+
+    @classmethod
+    def read(cls, record: object) -> Game:
+        """Replay one game record (RuleError when it does not replay)."""
+        result = replay(record)  # type: ignore[arg-type]  # replay refuses a non-object
+        assert isinstance(record, Mapping)
+        module = game_module(record["game"])
+        # Trumplestiltskin and Tremp are played for points: they have no money lines.
+        lines: list[MoneyLine] = getattr(module, "money_lines", lambda _: [])(record)
+        money: dict[str, int] = result["money"]
+        chips = value = None
+        if "chip_value" in module.DEFAULTS:  # a chip game: replay's money is in chips
+            chips, value = money, read_chip_value(record.get("options") or {})
+            money = {} if value is None else {p: n * value for p, n in chips.items()}
+        if value is not None:
+            lines = [MoneyLine(line.round, line.player, line.amount * value, line.what)
+                     for line in lines]
+        return cls(record["game"], tuple(record["players"]), result["finished"], money, chips,
+                   tuple(lines), in_chips=chips is not None and value is None)
+
+    def as_dict(self) -> dict[str, Any]:
+        """The game as the evening's ``games`` list shows it."""
+        shown: dict[str, Any] = {"game": self.name, "finished": self.finished,
+                                 "money": dict(self.money)}
+        if self.chips is not None:
+            shown["chips"] = dict(self.chips)
+        return shown
+
+    def line_dicts(self, number: int) -> list[dict[str, Any]]:
+        """The game's lines as the evening shows them; ``number`` counts games from 1."""
+        shown = []
+        for line in self.lines:
+            item: dict[str, Any] = {"game": number, "round": line.round, "player": line.player,
+                                    "amount": line.amount, "what": line.what.value}
+            if self.in_chips:
+                item["unit"] = CHIPS
+            shown.append(item)
+        return shown
+
+
+def _fields(record: object) -> tuple[list[Any], list[Any]]:
+    """Check the evening's own fields; return its games and payments, unread."""
+    if not isinstance(record, Mapping):
+        raise RuleError("an evening record must be a JSON object")
+    unknown = sorted(str(k) for k in record if k not in FIELDS)
+    if unknown:
+        raise RuleError(f"an evening has no field {unknown[0]!r} (only {', '.join(FIELDS)})")
+    name = record.get("evening")
+    if name is not None and not isinstance(name, str):
+        raise RuleError(f"the evening's name must be text, not {name!r}")
+    unit = record.get("unit")
+    if unit not in UNITS:
+        raise RuleError(f"unit must be one of {', '.join(UNITS)}, not {unit!r}")
+    lists = []
+    for key, what in (("games", "game records"), ("paid", "payments")):
+        value = record.get(key)
+        if value is None:
+            value = []
+        if not isinstance(value, list):
+            raise RuleError(f"{key} must be a list of {what}")
+        lists.append(value)
+    return lists[0], lists[1]
+
+
+def _by_player(players: Sequence[str], amounts: Iterable[Mapping[str, int]]) -> dict[str, int]:
+    """The amounts added up per player named in them, in the evening's order of players."""
+    sums: dict[str, int] = {}
+    for mapping in amounts:
+        for player, amount in mapping.items():
+            sums[player] = sums.get(player, 0) + amount
+    return {p: sums[p] for p in players if p in sums}
+
+
+def evening(record: Mapping[str, Any]) -> dict[str, Any]:
+    """The ledger of an evening record: a JSON-ready dict (``docs/records.md``, "The evening").
+
+    Its keys: ``players`` (in the order first seen); ``games`` (each game's
+    ``game``, ``finished`` and ``money`` in the table's unit, plus ``chips``
+    for a chip game); ``net`` (finished games); ``in_play`` (running games'
+    money so far); ``paid`` (payments made +, received −); ``owing``
+    (``[payer, payee, amount]``: ``settle_up(net + paid)``); ``settled``;
+    and ``lines`` (``{"game", "round", "player", "amount", "what"}``, plus
+    ``"unit": "chips"`` for a chip game without a chip value).
+
+    Raises :class:`RuleError`, with a message a player can act on, for an
+    unknown field or unit, a game that does not replay (``game 2: ...``) or
+    a payment that cannot be (``payment 1: ...``).
+
+    Readings
+    --------
+    Where the rules text leaves a question open, the ledger reads it so:
+
+    - The record's fields are ``evening``, ``unit``, ``games`` and ``paid``;
+      any other field is refused (a typo must not drop a payment). ``evening``,
+      the evening's name, may be left out or null; when given it is a string.
+      It is not repeated in the result. ``unit`` is required and written
+      exactly ``GBP``, ``EUR``, ``USD`` or ``chips``; it names the unit and
+      changes no sum (every amount is a whole number of the smallest unit).
+      ``games`` and ``paid`` may be left out (nothing played, nothing paid).
+    - A game that does not replay is refused with its number first
+      (``game 2: round 3: ...``); a payment likewise (``payment 1: ...``).
+    - Players are the same person when they have the same name. ``players``
+      lists them in the order first seen: the first game's seating, then each
+      later game's newcomers in its seating order.
+    - ``net`` names every player of the evening (0 for a player whose finished
+      games won or lost nothing, or who only sits in a running game).
+      ``in_play`` names only the players of running games with money, adding
+      up all running games, and is ``{}`` when none runs. ``paid`` names only
+      the players in a payment (even when their payments come to 0).
+    - A chip game (Clumond, Trefeltromp) without ``chip_value`` has ``"money":
+      {}`` and counts in neither ``net`` nor ``in_play``, even when the
+      evening's unit is ``chips`` (set ``chip_value`` 1 to count its chips).
+      Its ``chips`` are replay's ``money``, always given for a chip game.
+    - A payment is ``[payer, payee, amount]``: both must be players of the
+      evening, not the same one, and the amount a positive whole number (a
+      bool is not a number; ``350.0`` reads as 350, as everywhere in the
+      rules). A payment may be more than was owed (an overpayment): ``owing``
+      then sends the difference back. Payments may be marked while a game runs.
+    - ``owing`` is ``settle_up(net + paid)`` as ``docs/records.md`` says, so it counts the
+      finished games only; it is the proven fewest transfers up to
+      :data:`~companion.rules.settle.EXACT_LIMIT` players with something to
+      settle, else the greedy pairing. ``settled`` is true when ``owing`` is
+      empty and no game runs; an evening with no games is settled.
+    - ``lines`` list running games too (what they have moved so far); every
+      game's lines add up, player by player, to its ``money`` (for a finished
+      game this is the bank check: they also add up to 0). A line is one
+      player's total of one kind in one round (a Trefeltromp player's bets in
+      a hand are one line); there are no lines of 0. ``round`` is the game's
+      own count (a Trefeltromp hand is a round). Lines come game by game,
+      and in each game as its rules module gives them: whole-game payments in
+      first, then round by round, then the end of the game.
+    - A chip game with ``chip_value`` has lines in the table's unit (chips ×
+      value); without it, its lines are in chips and carry ``"unit": "chips"``.
+    - The kinds of line, and their signs, are :class:`~companion.rules.ledger.What`:
+      Tromplemond ``joining fee`` (−), ``TROMP! stake`` (−), ``round pot won``
+      (+), ``kitty`` (+; the kitty an Extreme call took, in its round, or the
+      shares of the kitty at the end, for the whole game), ``fee payout`` (+;
+      the winner's and runner-up's shares, or the whole pot to an Extreme winner),
+      ``money returned`` (+); Clumond ``ante`` (−), ``missed declaration`` (−),
+      ``payout`` (+), ``share-out`` (+); Trefeltromp ``ante`` (−), ``bets`` (−;
+      bets, calls and raises), ``payout`` (+; a reveal won, or the pot of a
+      hand won by folding), ``share-out`` (+).
+    - Trefeltromp buys are not lines: a buy swaps money for as many chips and
+      moves nothing between players (``money`` is stack less chips bought, and
+      the chips' own movements explain it). A player who leaves with their
+      stack needs no line either.
+    - A void or abandoned (banned) Tromplemond gives all money back: its lines
+      are the joining fees and stakes paid in and one ``money returned`` line
+      per player for all of it; round pots and kitty taken before are not
+      lines, since nothing is paid in a void game.
+    - A Tromplemond without fee or stake, Trumplestiltskin and Tremp are played
+      for points: ``"money": {}`` and no lines.
+    """
+    raw_games, raw_paid = _fields(record)
+    games = []
+    for number, raw in enumerate(raw_games, 1):
+        try:
+            games.append(Game.read(raw))
+        except RuleError as err:
+            raise RuleError(f"game {number}: {err}") from None
+    players = list(dict.fromkeys(p for game in games for p in game.players))
+    payments = []
+    for number, entry in enumerate(raw_paid, 1):
+        try:
+            payments.append(Payment.read(entry, players))
+        except RuleError as err:
+            raise RuleError(f"payment {number}: {err}") from None
+
+    net = dict.fromkeys(players, 0) | _by_player(
+        players, (game.money for game in games if game.finished))
+    in_play = _by_player(players, (game.money for game in games if not game.finished))
+    paid = _by_player(players, ({pay.payer: pay.amount, pay.payee: -pay.amount}
+                                for pay in payments))
+    owing = settle_up({p: net[p] + paid.get(p, 0) for p in players})
+    return {
+        "players": players,
+        "games": [game.as_dict() for game in games],
+        "net": net,
+        "in_play": in_play,
+        "paid": paid,
+        "owing": [list(transfer) for transfer in owing],
+        "settled": not owing and all(game.finished for game in games),
+        "lines": [line for number, game in enumerate(games, 1)
+                  for line in game.line_dicts(number)],
+    }

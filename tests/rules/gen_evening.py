@@ -1,0 +1,77 @@
+"""Random valid evening records, made from the games' own generators.
+
+An evening is a few games of any kind, each made by that game's generator
+(played out with real deals) and seated from one pool of names, so the same
+people meet again across games; some games are still running, some
+Tromplemonds void or abandoned, some chip games have a chip value and some
+not; then a few payments between the evening's players.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from companion.rules.evening import UNITS
+
+from . import gen_clumond, gen_trefeltromp, gen_tremp, gen_tromplemond, gen_trumplestiltskin
+
+NAMES = ("Ana", "Ben", "Cleo", "Dev", "Eve", "Finn", "Gus", "Hal")
+_KINDS = ("tromplemond", "clumond", "trefeltromp", "trumplestiltskin", "tremp")
+_WEIGHTS = (3, 3, 3, 1, 1)
+
+
+def renamed(value: Any, names: dict[str, str]) -> Any:
+    """``value`` (JSON) with every string that is a player's name, and every key, renamed."""
+    if isinstance(value, dict):
+        return {names.get(k, k): renamed(v, names) for k, v in value.items()}
+    if isinstance(value, list):
+        return [renamed(v, names) for v in value]
+    if isinstance(value, str):
+        return names.get(value, value)
+    return value
+
+
+def _game(rng: random.Random, kind: str) -> dict[str, Any]:
+    """One game of ``kind``: finished or running, as its generator makes it."""
+    if kind == "tromplemond":
+        played = None if rng.random() < 0.7 else rng.randint(0, 4)
+        return gen_tromplemond.random_game(rng, rng.randint(1, 5), played=played,
+                                           flags=True, rigged=0.3, target=10**9)[0]
+    if kind == "clumond":
+        played = None if rng.random() < 0.7 else rng.randint(0, 4)
+        return gen_clumond.random_record(rng, rng.randint(1, 5), played=played,
+                                         ante=rng.choice([0, 1, 5]))
+    if kind == "trefeltromp":
+        return gen_trefeltromp.random_record(rng, rng.randint(1, 5), finish=0.7, cut=0.1,
+                                             players=rng.randint(2, 5))
+    if kind == "trumplestiltskin":
+        return gen_trumplestiltskin.random_record(rng, rng.randint(0, 4))
+    return gen_tremp.random_record(rng, rng.randint(0, 6))
+
+
+def random_evening(rng: random.Random, games: int | None = None,
+                   payments: int | None = None) -> dict[str, Any]:
+    """A valid evening record of ``games`` games and ``payments`` payments (random counts).
+
+    A chip game gets a ``chip_value`` two times in three.
+    """
+    count = rng.randint(0, 4) if games is None else games
+    records = []
+    for _ in range(count):
+        record = _game(rng, rng.choices(_KINDS, _WEIGHTS)[0])
+        seats = rng.sample(NAMES, len(record["players"]))
+        record = renamed(record, dict(zip(record["players"], seats, strict=True)))
+        if record["game"] in ("clumond", "trefeltromp") and rng.random() < 2 / 3:
+            record["options"]["chip_value"] = rng.choice([1, 2, 5, 10, 25])
+        records.append(record)
+    players = list(dict.fromkeys(p for record in records for p in record["players"]))
+    paid = []
+    if len(players) >= 2:
+        for _ in range(rng.randint(0, 3) if payments is None else payments):
+            payer, payee = rng.sample(players, 2)
+            paid.append([payer, payee, rng.randint(1, 500)])
+    evening: dict[str, Any] = {"unit": rng.choice(UNITS), "games": records, "paid": paid}
+    if rng.random() < 0.5:
+        evening["evening"] = rng.choice(["Friday", "Anna's birthday", ""])
+    return evening
