@@ -7,7 +7,8 @@ True
 
 from __future__ import annotations
 
-from . import ballots, changes, queries, tromplemond  # every model is known to db and migrations
+# Every module with models is imported, so each model is known to db and migrations.
+from . import changes, queries, rounds, sealed, tromplemond
 from .codes import (
     ALPHABET,
     CODE_LENGTH,
@@ -36,8 +37,7 @@ from .models import (
 
 __all__ = [
     "ALPHABET", "APPROVED", "CANCELLED", "CODE_LENGTH", "DENIED", "ENDED", "NAME_LENGTH",
-    "PENDING", "PLAYING", "RECORD_FIELDS", "Game", "Seat", "SeatRequest", "Table", "ballots",
-    "changes",
-    "check_recovery", "is_code", "key_hash", "new_key", "normalise_code", "queries", "same_key",
-    "spaced", "tromplemond",
+    "PENDING", "PLAYING", "RECORD_FIELDS", "Game", "Seat", "SeatRequest", "Table", "changes",
+    "check_recovery", "is_code", "key_hash", "new_key", "normalise_code", "queries", "rounds",
+    "same_key", "sealed", "spaced", "tromplemond",
 ]

@@ -47,19 +47,15 @@ def _fresh_join_code() -> str:
             return code
 
 
-MONEY_GAMES = {"tromplemond": "GBP"}
-"""Games played for money, and the unit a new table of theirs starts with (others: chips)."""
-
-
 def create_table(*, name: str, game: str, names: Sequence[str | None],
-                 allow_phone_names: bool, first_dealer: int | None,
+                 allow_phone_names: bool, first_dealer: int | None, unit: str = "chips",
                  ) -> tuple[Table, str, str]:
     """Make a table with one seat per entry of ``names`` (``None``: the phone names it).
 
     ``first_dealer`` is a seat position, or ``None`` to draw one at random
     here. Returns the table, its scorekeeper key and its recovery code: both
     are shown or given once and kept only as hashes. The money unit starts as
-    the game's usual one (£ for Tromplemond, chips otherwise).
+    ``unit`` (the game's usual one).
     """
     key, recovery = new_key(), new_code()
     drawn = first_dealer is None
@@ -67,7 +63,7 @@ def create_table(*, name: str, game: str, names: Sequence[str | None],
         first_dealer = secrets.randbelow(len(names)) + 1
     table = Table(
         code=_fresh_join_code(), name=name, game=game, allow_phone_names=allow_phone_names,
-        unit=MONEY_GAMES.get(game, "chips"),
+        unit=unit,
         first_dealer=first_dealer, dealer_drawn=drawn, version=1,
         scorekeeper_key_hash=key_hash(key), recovery_code_hash=recovery_hash(recovery),
         seats=[Seat(position=i, name=n) for i, n in enumerate(names, start=1)],

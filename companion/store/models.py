@@ -129,7 +129,7 @@ class SeatRequest(db.Model):
 
 
 class Game(db.Model):
-    """One game played at a table: the facts of its record (DESIGN.md "The game record")."""
+    """One game played at a table: the facts of its record (``docs/records.md``)."""
 
     __tablename__ = "games"
     __table_args__ = (UniqueConstraint("table_id", "number"),)

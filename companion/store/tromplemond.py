@@ -1,43 +1,48 @@
-"""The Tromplemond round in progress: its facts before the scorekeeper confirms it.
+"""What only Tromplemond keeps: the interrogation timer, and the stages of a round's vote.
 
-A game's record holds only confirmed rounds. While a round is being played,
-its facts so far live in the game's one :class:`RoundDraft`: the checklist
-ticks, the interrogation timer, whether the vote is open, the hands entered
-so far (each phone writes its own), who showed cards early, the dealer's
-forfeit and who shouted their TROMP! call. Confirming the round appends its
-facts to ``Game.rounds`` and clears the draft for the next round; undoing the
-last round puts its facts back into the draft.
+The round's facts (hands, who went off, calls, the dealer's forfeit) live
+in the generic draft (:mod:`companion.store.rounds`); the vote is a run of
+anonymous sealed choices (:mod:`companion.store.sealed`), one per stage:
 
-Who went off by vote is not kept here while the vote runs: the ballot
-(``companion.store.ballots``) settles it, and :func:`round_facts` is given it.
+- stage 1 is the vote of all four (a slip names anyone but oneself);
+- a 2–2 opens a tie-break: the two with no votes choose between the tied two;
+- a tie-break that disagrees opens another; a 1–1–1–1 opens a new vote of all;
+- at any tie the scorekeeper may settle it by a card cut instead (the
+  revealed tie's ``verdict``; the open stage is dropped unread).
 
-Every write locks the draft row first (``SELECT … FOR UPDATE``; SQLite takes
-the whole database at ``BEGIN IMMEDIATE``), so four phones entering their
-hands in the same moment all land, and a double tap on "confirm" appends the
-round once. Each write bumps the table's version; the commit is the caller's.
+What four (or two) slips decide comes from the rules
+(``vote_outcome``, ``tie_break_outcome``). Players and their number come
+from the game. The store keeps facts; the pages say them in words.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from datetime import UTC, datetime
-from typing import Any
+from enum import StrEnum
 
-from sqlalchemy import JSON, DateTime, ForeignKey, Select, String, select
-from sqlalchemy.exc import IntegrityError
-from sqlalchemy.orm import Mapped, mapped_column, relationship
+from sqlalchemy import DateTime, ForeignKey, Select, String, select
+from sqlalchemy.orm import Mapped, mapped_column
 
 from ..extensions import db
+from ..rules.common import and_list
+from ..rules.tromplemond import VoteKind, VoteOutcome, tie_break_outcome, vote_outcome
+from . import sealed
 from .changes import bump
-from .models import NAME_LENGTH, Game
-
-DEAL, VOTE, HANDS = "deal", "vote", "hands"
-"""The stored phases of a round: dealing, claims and interrogation; the vote; the reveal."""
-
-READY, RUNNING, PAUSED, ENDED = "ready", "running", "paused", "ended"
-"""The interrogation timer's states."""
+from .models import Game
+from .rounds import RoundDraft
 
 INTERROGATION_SECONDS = 5 * 60
-"""The interrogation lasts at most 5 minutes (RULES.md §1)."""
+"""The interrogation lasts at most 5 minutes (the rules' step 5)."""
+
+
+class Clock(StrEnum):
+    """The interrogation timer's states."""
+
+    READY = "ready"
+    RUNNING = "running"
+    PAUSED = "paused"
+    ENDED = "ended"
 
 
 def _now() -> datetime:
@@ -49,255 +54,359 @@ def _aware(moment: datetime) -> datetime:
     return moment if moment.tzinfo is not None else moment.replace(tzinfo=UTC)
 
 
-class RoundDraft(db.Model):
-    """The facts of a game's round in progress (one row per game, reused round after round)."""
+# --------------------------------------------------------------------------- the timer
 
-    __tablename__ = "round_drafts"
+
+class InterrogationTimer(db.Model):
+    """A game's interrogation timer (one row per game, reused round after round)."""
+
+    __tablename__ = "tromplemond_timers"
 
     id: Mapped[int] = mapped_column(primary_key=True)
     game_id: Mapped[int] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"),
                                          unique=True)
     round_index: Mapped[int] = mapped_column(default=0)
-    """The round this draft is for (0-based): always the number of confirmed rounds."""
-    phase: Mapped[str] = mapped_column(String(10), default=DEAL)
-    hands: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)
-    """The hands entered so far, in the record's form, by player."""
-    voted_off: Mapped[str | None] = mapped_column(String(NAME_LENGTH), default=None)
-    """Who went off, once known outside the ballot (an undone or corrected round)."""
-    shown_early: Mapped[str | None] = mapped_column(String(NAME_LENGTH), default=None)
-    dealer_forfeit: Mapped[bool] = mapped_column(default=False)
-    called: Mapped[list[str]] = mapped_column(JSON, default=list)
-    ticks: Mapped[list[str]] = mapped_column(JSON, default=list)
-    """The checklist steps ticked: ``deck:3``, ``deal:0`` …"""
-    timer: Mapped[str] = mapped_column(String(10), default=READY)
-    timer_started_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True),
-                                                              default=None)
+    state: Mapped[str] = mapped_column(String(10), default=Clock.READY)
+    started_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), default=None)
     """When the timer was last started or resumed (None unless it runs)."""
-    timer_spent_ms: Mapped[int] = mapped_column(default=0)
+    spent_ms: Mapped[int] = mapped_column(default=0)
     """Milliseconds the timer ran before its last start."""
 
-    game: Mapped[Game] = relationship()
+    @property
+    def clock(self) -> Clock:
+        """The timer's state."""
+        return Clock(self.state)
 
     def seconds_left(self, now: datetime | None = None) -> int:
         """Whole seconds of interrogation left (0 once the time is up or it was ended)."""
-        if self.timer == ENDED:
+        if self.clock is Clock.ENDED:
             return 0
-        spent = self.timer_spent_ms
-        if self.timer == RUNNING and self.timer_started_at is not None:
-            ran = (now or _now()) - _aware(self.timer_started_at)
-            spent += int(ran.total_seconds() * 1000)
+        spent = self.spent_ms
+        if self.clock is Clock.RUNNING and self.started_at is not None:
+            spent += int(((now or _now()) - _aware(self.started_at)).total_seconds() * 1000)
         left_ms = INTERROGATION_SECONDS * 1000 - spent
         return max(0, -(-left_ms // 1000))
 
-    def ticked(self, key: str) -> bool:
-        """True when checklist step ``key`` is ticked."""
-        return key in self.ticks
 
-    def __repr__(self) -> str:
-        return f"<RoundDraft game={self.game_id} round {self.round_index + 1} {self.phase}>"
+def timer_of(game_id: int) -> Select[tuple[InterrogationTimer]]:
+    """A game's interrogation timer."""
+    return select(InterrogationTimer).where(InterrogationTimer.game_id == game_id)
 
 
-def draft_of(game_id: int) -> Select[tuple[RoundDraft]]:
-    """A game's round draft."""
-    return select(RoundDraft).where(RoundDraft.game_id == game_id)
+def _reset(timer: InterrogationTimer, round_index: int) -> None:
+    timer.round_index = round_index
+    timer.state = Clock.READY
+    timer.started_at = None
+    timer.spent_ms = 0
 
 
-def _clear(draft: RoundDraft, round_index: int) -> None:
-    draft.round_index = round_index
-    draft.phase = DEAL
-    draft.hands = {}
-    draft.voted_off = None
-    draft.shown_early = None
-    draft.dealer_forfeit = False
-    draft.called = []
-    draft.ticks = []
-    draft.timer = READY
-    draft.timer_started_at = None
-    draft.timer_spent_ms = 0
+def current_timer(game: Game, round_index: int) -> InterrogationTimer:
+    """The timer of round ``round_index`` as it stands (a fresh one for a new round)."""
+    timer = db.session.scalar(timer_of(game.id))
+    if timer is None or timer.round_index != round_index:
+        timer = InterrogationTimer(game_id=game.id)
+        _reset(timer, round_index)
+    return timer
 
 
-def current_draft(game: Game) -> RoundDraft:
-    """The draft of the game's next round, as it stands (not saved when it is new or stale).
-
-    For reading: a draft left from a round since confirmed or undone reads
-    as a fresh one. Writes use :func:`locked_draft`.
-    """
-    draft = db.session.scalar(draft_of(game.id))
-    fresh = RoundDraft(game_id=game.id)
-    _clear(fresh, len(game.rounds))
-    if draft is None or draft.round_index != len(game.rounds):
-        return fresh
-    return draft
-
-
-def locked_draft(game: Game) -> RoundDraft:
-    """The game's draft, locked for this transaction; made (or cleared) for the next round."""
-    query = draft_of(game.id).with_for_update().execution_options(populate_existing=True)
-    draft = db.session.scalar(query)
-    if draft is None:
-        try:
-            with db.session.begin_nested():
-                draft = RoundDraft(game_id=game.id)
-                _clear(draft, len(game.rounds))
-                db.session.add(draft)
-        except IntegrityError:  # another phone made it a moment earlier
-            draft = db.session.scalar(query)
-            assert draft is not None
-    # The game's rounds are read after the lock: a confirm that just finished is seen.
-    db.session.refresh(game, ["rounds"])
-    if draft.round_index != len(game.rounds):
-        _clear(draft, len(game.rounds))
-    return draft
-
-
-def start_draft(game: Game) -> RoundDraft:
-    """Make the draft of a new game's first round (the game was just started)."""
-    draft = RoundDraft(game_id=game.id)
-    _clear(draft, len(game.rounds))
-    db.session.add(draft)
-    db.session.flush()
-    return draft
-
-
-# --------------------------------------------------------------------------- the round so far
-
-
-def toggle_tick(draft: RoundDraft, key: str) -> bool:
-    """Tick a checklist step, or untick it; returns True when it is now ticked."""
-    ticked = key not in draft.ticks
-    draft.ticks = [*draft.ticks, key] if ticked else [k for k in draft.ticks if k != key]
-    bump(draft.game.table)
-    return ticked
+def _timer_for_change(draft: RoundDraft) -> InterrogationTimer:
+    """The round's timer, for a write (the caller holds the draft's lock)."""
+    timer = db.session.scalar(timer_of(draft.game_id))
+    if timer is None:
+        timer = InterrogationTimer(game_id=draft.game_id)
+        _reset(timer, draft.round_index)
+        db.session.add(timer)
+    elif timer.round_index != draft.round_index:
+        _reset(timer, draft.round_index)
+    return timer
 
 
 def start_timer(draft: RoundDraft, now: datetime | None = None) -> None:
     """Start the interrogation timer, or let it run on after a pause."""
-    if draft.timer in (READY, PAUSED):
-        draft.timer = RUNNING
-        draft.timer_started_at = now or _now()
+    timer = _timer_for_change(draft)
+    if timer.clock in (Clock.READY, Clock.PAUSED):
+        timer.state = Clock.RUNNING
+        timer.started_at = now or _now()
         bump(draft.game.table)
 
 
 def pause_timer(draft: RoundDraft, now: datetime | None = None) -> None:
     """Pause the running timer (the time spent so far is kept)."""
-    if draft.timer == RUNNING and draft.timer_started_at is not None:
-        ran = (now or _now()) - _aware(draft.timer_started_at)
-        draft.timer_spent_ms += int(ran.total_seconds() * 1000)
-        draft.timer = PAUSED
-        draft.timer_started_at = None
+    timer = _timer_for_change(draft)
+    if timer.clock is Clock.RUNNING and timer.started_at is not None:
+        ran = (now or _now()) - _aware(timer.started_at)
+        timer.spent_ms += int(ran.total_seconds() * 1000)
+        timer.state = Clock.PAUSED
+        timer.started_at = None
         bump(draft.game.table)
 
 
 def end_timer(draft: RoundDraft) -> None:
-    """End the interrogation now (early, or when the vote opens)."""
-    if draft.timer != ENDED:
-        draft.timer = ENDED
-        draft.timer_started_at = None
+    """End the interrogation now (early, when the vote opens, or when cards were shown)."""
+    timer = _timer_for_change(draft)
+    if timer.clock is not Clock.ENDED:
+        timer.state = Clock.ENDED
+        timer.started_at = None
         bump(draft.game.table)
 
 
-def to_vote(draft: RoundDraft) -> None:
-    """The interrogation is over: the round goes to the vote."""
-    end_timer(draft)
-    draft.phase = VOTE
-    bump(draft.game.table)
+# --------------------------------------------------------------------------- the vote
 
 
-def set_shown_early(draft: RoundDraft, player: str | None) -> None:
-    """``player`` showed cards before the vote was settled: they go off, no vote is held.
+class Stage(StrEnum):
+    """The kinds of a vote's stage (the sealing's ``step``), and a card cut."""
 
-    ``None`` takes it back (a slip of the finger): the round returns to dealing.
+    VOTE = "vote"
+    TIE_BREAK = "tie-break"
+    CUT = "cut"
+
+
+@dataclass(frozen=True)
+class Revealed:
+    """One revealed stage of a round's vote: what its slips said and decided."""
+
+    stage: Stage
+    ordinal: int
+    """1 for the round's first vote (or tie-break), 2 for the second …"""
+    counts: dict[str, int]
+    outcome: VoteOutcome
+    deciders: tuple[str, ...]
+
+    @property
+    def pattern(self) -> str:
+        """ "3–1", "2–1–1", "2–2", "1–1–1–1": the votes as players say them."""
+        return "–".join(str(n) for n in sorted((n for n in self.counts.values() if n),
+                                               reverse=True))
+
+
+@dataclass(frozen=True)
+class VoteStatus:
+    """Where a round's vote stands, as every screen may see it.
+
+    The current stage (the round's latest sealing) gives ``stage``, ``kind``,
+    ``eligible``, ``candidates`` and who has voted. ``counts`` and
+    ``outcome`` are those of the last *revealed* stage (``None`` until a
+    stage has all its slips in): an open stage never shows a count.
     """
-    draft.shown_early = player
-    draft.voted_off = None
-    draft.phase = HANDS if player is not None else DEAL
-    if player is not None:
-        draft.called = [p for p in draft.called if p != player]
-    end_timer(draft)
-    bump(draft.game.table)
+
+    round_index: int
+    stage: int = 0
+    """0: no vote opened yet for this round."""
+    kind: Stage | None = None
+    eligible: tuple[str, ...] = ()
+    candidates: tuple[str, ...] = ()
+    voted: frozenset[str] = frozenset()
+    counts: dict[str, int] | None = None
+    revealed_kind: Stage | None = None
+    outcome: VoteOutcome | None = None
+    settled_off: str | None = None
+    how: Stage | None = None
+    """How the round's off player was settled: by vote, tie-break or cut (None: not yet)."""
+    history: tuple[Revealed, ...] = ()
+    """The revealed stages, oldest first."""
+    cut: str | None = None
+    """Whom a card cut sent off."""
+    cut_choices: tuple[str, ...] = ()
+    """Whom a card cut may send off now (empty unless there is a tie to settle)."""
+    restarted: bool = False
+    """The server restarted during this stage: everyone votes again."""
+    sealing: sealed.SealedStatus | None = None
+    """The current stage's sealed choice."""
+
+    @property
+    def opened(self) -> bool:
+        """True once the round's vote has been opened."""
+        return self.stage > 0
+
+    @property
+    def settled(self) -> bool:
+        """True when the round's off player is known."""
+        return self.settled_off is not None
+
+    @property
+    def voting(self) -> bool:
+        """True while slips are being dropped (opened, not settled)."""
+        return self.opened and not self.settled
+
+    @property
+    def slips_in(self) -> int:
+        """How many slips of the current stage are in."""
+        return len(self.voted)
+
+    @property
+    def slips_expected(self) -> int:
+        """How many slips the current stage waits for."""
+        return len(self.eligible)
+
+    def may_vote(self, name: str | None) -> bool:
+        """True when ``name`` has a slip to drop in the current stage."""
+        return self.voting and name in self.eligible and name not in self.voted
+
+    def targets(self, name: str | None) -> tuple[str, ...]:
+        """Whom ``name`` may name on their slip (never themself)."""
+        return tuple(c for c in self.candidates if c != name)
 
 
-def set_hand(draft: RoundDraft, player: str, hand: dict[str, Any] | None) -> None:
-    """Enter (or replace) ``player``'s hand in the record's form; ``None`` clears it."""
-    hands = {p: h for p, h in draft.hands.items() if p != player}
-    if hand is not None:
-        hands[player] = hand
-    # In seat order, as the record lists them.
-    order = list(draft.game.players)
-    draft.hands = {p: hands[p] for p in order if p in hands}
-    if hand is None:
-        draft.called = [p for p in draft.called if p != player]
-    bump(draft.game.table)
+def _outcome(game: Game, state: sealed.SealedStatus) -> VoteOutcome:
+    assert state.counts is not None and state.choices is not None
+    if state.step == Stage.VOTE:
+        return vote_outcome(state.counts, game.players)
+    tied = VoteOutcome(VoteKind.TIE_BREAK, tied=state.choices, deciders=state.choosers)
+    return tie_break_outcome(state.counts, tied)
 
 
-def toggle_forfeit(draft: RoundDraft) -> bool:
-    """The dealer erred after the public cards were dealt (or not, after all)."""
-    draft.dealer_forfeit = not draft.dealer_forfeit
-    bump(draft.game.table)
-    return draft.dealer_forfeit
+def vote_status(game: Game, round_index: int) -> VoteStatus:
+    """Where round ``round_index``'s vote stands (see :class:`VoteStatus`)."""
+    states = sealed.statuses(game, round_index)
+    if not states:
+        return VoteStatus(round_index=round_index)
+    latest = states[-1]
+    history: list[Revealed] = []
+    ordinals = {Stage.VOTE: 0, Stage.TIE_BREAK: 0}
+    cut = None
+    for state in states:
+        kind = Stage(state.step)
+        ordinals[kind] += 1
+        if state.revealed:
+            history.append(Revealed(kind, ordinals[kind], dict(state.counts or {}),
+                                    _outcome(game, state), state.choosers))
+        cut = state.verdict or cut
+    last = history[-1] if history else None
+    settled_off = how = None
+    if cut is not None:
+        settled_off, how = cut, Stage.CUT
+    elif latest.revealed and last is not None and last.outcome.kind is VoteKind.VOTED_OFF:
+        settled_off, how = last.outcome.voted_off, last.stage
+    # A tie awaits when the open stage follows a revealed one (a tie-break or a revote).
+    tie = settled_off is None and latest.open and latest.stage > 1
+    return VoteStatus(
+        round_index=round_index, stage=latest.stage, kind=Stage(latest.step),
+        eligible=latest.choosers, candidates=latest.choices or (), voted=latest.chosen,
+        counts=last.counts if last else None, revealed_kind=last.stage if last else None,
+        outcome=last.outcome if last else None, settled_off=settled_off, how=how,
+        history=tuple(history), cut=cut, cut_choices=latest.choices or () if tie else (),
+        restarted=latest.restarted and latest.open, sealing=latest)
 
 
-def toggle_called(draft: RoundDraft, player: str) -> bool:
-    """``player`` shouted their TROMP! call correctly (or the tick is taken back)."""
-    called = player not in draft.called
-    names = set(draft.called) ^ {player}
-    draft.called = [p for p in draft.game.players if p in names]
-    bump(draft.game.table)
-    return called
+def open_vote(game: Game, round_index: int) -> sealed.Sealing:
+    """Open round ``round_index``'s vote (stage 1, everyone), or return its current stage.
+
+    Idempotent: a vote already opened (or settled) is returned as it is.
+    """
+    current = sealed.latest(game, round_index)
+    if current is not None:
+        return current
+    try:
+        return sealed.open_sealing(game, round_index, Stage.VOTE, sealed.Mode.ANONYMOUS,
+                                   game.players, game.players)
+    except sealed.SealError:  # another screen opened it a moment earlier
+        current = sealed.latest(game, round_index)
+        assert current is not None
+        return current
 
 
-def round_facts(draft: RoundDraft, voted_off: str | None) -> dict[str, Any]:
+def check_slip(status: VoteStatus, voter: str, target: str, stage: int | None) -> None:
+    """Raise the :class:`~companion.store.sealed.SealError` a slip deserves, or nothing."""
+    if not status.opened:
+        raise sealed.SealError(f"The vote of round {status.round_index + 1} is not open yet.",
+                               409)
+    if status.settled:
+        raise sealed.SealError(f"The vote of round {status.round_index + 1} is settled: "
+                               f"{status.settled_off} is off.", 409)
+    if stage is not None and stage != status.stage:
+        raise sealed.SealError("That slip was for an earlier vote: the vote has moved on. "
+                               "Look at your screen again.", 409)
+    if voter not in status.eligible:
+        if status.kind is Stage.VOTE:
+            raise sealed.SealError(f"{voter} is not playing this game.", 403)
+        raise sealed.SealError(f"{voter} has no slip in this tie-break: only "
+                               f"{and_list(status.eligible)} decide between "
+                               f"{and_list(status.candidates)}.", 403)
+    if voter in status.voted:
+        raise sealed.SealError(f"{voter} has already voted: one slip each.", 409)
+    if target == voter:
+        raise sealed.SealError("You cannot vote for yourself: name one of your opponents.")
+    if target not in status.candidates:
+        raise sealed.SealError(f"Name one of {and_list(status.targets(voter))} on your slip.")
+
+
+def cast(game: Game, round_index: int, voter: str, target: str, *,
+         stage: int | None = None) -> bool:
+    """Drop ``voter``'s slip naming ``target`` in the round's current stage.
+
+    ``stage``, when given, is the stage the slip was shown for: a slip for
+    an earlier stage is refused. The last slip of a stage reveals it and, on
+    a tie, opens the next stage in the same transaction. Returns True when
+    this slip was the last one (the stage is revealed).
+    """
+    current = sealed.latest(game, round_index, lock=True)
+    check_slip(vote_status(game, round_index), voter, target, stage)
+    assert current is not None
+    revealed = sealed.seal(game, current, voter, target)
+    if revealed:
+        _after_reveal(game, round_index)
+    return revealed
+
+
+def _after_reveal(game: Game, round_index: int) -> None:
+    """A stage is revealed: on a tie, open the next stage at once."""
+    outcome = vote_status(game, round_index).outcome
+    assert outcome is not None
+    if outcome.kind is VoteKind.TIE_BREAK:
+        sealed.open_sealing(game, round_index, Stage.TIE_BREAK, sealed.Mode.ANONYMOUS,
+                            outcome.deciders, outcome.tied)
+    elif outcome.kind is not VoteKind.VOTED_OFF:
+        sealed.open_sealing(game, round_index, Stage.VOTE, sealed.Mode.ANONYMOUS,
+                            game.players, game.players)
+
+
+def record_cut(game: Game, round_index: int, name: str) -> None:
+    """Settle the round's tie by a card cut: ``name`` goes off.
+
+    Only at a tie: between the tied two of a tie-break, or any of the four
+    after a 1–1–1–1. The stage that was open for it is dropped unread, with
+    any slips already in; the cut is kept on the revealed tie.
+    """
+    status = vote_status(game, round_index)
+    if not status.voting:
+        if not status.opened:
+            raise sealed.SealError(f"The vote of round {round_index + 1} is not open yet.", 409)
+        raise sealed.SealError(f"The vote of round {round_index + 1} is settled: "
+                               f"{status.settled_off} is off.", 409)
+    if not status.cut_choices:
+        raise sealed.SealError("A card cut settles a tie, and there is no tie yet: the vote "
+                               "is still open.", 409)
+    if name not in status.cut_choices:
+        raise sealed.SealError(f"The card cut is between {and_list(status.cut_choices)}: "
+                               "pick one.")
+    states = db.session.scalars(sealed.sealings_of(game.id, round_index)).all()
+    open_stage, tie = states[-1], states[-2]
+    sealed.drop(game, open_stage)
+    sealed.set_verdict(game, db.session.get(sealed.Sealing, tie.id), name)
+
+
+def discard_vote(game: Game, round_index: int) -> None:
+    """Forget round ``round_index``'s vote (the round was undone, or someone showed cards)."""
+    sealed.discard(game, round_index)
+
+
+# --------------------------------------------------------------------------- the round's facts
+
+
+def round_facts(draft: RoundDraft, voted_off: str | None) -> dict:
     """The round as the record writes it, from the draft and who the vote sent off."""
-    shown = draft.shown_early
+    facts = draft.facts
+    shown = facts.get("shown_early")
     return {
-        "hands": dict(draft.hands),
-        "voted_off": None if shown is not None else draft.voted_off or voted_off,
+        "hands": dict(facts.get("hands") or {}),
+        "voted_off": None if shown is not None else facts.get("voted_off") or voted_off,
         "shown_early": shown,
-        "dealer_forfeit": draft.dealer_forfeit,
-        "called": list(draft.called),
+        "dealer_forfeit": bool(facts.get("dealer_forfeit")),
+        "called": list(facts.get("called") or []),
     }
 
 
-# --------------------------------------------------------------------------- the record
-
-
-def confirm_round(draft: RoundDraft, facts: dict[str, Any]) -> None:
-    """Append the round's facts to the game's record; the draft moves on to the next round."""
-    game = draft.game
-    game.rounds = [*game.rounds, facts]
-    _clear(draft, len(game.rounds))
-    bump(game.table)
-
-
-def undo_round(draft: RoundDraft) -> dict[str, Any]:
-    """Take the last confirmed round off the record and back into the draft; returns it."""
-    game = draft.game
-    facts = dict(game.rounds[-1])
-    game.rounds = list(game.rounds[:-1])
-    _clear(draft, len(game.rounds))
-    draft.phase = HANDS
-    draft.hands = dict(facts.get("hands") or {})
-    draft.shown_early = facts.get("shown_early")
-    draft.voted_off = None if draft.shown_early else facts.get("voted_off")
-    draft.dealer_forfeit = bool(facts.get("dealer_forfeit"))
-    draft.called = list(facts.get("called") or [])
-    draft.timer = ENDED
-    bump(game.table)
-    return facts
-
-
-def replace_round(game: Game, index: int, facts: dict[str, Any]) -> None:
-    """Put corrected facts in place of round ``index`` (the rules check the record after)."""
-    rounds = list(game.rounds)
-    rounds[index] = facts
-    game.rounds = rounds
-    bump(game.table)
-
-
-def set_flag(game: Game, name: str, value: Any) -> None:
-    """Set (or, with ``None``, clear) a record-level flag: ``void`` or ``banned``."""
-    flags = {k: v for k, v in game.flags.items() if k != name}
-    if value is not None:
-        flags[name] = value
-    game.flags = flags
-    bump(game.table)
+__all__ = ["INTERROGATION_SECONDS", "Clock", "InterrogationTimer", "Revealed", "Stage",
+           "VoteStatus", "cast", "check_slip", "current_timer", "discard_vote", "end_timer",
+           "open_vote", "pause_timer", "record_cut", "round_facts", "start_timer", "timer_of",
+           "vote_status"]

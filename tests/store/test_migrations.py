@@ -1,18 +1,21 @@
-"""The migrations make exactly the schema the models describe (SQLite and PostgreSQL)."""
+"""The migrations make exactly the schema the models describe, and move the data along."""
 
 from __future__ import annotations
 
 import os
+from datetime import UTC, datetime, timedelta
 
 import flask_migrate
 import pytest
+import sqlalchemy as sa
 from alembic.autogenerate import compare_metadata
 from alembic.migration import MigrationContext
-from sqlalchemy import inspect, text
+from sqlalchemy import func, inspect, select, text
 
 from companion import create_app
 from companion.config import database_url
 from companion.extensions import db
+from companion.store import Game, rounds, sealed, tromplemond
 
 pytestmark = pytest.mark.db
 
@@ -35,6 +38,10 @@ def bare_app(tmp_path):
 
 
 def _clear():
+    with db.engine.begin() as connection:
+        # Tables of older revisions (a test that stopped half-way down) go first.
+        for name in ("ballot_counts", "ballot_voted", "ballots"):
+            connection.execute(text(f"DROP TABLE IF EXISTS {name}"))
     db.drop_all()
     with db.engine.begin() as connection:
         connection.execute(text("DROP TABLE IF EXISTS alembic_version"))
@@ -57,3 +64,157 @@ def test_migrations_go_down_to_nothing_and_up_again(bare_app):
     assert not set(db.metadata.tables) & set(inspect(db.engine).get_table_names())
     flask_migrate.upgrade()
     assert set(db.metadata.tables) <= set(inspect(db.engine).get_table_names())
+
+
+PLAYERS = ["Rob", "Sam", "Nick", "Emily"]
+T0 = datetime(2026, 11, 21, 20, 0, tzinfo=UTC)
+ROB = {"public": ["K♥", "10♠"], "secret": ["Q♥", "J♦", "K♠"]}
+SAM = {"public": ["A♣", "2♦"], "secret": ["10♦", "4♠", "K♦"]}
+
+
+def _old(name: str, *columns: tuple[str, sa.types.TypeEngine]) -> sa.TableClause:
+    return sa.table(name, *(sa.column(c, t) for c, t in columns))
+
+
+OLD_TABLES = _old("tables", ("id", sa.Integer()), ("code", sa.String()), ("name", sa.String()),
+                  ("game", sa.String()), ("allow_phone_names", sa.Boolean()),
+                  ("first_dealer", sa.Integer()), ("dealer_drawn", sa.Boolean()),
+                  ("version", sa.Integer()), ("scorekeeper_key_hash", sa.String()),
+                  ("recovery_code_hash", sa.String()), ("created_at", sa.DateTime(True)),
+                  ("unit", sa.String()))
+OLD_GAMES = _old("games", ("id", sa.Integer()), ("table_id", sa.Integer()),
+                 ("number", sa.Integer()), ("game", sa.String()), ("players", sa.JSON()),
+                 ("first_dealer", sa.String()), ("options", sa.JSON()), ("rounds", sa.JSON()),
+                 ("flags", sa.JSON()), ("status", sa.String()), ("created_at", sa.DateTime(True)))
+OLD_DRAFTS = _old("round_drafts", ("id", sa.Integer()), ("game_id", sa.Integer()),
+                  ("round_index", sa.Integer()), ("phase", sa.String()), ("hands", sa.JSON()),
+                  ("voted_off", sa.String()), ("shown_early", sa.String()),
+                  ("dealer_forfeit", sa.Boolean()), ("called", sa.JSON()), ("ticks", sa.JSON()),
+                  ("timer", sa.String()), ("timer_started_at", sa.DateTime(True)),
+                  ("timer_spent_ms", sa.Integer()))
+OLD_BALLOTS = _old("ballots", ("id", sa.Integer()), ("game_id", sa.Integer()),
+                   ("round_index", sa.Integer()), ("stage", sa.Integer()), ("kind", sa.String()),
+                   ("voters", sa.JSON()), ("candidates", sa.JSON()), ("revealed", sa.Boolean()),
+                   ("cut", sa.String()))
+OLD_VOTED = _old("ballot_voted", ("ballot_id", sa.Integer()), ("player", sa.String()))
+OLD_COUNTS = _old("ballot_counts", ("ballot_id", sa.Integer()), ("candidate", sa.String()),
+                  ("votes", sa.Integer()))
+
+
+def _fill_before_game_flows() -> None:
+    """A table at revision c3d4e5f6a7b8 with two games in play, as the old code wrote them.
+
+    Game 1: round 1 was confirmed after a 2–2 settled by a card cut; round 2
+    is being entered (hands, who went off, a call, the dealer's forfeit, a
+    paused timer) and its vote is open with one slip in. Game 2: a running
+    timer and nothing entered.
+    """
+    round_1 = {"hands": {}, "voted_off": "Nick", "shown_early": None,
+               "dealer_forfeit": False, "called": []}
+    with db.engine.begin() as conn:
+        conn.execute(sa.insert(OLD_TABLES).values(
+            id=1, code="BCDFGHJK", name="Friday", game="tromplemond", allow_phone_names=False,
+            first_dealer=1, dealer_drawn=False, version=7, scorekeeper_key_hash="k" * 64,
+            recovery_code_hash="r" * 64, created_at=T0, unit="GBP"))
+        for number, rounds in ((1, [round_1]), (2, [])):
+            conn.execute(sa.insert(OLD_GAMES).values(
+                id=number, table_id=1, number=number, game="tromplemond", players=PLAYERS,
+                first_dealer="Rob", options={}, rounds=rounds, flags={}, status="playing",
+                created_at=T0))
+        conn.execute(sa.insert(OLD_DRAFTS), [
+            {"id": 1, "game_id": 1, "round_index": 1, "phase": "hands",
+             "hands": {"Rob": ROB, "Sam": SAM}, "voted_off": "Emily", "shown_early": None,
+             "dealer_forfeit": True, "called": ["Sam"], "ticks": ["deal:0", "deck:2"],
+             "timer": "paused", "timer_started_at": None, "timer_spent_ms": 61000},
+            {"id": 2, "game_id": 2, "round_index": 0, "phase": "deal", "hands": {},
+             "voted_off": None, "shown_early": None, "dealer_forfeit": False, "called": [],
+             "ticks": [], "timer": "running", "timer_started_at": T0, "timer_spent_ms": 0},
+        ])
+        conn.execute(sa.insert(OLD_BALLOTS), [
+            {"id": 1, "game_id": 1, "round_index": 0, "stage": 1, "kind": "vote",
+             "voters": PLAYERS, "candidates": PLAYERS, "revealed": True, "cut": "Nick"},
+            {"id": 2, "game_id": 1, "round_index": 1, "stage": 1, "kind": "vote",
+             "voters": PLAYERS, "candidates": PLAYERS, "revealed": False, "cut": None},
+        ])
+        conn.execute(sa.insert(OLD_COUNTS), [
+            {"ballot_id": 1, "candidate": name, "votes": votes}
+            for name, votes in {"Rob": 0, "Sam": 2, "Nick": 2, "Emily": 0}.items()] + [
+            {"ballot_id": 2, "candidate": name, "votes": votes}
+            for name, votes in {"Rob": 0, "Sam": 1, "Nick": 0, "Emily": 0}.items()])
+        conn.execute(sa.insert(OLD_VOTED), [{"ballot_id": 1, "player": p} for p in PLAYERS]
+                     + [{"ballot_id": 2, "player": "Rob"}])
+
+
+def test_the_game_flows_migration_moves_drafts_timers_and_ballots(bare_app):
+    flask_migrate.upgrade(revision="c3d4e5f6a7b8")
+    _fill_before_game_flows()
+    flask_migrate.upgrade()
+    assert not {"ballots", "ballot_voted", "ballot_counts"} & set(
+        inspect(db.engine).get_table_names())
+    assert not {"hands", "voted_off", "called", "timer", "phase"} & {
+        c["name"] for c in inspect(db.engine).get_columns("round_drafts")}
+
+    # The drafts keep their facts in the record's form, and their ticks.
+    first, second = db.session.get(Game, 1), db.session.get(Game, 2)
+    draft = rounds.current_draft(first)
+    assert (draft.round_index, draft.ticks, draft.corrected_from) == (
+        1, ["deal:0", "deck:2"], None)
+    assert draft.facts == {"hands": {"Rob": ROB, "Sam": SAM}, "voted_off": "Emily",
+                           "dealer_forfeit": True, "called": ["Sam"]}
+    assert tromplemond.round_facts(draft, None)["voted_off"] == "Emily"
+    empty = rounds.current_draft(second)
+    assert (empty.id, empty.round_index, empty.facts, empty.ticks) == (2, 0, {}, [])
+
+    # The timers move to their own table, each for its round.
+    paused = tromplemond.current_timer(first, 1)
+    assert (paused.id is not None, paused.clock, paused.spent_ms) == (
+        True, tromplemond.Clock.PAUSED, 61000)
+    assert paused.seconds_left() == 239
+    running = tromplemond.current_timer(second, 0)
+    assert running.clock is tromplemond.Clock.RUNNING
+    assert running.seconds_left(T0 + timedelta(seconds=30)) == 270
+
+    # The revealed stage keeps its counts and its card cut.
+    settled = tromplemond.vote_status(first, 0)
+    assert (settled.settled_off, settled.how, settled.cut) == (
+        "Nick", tromplemond.Stage.CUT, "Nick")
+    assert settled.counts == {"Rob": 0, "Sam": 2, "Nick": 2, "Emily": 0}
+    assert settled.history[0].pattern == "2–2" and not settled.restarted
+    assert dict(db.session.execute(select(sealed.Tally.choice, sealed.Tally.count)
+                                   .where(sealed.Tally.sealing_id == 1)).all()) == {
+        "Rob": 0, "Sam": 2, "Nick": 2, "Emily": 0}
+
+    # The open stage starts again: no slip, no partial count carried over.
+    vote = tromplemond.vote_status(first, 1)
+    assert (vote.stage, vote.voting, vote.restarted, vote.voted) == (1, True, True, frozenset())
+    assert vote.counts is None and vote.may_vote("Rob")
+    assert db.session.scalar(select(func.count()).select_from(sealed.Slip)) == 0
+    assert db.session.scalar(select(func.count()).select_from(sealed.Tally)
+                             .where(sealed.Tally.sealing_id == 2)) == 0
+
+    # The moved rows live on: the open vote is played to its end, a new one opens.
+    for voter, target in {"Rob": "Emily", "Sam": "Emily", "Nick": "Emily",
+                          "Emily": "Sam"}.items():
+        tromplemond.cast(first, 1, voter, target)
+        db.session.commit()
+    assert tromplemond.vote_status(first, 1).settled_off == "Emily"
+    assert tromplemond.open_vote(second, 0).id == 3
+    db.session.commit()
+
+
+def test_the_game_flows_migration_goes_back_with_the_drafts_facts(bare_app):
+    flask_migrate.upgrade(revision="c3d4e5f6a7b8")
+    _fill_before_game_flows()
+    flask_migrate.upgrade()
+    flask_migrate.downgrade(revision="c3d4e5f6a7b8")
+    with db.engine.connect() as conn:
+        drafts = conn.execute(sa.select(OLD_DRAFTS).order_by(OLD_DRAFTS.c.id)).mappings().all()
+    assert [(d["phase"], d["hands"], d["voted_off"], d["dealer_forfeit"], d["called"],
+             d["ticks"]) for d in drafts] == [
+        ("hands", {"Rob": ROB, "Sam": SAM}, "Emily", True, ["Sam"], ["deal:0", "deck:2"]),
+        ("deal", {}, None, False, [], []),
+    ]
+    flask_migrate.upgrade()
+    assert rounds.current_draft(db.session.get(Game, 1)).facts == {
+        "hands": {"Rob": ROB, "Sam": SAM}, "voted_off": "Emily", "dealer_forfeit": True,
+        "called": ["Sam"]}

@@ -1,4 +1,4 @@
-"""The Tromplemond round in progress: the draft's facts, the timer, confirm and undo."""
+"""What the store keeps for Tromplemond alone: the interrogation timer, the round's facts, £."""
 
 from __future__ import annotations
 
@@ -8,8 +8,10 @@ import pytest
 from sqlalchemy import func, select
 
 from companion.extensions import db
-from companion.store import Game, changes
-from companion.store import tromplemond as rs
+from companion.rules import GAMES
+from companion.store import Game, changes, rounds
+from companion.store import tromplemond as tp
+from companion.web.games import FLOWS
 
 pytestmark = pytest.mark.db
 
@@ -17,6 +19,7 @@ ROB = {"public": ["K♥", "10♠"], "secret": ["Q♥", "J♦", "K♠"]}
 SAM = {"public": ["A♣", "2♦"], "secret": ["10♦", "4♠", "K♦"]}
 NICK = {"public": ["J♥", "A♦"], "secret": ["J♠", "A♠", "10♥"]}
 T0 = datetime(2026, 11, 21, 20, 0, tzinfo=UTC)
+ORDER = ["hands", "voted_off", "shown_early", "dealer_forfeit", "called"]
 
 
 @pytest.fixture
@@ -24,9 +27,9 @@ def game(app):
     with app.app_context():
         table, _, _ = changes.create_table(
             name="Friday", game="tromplemond", names=["Rob", "Sam", "Nick", "Emily"],
-            allow_phone_names=False, first_dealer=1)
+            allow_phone_names=False, first_dealer=1, unit=FLOWS["tromplemond"].default_unit)
         game = changes.start_game(table)
-        rs.start_draft(game)
+        rounds.start_draft(game)
         db.session.commit()
         yield game
         db.session.rollback()
@@ -37,10 +40,23 @@ def version(game: Game) -> int:
     return game.table.version
 
 
-def test_a_tromplemond_table_counts_in_pounds_and_other_games_in_chips(game):
+def timers() -> int:
+    return db.session.scalar(select(func.count()).select_from(tp.InterrogationTimer))
+
+
+# the unit ---------------------------------------------------------------------------------
+
+def test_tromplemond_is_played_for_pounds_and_the_other_games_for_chips():
+    assert set(FLOWS) == set(GAMES)
+    assert {name: flow.default_unit for name, flow in FLOWS.items()} == {
+        name: "GBP" if name == "tromplemond" else "chips" for name in GAMES}
+
+
+def test_a_tromplemond_table_counts_in_pounds_until_the_unit_is_changed(game):
     assert game.table.unit == "GBP"
     other, _, _ = changes.create_table(name="Clubs", game="clumond", names=["A", "B", "C"],
-                                       allow_phone_names=False, first_dealer=1)
+                                       allow_phone_names=False, first_dealer=1,
+                                       unit=FLOWS["clumond"].default_unit)
     assert other.unit == "chips"
     before = version(game)
     changes.set_unit(game.table, "EUR")
@@ -48,171 +64,123 @@ def test_a_tromplemond_table_counts_in_pounds_and_other_games_in_chips(game):
     assert game.table.unit == "EUR" and version(game) == before + 1
 
 
-def test_a_new_draft_is_round_one_dealing_with_nothing_entered(game):
-    draft = rs.current_draft(game)
-    assert (draft.round_index, draft.phase, draft.hands, draft.called, draft.ticks) == (
-        0, rs.DEAL, {}, [], [])
-    assert draft.timer == rs.READY and draft.seconds_left() == 300
-    assert db.session.scalar(select(func.count()).select_from(rs.RoundDraft)) == 1
+# the timer --------------------------------------------------------------------------------
 
-
-def test_ticks_toggle_and_each_change_bumps_the_table(game):
-    draft = rs.locked_draft(game)
-    before = version(game)
-    assert rs.toggle_tick(draft, "deal:2") is True
-    assert rs.toggle_tick(draft, "deck:0") is True
-    assert draft.ticked("deal:2") and draft.ticks == ["deal:2", "deck:0"]
-    assert rs.toggle_tick(draft, "deal:2") is False
-    assert draft.ticks == ["deck:0"] and version(game) == before + 3
-    db.session.commit()
-    assert rs.current_draft(game).ticks == ["deck:0"]
+def test_a_new_round_has_a_ready_timer_of_five_minutes_and_no_row_yet(game):
+    timer = tp.current_timer(game, 0)
+    assert (timer.clock, timer.round_index, timer.spent_ms) == (tp.Clock.READY, 0, 0)
+    assert timer.seconds_left() == tp.INTERROGATION_SECONDS == 300
+    assert timers() == 0, "reading writes nothing"
 
 
 def test_the_timer_runs_pauses_resumes_and_ends(game):
-    draft = rs.locked_draft(game)
-    rs.start_timer(draft, T0)
-    assert draft.timer == rs.RUNNING
-    assert draft.seconds_left(T0 + timedelta(seconds=10)) == 290
-    assert draft.seconds_left(T0 + timedelta(seconds=10, milliseconds=1)) == 290
-    assert draft.seconds_left(T0 + timedelta(seconds=10, milliseconds=999)) == 290
-    rs.pause_timer(draft, T0 + timedelta(seconds=61))
-    assert draft.timer == rs.PAUSED and draft.timer_spent_ms == 61000
+    draft = rounds.locked_draft(game)
+    before = version(game)
+    tp.start_timer(draft, T0)
+    timer = tp.current_timer(game, 0)
+    assert timer.clock is tp.Clock.RUNNING and version(game) == before + 1
+    assert timer.seconds_left(T0 + timedelta(seconds=10)) == 290
+    assert timer.seconds_left(T0 + timedelta(seconds=10, milliseconds=1)) == 290
+    assert timer.seconds_left(T0 + timedelta(seconds=10, milliseconds=999)) == 290
+    tp.pause_timer(draft, T0 + timedelta(seconds=61))
+    assert timer.clock is tp.Clock.PAUSED and timer.spent_ms == 61000
     # Paused: time does not pass.
-    assert draft.seconds_left(T0 + timedelta(hours=1)) == 239
-    rs.pause_timer(draft, T0 + timedelta(hours=1))  # pausing twice changes nothing
-    assert draft.timer_spent_ms == 61000
-    rs.start_timer(draft, T0 + timedelta(seconds=100))
-    rs.start_timer(draft, T0 + timedelta(seconds=200))  # already running: no restart
+    assert timer.seconds_left(T0 + timedelta(hours=1)) == 239
+    changed = version(game)
+    tp.pause_timer(draft, T0 + timedelta(hours=1))  # pausing twice changes nothing
+    assert timer.spent_ms == 61000 and version(game) == changed
+    tp.start_timer(draft, T0 + timedelta(seconds=100))
+    tp.start_timer(draft, T0 + timedelta(seconds=200))  # already running: no restart
     db.session.commit()
     # Read back (SQLite keeps naive datetimes): still counted from the resume.
-    draft = rs.current_draft(game)
-    assert draft.seconds_left(T0 + timedelta(seconds=130)) == 209
-    assert draft.seconds_left(T0 + timedelta(seconds=1000)) == 0
-    rs.end_timer(draft)
-    assert draft.timer == rs.ENDED and draft.seconds_left() == 0
+    timer = tp.current_timer(game, 0)
+    assert timer.clock is tp.Clock.RUNNING
+    assert timer.seconds_left(T0 + timedelta(seconds=130)) == 209
+    assert timer.seconds_left(T0 + timedelta(seconds=1000)) == 0
+    tp.end_timer(rounds.locked_draft(game))
+    db.session.commit()
+    timer = tp.current_timer(game, 0)
+    assert timer.clock is tp.Clock.ENDED and timer.seconds_left(T0) == 0
+    # An ended timer stays ended: it does not start again this round.
+    changed = version(game)
+    tp.start_timer(rounds.locked_draft(game), T0)
+    tp.end_timer(rounds.locked_draft(game))
+    assert tp.current_timer(game, 0).clock is tp.Clock.ENDED and version(game) == changed
+    assert timers() == 1
 
 
-def test_hands_are_kept_in_seat_order_and_clearing_one_drops_its_call(game):
-    draft = rs.locked_draft(game)
-    rs.set_hand(draft, "Nick", NICK)
-    rs.set_hand(draft, "Rob", ROB)
-    rs.set_hand(draft, "Sam", SAM)
-    assert list(draft.hands) == ["Rob", "Sam", "Nick"]
-    rs.toggle_called(draft, "Nick")
-    rs.toggle_called(draft, "Rob")
-    assert draft.called == ["Rob", "Nick"]
-    rs.set_hand(draft, "Nick", None)
-    assert list(draft.hands) == ["Rob", "Sam"] and draft.called == ["Rob"]
-    assert rs.toggle_called(draft, "Rob") is False and draft.called == []
+def test_a_timer_may_be_ended_before_it_ever_ran(game):
+    tp.end_timer(rounds.locked_draft(game))
+    db.session.commit()
+    assert tp.current_timer(game, 0).clock is tp.Clock.ENDED
 
 
-def test_shown_early_sends_the_offender_off_and_can_be_taken_back(game):
-    draft = rs.locked_draft(game)
-    rs.start_timer(draft, T0)
-    rs.set_shown_early(draft, "Sam")
-    assert (draft.phase, draft.shown_early, draft.timer) == (rs.HANDS, "Sam", rs.ENDED)
-    assert rs.round_facts(draft, "Nick")["voted_off"] is None
-    rs.set_shown_early(draft, None)
-    assert (draft.phase, draft.shown_early) == (rs.DEAL, None)
+def test_a_timer_of_a_past_round_reads_as_a_fresh_one(game):
+    draft = rounds.locked_draft(game)
+    tp.start_timer(draft, T0)
+    tp.end_timer(draft)
+    rounds.confirm_round(draft, {"hands": {}, "voted_off": "Emily"})
+    db.session.commit()
+    timer = tp.current_timer(game, 1)
+    assert (timer.round_index, timer.clock, timer.seconds_left(T0)) == (1, tp.Clock.READY, 300)
+    assert tp.current_timer(game, 0).clock is tp.Clock.ENDED
+    # The game's one row is reused for the new round when it is first written.
+    tp.start_timer(rounds.locked_draft(game), T0 + timedelta(minutes=10))
+    db.session.commit()
+    timer = tp.current_timer(game, 1)
+    assert (timer.clock, timer.spent_ms) == (tp.Clock.RUNNING, 0)
+    assert timer.seconds_left(T0 + timedelta(minutes=11)) == 240
+    assert timers() == 1
 
 
-def test_the_vote_ends_the_interrogation(game):
-    draft = rs.locked_draft(game)
-    rs.start_timer(draft, T0)
-    rs.to_vote(draft)
-    assert (draft.phase, draft.timer) == (rs.VOTE, rs.ENDED)
+def test_deleting_a_game_deletes_its_timer(game):
+    tp.start_timer(rounds.locked_draft(game), T0)
+    db.session.commit()
+    assert timers() == 1
+    db.session.delete(game)
+    db.session.commit()
+    assert timers() == 0
 
 
-def test_round_facts_are_the_record_round_in_the_design_order(game):
-    draft = rs.locked_draft(game)
-    for name, hand in (("Rob", ROB), ("Sam", SAM), ("Nick", NICK)):
-        rs.set_hand(draft, name, hand)
-    rs.toggle_called(draft, "Nick")
-    assert rs.toggle_forfeit(draft) is True
-    facts = rs.round_facts(draft, "Emily")
-    assert list(facts) == ["hands", "voted_off", "shown_early", "dealer_forfeit", "called"]
+# the round's facts ------------------------------------------------------------------------
+
+def test_round_facts_are_the_record_round_in_the_documented_order(game):
+    draft = rounds.locked_draft(game)
+    rounds.update_facts(draft, {"called": ["Nick"], "dealer_forfeit": True,
+                                "hands": {"Rob": ROB, "Sam": SAM, "Nick": NICK}})
+    facts = tp.round_facts(draft, "Emily")
+    assert list(facts) == ORDER
     assert facts == {"hands": {"Rob": ROB, "Sam": SAM, "Nick": NICK}, "voted_off": "Emily",
                      "shown_early": None, "dealer_forfeit": True, "called": ["Nick"]}
-    assert rs.toggle_forfeit(draft) is False
 
 
-def test_confirm_appends_the_round_and_clears_the_draft_for_the_next(game):
-    draft = rs.locked_draft(game)
-    rs.toggle_tick(draft, "deck:1")
-    rs.set_hand(draft, "Rob", ROB)
-    facts = {"hands": {"Rob": ROB}, "voted_off": "Emily"}
-    rs.confirm_round(draft, facts)
-    db.session.commit()
-    assert game.rounds == [facts]
-    draft = rs.current_draft(game)
-    assert (draft.round_index, draft.phase, draft.hands, draft.ticks) == (1, rs.DEAL, {}, [])
+def test_a_new_round_has_empty_facts_in_the_same_order(game):
+    facts = tp.round_facts(rounds.current_draft(game), None)
+    assert list(facts) == ORDER
+    assert facts == {"hands": {}, "voted_off": None, "shown_early": None,
+                     "dealer_forfeit": False, "called": []}
 
 
-def test_undo_puts_the_last_round_back_into_the_draft(game):
-    draft = rs.locked_draft(game)
+def test_shown_early_sends_nobody_off_by_vote(game):
+    draft = rounds.locked_draft(game)
+    rounds.update_facts(draft, {"shown_early": "Sam"})
+    assert tp.round_facts(draft, "Nick")["voted_off"] is None
+    assert tp.round_facts(draft, "Nick")["shown_early"] == "Sam"
+    rounds.update_facts(draft, {"shown_early": None})
+    assert tp.round_facts(draft, "Nick")["voted_off"] == "Nick"
+
+
+def test_a_round_put_back_by_undo_gives_the_same_facts(game):
     facts = {"hands": {"Rob": ROB, "Sam": SAM, "Nick": NICK}, "voted_off": "Emily",
              "shown_early": None, "dealer_forfeit": True, "called": ["Nick"]}
-    rs.confirm_round(draft, facts)
+    rounds.confirm_round(rounds.locked_draft(game), facts)
     db.session.commit()
-    draft = rs.locked_draft(game)
-    assert rs.undo_round(draft) == facts
+    draft = rounds.locked_draft(game)
+    assert rounds.undo_round(draft) == facts
     db.session.commit()
-    assert game.rounds == []
-    draft = rs.current_draft(game)
-    assert (draft.round_index, draft.phase, draft.voted_off, draft.dealer_forfeit) == (
-        0, rs.HANDS, "Emily", True)
-    assert draft.hands == facts["hands"] and draft.called == ["Nick"]
-    assert draft.timer == rs.ENDED
-    assert rs.round_facts(draft, None) == facts
-
-
-def test_undo_of_a_round_someone_showed_cards_early_in(game):
-    draft = rs.locked_draft(game)
-    rs.confirm_round(draft, {"hands": {}, "voted_off": None, "shown_early": "Sam"})
-    rs.undo_round(draft)
-    assert (draft.shown_early, draft.voted_off, draft.phase) == ("Sam", None, rs.HANDS)
-
-
-def test_a_stale_draft_reads_fresh_and_is_cleared_when_written(game):
-    draft = rs.locked_draft(game)
-    rs.toggle_tick(draft, "deal:0")
-    db.session.commit()
-    # The record moved on without the draft (an imported or corrected game).
-    game.rounds = [{"hands": {}, "voted_off": "Emily"}]
-    db.session.commit()
-    assert rs.current_draft(game).round_index == 1 and rs.current_draft(game).ticks == []
-    draft = rs.locked_draft(game)
-    assert (draft.round_index, draft.ticks) == (1, [])
-
-
-def test_a_game_without_a_draft_gets_one_when_first_written(app):
-    with app.app_context():
-        table, _, _ = changes.create_table(
-            name="Imported", game="tromplemond", names=["Rob", "Sam", "Nick", "Emily"],
-            allow_phone_names=False, first_dealer=1)
-        game = changes.start_game(table)
-        db.session.commit()
-        assert rs.current_draft(game).id is None
-        draft = rs.locked_draft(game)
-        rs.toggle_tick(draft, "deal:1")
-        db.session.commit()
-        assert rs.current_draft(game).id == draft.id
-
-
-def test_corrections_and_flags_change_the_record(game):
-    game.rounds = [{"hands": {}, "voted_off": "Emily"}, {"hands": {}, "voted_off": "Rob"}]
-    rs.replace_round(game, 0, {"hands": {}, "voted_off": "Sam"})
-    assert [r["voted_off"] for r in game.rounds] == ["Sam", "Rob"]
-    rs.set_flag(game, "banned", "Nick")
-    assert game.record()["banned"] == "Nick"
-    rs.set_flag(game, "void", True)
-    rs.set_flag(game, "banned", None)
-    assert game.flags == {"void": True}
-    db.session.commit()
-    assert game.record()["void"] is True and "banned" not in game.record()
-
-
-def test_deleting_a_game_deletes_its_draft(game):
-    db.session.delete(game.table)
-    db.session.commit()
-    assert db.session.scalar(select(func.count()).select_from(rs.RoundDraft)) == 0
+    # Who went off is in the undone round's facts: no vote is needed to confirm it again.
+    assert tp.round_facts(rounds.current_draft(game), None) == facts
+    shown = {**facts, "voted_off": None, "shown_early": "Sam", "called": []}
+    rounds.confirm_round(rounds.locked_draft(game), shown)
+    rounds.undo_round(rounds.locked_draft(game))
+    assert tp.round_facts(rounds.current_draft(game), "Nick") == shown
