@@ -48,8 +48,12 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
         if db.engine.dialect.name == "sqlite":
             _tune_sqlite(db.engine)
 
-    from . import store  # noqa: F401  (the models must be known to db and to migrations)
+    from . import store  # (the models must be known to db and to migrations)
     from .web import register
+
+    # The key that seals secret choices lives in this process's memory only: made here,
+    # before gunicorn forks its workers (--preload), or given for several servers.
+    store.sealed.install_key(app, app.config.get("BALLOT_KEY"))
 
     register(app)
     app.after_request(add_security_headers)

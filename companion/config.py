@@ -84,6 +84,8 @@ def from_environment(instance_path: str, environ: Mapping[str, str] | None = Non
         "HTMX_SRI": env.get("COMPANION_HTMX_SRI", default_sri),
         "RATELIMIT_STORAGE_URI": env.get("RATELIMIT_STORAGE_URI") or "memory://",
         "PROXY_FIX": env.get("COMPANION_PROXY_FIX", "") == "1",
+        # None: a key is made in memory when the app is made (see store.sealed).
+        "BALLOT_KEY": env.get("COMPANION_BALLOT_KEY") or None,
     }
 
 

@@ -14,7 +14,13 @@
  *     instead of doing nothing;
  *  7. a running countdown (data-countdown="<seconds>" data-running="yes",
  *     e.g. Tromplemond's interrogation timer) ticks down every second
- *     between polls; each poll brings the server's own figure again.
+ *     between polls; each poll brings the server's own figure again;
+ *  8. a card picker says how many of its cards are ticked ("3 of 3") as
+ *     they are ticked (the server writes the same figure on each load);
+ *  9. the new-table form's first-dealer list names each player as their
+ *     name is typed (the server names them too, on each load);
+ * 10. a choice being made (a slip's name, the cards picked) in an element
+ *     with data-keep-choice and an id survives the live updates around it.
  */
 (function () {
   "use strict";
@@ -199,6 +205,66 @@
     }, 1000);
   }
 
+  /* 8. Pickers count their ticks. */
+  function countPicks() {
+    document.addEventListener("change", function (event) {
+      var input = event.target;
+      if (!input || input.type !== "checkbox" || !input.closest) {
+        return;
+      }
+      var fieldset = input.closest("fieldset.picker");
+      var count = fieldset && fieldset.querySelector("[data-pick-count]");
+      if (!count) {
+        return;
+      }
+      var size = count.getAttribute("data-pick-count");
+      var ticked = fieldset.querySelectorAll('input[type="checkbox"]:checked').length;
+      count.textContent = ticked + " of " + size;
+      count.classList.toggle("full", String(ticked) === size);
+    });
+  }
+
+  /* 9. The first-dealer list follows the names typed. */
+  function nameDealers() {
+    document.addEventListener("input", function (event) {
+      var input = event.target;
+      var seat = input && input.getAttribute && input.getAttribute("data-dealer-option");
+      var option = seat && document.querySelector('#dealer option[value="' + seat + '"]');
+      if (!option) {
+        return;
+      }
+      var name = input.value.trim();
+      option.textContent = name ? name + " (seat " + seat + ")" : "Seat " + seat;
+    });
+  }
+
+  /* 10. Choices being made survive live updates. */
+  function keepChoices() {
+    var kept = null;
+    document.addEventListener("htmx:beforeSwap", function () {
+      kept = [];
+      var ticked = document.querySelectorAll("[data-keep-choice] input:checked");
+      Array.prototype.forEach.call(ticked, function (input) {
+        kept.push([input.closest("[data-keep-choice]").id, input.name, input.value]);
+      });
+    });
+    document.addEventListener("htmx:afterSwap", function () {
+      (kept || []).forEach(function (choice) {
+        var holder = document.getElementById(choice[0]);
+        if (!holder || !holder.hasAttribute("data-keep-choice")) {
+          return; // The choice was made, or a new one began: nothing to keep.
+        }
+        var inputs = holder.querySelectorAll("input");
+        Array.prototype.forEach.call(inputs, function (input) {
+          if (input.name === choice[1] && input.value === choice[2]) {
+            input.checked = true;
+          }
+        });
+      });
+      kept = null;
+    });
+  }
+
   function start() {
     registerServiceWorker();
     startTicks();
@@ -207,6 +273,9 @@
     syncBoostedBody();
     offlineFallback();
     runCountdowns();
+    countPicks();
+    nameDealers();
+    keepChoices();
   }
 
   if (document.readyState === "loading") {

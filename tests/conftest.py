@@ -137,17 +137,12 @@ class TableActions:
         return self.post(f"/t/{code}/start")
 
     def vote(self, code: str, phone: FlaskClient, target: str, *, number: int = 1,
-             round_number: int = 1, seat: int | None = None, stage: int | None = None,
-             confirm: bool = True, htmx: bool = False) -> TestResponse:
-        """A phone drops its slip naming ``target``: the second tap (``confirm``) by default."""
-        data = {"target": target}
-        if confirm:
-            data["confirm"] = "yes"
-        if seat is not None:
-            data["seat"] = str(seat)
+             stage: int | None = None, htmx: bool = False) -> TestResponse:
+        """A phone drops its slip naming ``target`` (picked on the phone, sent with the drop)."""
+        data = {"choice": target}
         if stage is not None:
             data["stage"] = str(stage)
-        return self.post(f"/t/{code}/games/{number}/rounds/{round_number}/vote", data,
+        return self.post(f"/t/{code}/games/{number}/sealed/vote", data,
                          client=phone, headers={"HX-Request": "true"} if htmx else {})
 
     def tie_break(self, code: str, phone: FlaskClient, target: str, **kwargs) -> TestResponse:

@@ -1,4 +1,9 @@
-"""The web layer: one blueprint per feature, thin views, one partial per live region."""
+"""The web layer: one blueprint per feature, thin views, one partial per live region.
+
+The generic blueprints know no game: each game plugs in through its flow
+(``companion.web.games.FLOWS``), whose blueprint is registered under a prefix
+of its own, ``/t/<code>/games/<number>/<game>``.
+"""
 
 from __future__ import annotations
 
@@ -6,22 +11,27 @@ from flask import Flask
 
 from . import errors, filters
 from .api import bp as api_bp
-from .games import bp as games_bp
+from .flow import FLOWS_EXTENSION
+from .games import FLOWS
 from .home import bp as home_bp
 from .pwa import bp as pwa_bp
+from .rounds import bp as rounds_bp
+from .scores import bp as games_bp
 from .seats import bp as seats_bp
 from .tables import bp as tables_bp
-from .tromplemond import bp as tromplemond_bp
 from .vote import bp as vote_bp
 
-BLUEPRINTS = (home_bp, tables_bp, seats_bp, games_bp, api_bp, pwa_bp)
-BLUEPRINTS += (vote_bp,)
-BLUEPRINTS += (tromplemond_bp,)
+BLUEPRINTS = (home_bp, tables_bp, seats_bp, games_bp, rounds_bp, vote_bp, api_bp, pwa_bp)
 
 
 def register(app: Flask) -> None:
-    """Register the blueprints, the error pages and the template filters."""
+    """Register the blueprints (the games' own under their prefix), errors and filters."""
     for blueprint in BLUEPRINTS:
         app.register_blueprint(blueprint)
+    app.extensions[FLOWS_EXTENSION] = dict(FLOWS)
+    for name, flow in FLOWS.items():
+        if flow.blueprint is not None:
+            app.register_blueprint(flow.blueprint,
+                                   url_prefix=f"/t/<code>/games/<int:number>/{name}")
     errors.register(app)
     filters.register(app)

@@ -1,6 +1,6 @@
 """The JSON API: import a game record (a backup, a game moved from another server).
 
-``POST /api/games`` takes a record (DESIGN.md "The game record"), checks it
+``POST /api/games`` takes a record (``docs/records.md``), checks it
 with the rules, and makes a table playing that game: its seats are named
 after the players and free for phones to claim. Nobody holds the new
 table's scorekeeper key: the answer's recovery code takes it over.
@@ -16,7 +16,8 @@ from flask import Blueprint, abort, jsonify, request
 from ..extensions import csrf, db
 from ..rules import RuleError, replay
 from ..store import changes
-from .forms import MAX_SEATS, FormError, clean_name, game_title
+from .flow import flow_for
+from .forms import MAX_SEATS, FormError, clean_name
 from .limits import api_calls
 from .qr import public_url
 
@@ -54,9 +55,10 @@ def import_game():
         names = _check_names(record)
     except FormError as error:
         abort(400, f"{error}.")
+    flow = flow_for(record["game"])
     table, _key, recovery = changes.create_table(
-        name=f"{game_title(record['game'])} (imported)", game=record["game"], names=names,
-        allow_phone_names=False,
+        name=f"{flow.title} (imported)", game=record["game"], names=names,
+        allow_phone_names=False, unit=flow.default_unit,
         first_dealer=names.index(record.get("first_dealer", names[0])) + 1)
     game = changes.start_game(table, record)
     db.session.commit()

@@ -10,6 +10,7 @@ from markupsafe import Markup, escape
 
 from ..rules import RuleError
 from ..rules.cards import Joker, SuitCard, parse_card
+from .forms import MINUS, money_text
 
 _VULGAR = {Fraction(1, 2): "½", Fraction(1, 4): "¼", Fraction(3, 4): "¾",
            Fraction(1, 8): "⅛", Fraction(3, 8): "⅜", Fraction(5, 8): "⅝", Fraction(7, 8): "⅞"}
@@ -64,13 +65,15 @@ def suit(symbol: object) -> Markup:
 def number(value: object) -> str:
     """A score as players write it: whole, or with ½ (¼, ⅛ …) kept exactly.
 
+    Below zero it takes the one minus sign every page uses (U+2212, −).
+
     >>> number(7.5), number(-0.5), number(0.25), number(12), number(-9), number(0.0625)
-    ('7½', '-½', '¼', '12', '-9', '1/16')
+    ('7½', '−½', '¼', '12', '−9', '1/16')
     """
     if isinstance(value, bool) or not isinstance(value, int | float | Fraction):
         return str(value)
     exact = Fraction(value)
-    sign = "-" if exact < 0 else ""
+    sign = MINUS if exact < 0 else ""
     exact = abs(exact)
     whole, part = divmod(exact, 1)
     if part == 0:
@@ -82,17 +85,23 @@ def number(value: object) -> str:
 
 
 def signed(value: object) -> str:
-    """A money amount with its sign: ``+5``, ``-5``, ``0``.
+    """A money amount with its sign: ``+5``, ``−5``, ``0``.
 
     >>> signed(5), signed(-5), signed(0)
-    ('+5', '-5', '0')
+    ('+5', '−5', '0')
     """
     shown = number(value)
     return f"+{shown}" if isinstance(value, int | float) and value > 0 else shown
 
 
+def money(amount: object, unit: str | None = None, sign: bool = False) -> str:
+    """The one money filter: ``{{ amount|money(table.unit) }}`` → ``£1.50``, ``15 chips``."""
+    return money_text(amount, unit, sign)
+
+
 def register(app: Flask) -> None:
     """Make the filters available to every template."""
+    app.add_template_filter(money)
     app.add_template_filter(card)
     app.add_template_filter(cards)
     app.add_template_filter(suit)

@@ -7,9 +7,10 @@ import re
 import unicodedata
 from collections.abc import Iterable
 
-from ..rules import GAMES, game_module
-from ..rules.common import describe_counts
 from ..store import NAME_LENGTH
+
+MINUS = "\u2212"
+"""The one minus sign every page writes (−, not the hyphen -)."""
 
 MAX_SEATS = 8
 """The most seats the app gives a table (Trefeltromp allows more players than fit a screen)."""
@@ -86,36 +87,6 @@ def whole_number(text: object, what: str, low: int, high: int) -> int:
     return value
 
 
-def game_title(game: str) -> str:
-    """A game's name as players say it.
-
-    >>> game_title("trumplestiltskin")
-    'Trumplestiltskin'
-    """
-    return game.capitalize()
-
-
-def allowed_players(game: str) -> list[int]:
-    """How many players ``game`` allows, within the app's limit of seats."""
-    counts = game_module(game).PLAYERS
-    return [n for n in range(1, MAX_SEATS + 1) if n in counts]
-
-
-def check_game(game: object) -> str:
-    """One of the five games."""
-    if game not in GAMES:
-        raise FormError("Pick one of the five games")
-    return str(game)
-
-
-def check_player_count(game: str, count: int) -> None:
-    """The game must allow ``count`` players."""
-    counts = allowed_players(game)
-    if count not in counts:
-        raise FormError(f"{game_title(game)} is for {describe_counts(counts)} players, "
-                        f"not {count}")
-
-
 UNITS: dict[str, tuple[str, str, int]] = {
     "GBP": ("£", "pounds and pence", 2),
     "EUR": ("€", "euros and cents", 2),
@@ -171,21 +142,21 @@ def read_money(text: object, unit: str, what: str) -> int:
 
 
 def money_text(amount: object, unit: str | None, sign: bool = False) -> str:
-    """An amount in the smallest unit, as players read it: ``£1.50``, ``-€0.05``, ``15 chips``.
+    """An amount in the smallest unit, as players read it: ``£1.50``, ``−€0.05``, ``15 chips``.
 
     With ``sign`` (a column of gains and losses), a gain shows ``+`` and chips
     are bare numbers, as the score tables write them. This is the one place
     money is written out.
 
     >>> money_text(150, "GBP"), money_text(-5, "EUR"), money_text(250, "USD", sign=True)
-    ('£1.50', '-€0.05', '+$2.50')
+    ('£1.50', '−€0.05', '+$2.50')
     >>> money_text(1, "chips"), money_text(-15, "chips", sign=True), money_text(0, "GBP", True)
-    ('1 chip', '-15', '£0.00')
+    ('1 chip', '−15', '£0.00')
     """
     if isinstance(amount, bool) or not isinstance(amount, int):
         return str(amount)
     symbol, _name, places = UNITS.get(unit or "chips", UNITS["chips"])
-    prefix = "-" if amount < 0 else "+" if sign and amount > 0 else ""
+    prefix = MINUS if amount < 0 else "+" if sign and amount > 0 else ""
     size = abs(amount)
     if not places:
         return f"{prefix}{size}" if sign else f"{prefix}{size} chip{'' if size == 1 else 's'}"

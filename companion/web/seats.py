@@ -6,11 +6,10 @@ from flask import Blueprint, abort, redirect, render_template, request, url_for
 
 from ..extensions import db
 from ..store import Seat, Table, changes
-from . import tromplemond
-from .forms import FormError, clean_name, game_title, same_name, whole_number
-from .games import current_scoreboard_context
+from .forms import FormError, clean_name, same_name, whole_number
 from .limits import wrong_codes
 from .live import live_table
+from .regions import current_scoreboard_context, round_context, table_flow
 from .roles import (
     find_table,
     forget_phone,
@@ -24,7 +23,7 @@ bp = Blueprint("seats", __name__)
 
 
 def _join_context(table: Table, **extra: object) -> dict[str, object]:
-    return {"table": table, "game_title": game_title(table.game), "me": phone(table), **extra}
+    return {"table": table, "flow": table_flow(table), "me": phone(table), **extra}
 
 
 def _seat_page(table: Table):
@@ -150,7 +149,7 @@ def leave(code: str, position: int):
 
 
 def _seat_context(table: Table) -> dict[str, object]:
-    return {"table": table, "game_title": game_title(table.game), "me": phone(table)}
+    return {"table": table, "flow": table_flow(table), "me": phone(table)}
 
 
 @bp.get("/t/<code>/seat")
@@ -161,8 +160,9 @@ def seat(code: str):
     context = _seat_context(table)
     if not context["me"].known:
         return redirect(url_for("seats.join", code=table.code), code=303)
-    return render_template("seats/seat.html", **(current_scoreboard_context(table) | context
-                                                  | tromplemond.phone_context(table)))
+    return render_template("seats/seat.html", **(
+        current_scoreboard_context(table)
+        | round_context(table, keeper=False, me=context["me"]) | context))
 
 
 @bp.get("/t/<code>/seat/live")

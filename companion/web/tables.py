@@ -5,56 +5,76 @@ from __future__ import annotations
 from flask import Blueprint, abort, redirect, render_template, request, url_for
 
 from ..extensions import db
-from ..rules import GAMES, RuleError, replay
+from ..rules import RuleError
 from ..rules.common import describe_counts
 from ..store import ENDED, Seat, SeatRequest, Table, changes, queries, spaced
-from ..store import tromplemond as round_store
-from . import tromplemond
+from .flow import GameFlow, flow_for, flows
 from .forms import (
     MAX_SEATS,
     FormError,
-    allowed_players,
-    check_game,
-    check_player_count,
     clean_name,
     first_duplicate,
-    game_title,
     required_name,
     same_name,
     whole_number,
 )
-from .games import current_scoreboard_context
 from .limits import wrong_codes
 from .live import live_table
 from .qr import join_url, qr_svg
+from .regions import current_scoreboard_context, round_context
 from .roles import find_table, is_keeper, recovery_code, remember_keeper, require_keeper
 
 bp = Blueprint("tables", __name__)
 
 
 def _game_choices() -> list[dict[str, object]]:
-    """The five games with their player counts, for the create form."""
-    choices = []
-    for game in GAMES:
-        try:
-            counts = describe_counts(allowed_players(game))
-        except ImportError:  # a game whose rules have not landed yet
-            counts = "?"
-        choices.append({"value": game, "title": game_title(game), "players": counts})
-    return choices
+    """The games with their player counts, for the create form."""
+    return [{"value": name, "title": flow.title, "counts": flow.allowed_players(),
+             "players": describe_counts(flow.allowed_players())}
+            for name, flow in flows().items()]
+
+
+def _check_game(game: object) -> GameFlow:
+    if not isinstance(game, str) or game not in flows():
+        raise FormError("Pick one of the games")
+    return flows()[game]
+
+
+def _check_player_count(flow: GameFlow, count: int) -> None:
+    counts = flow.allowed_players()
+    if count not in counts:
+        raise FormError(f"{flow.title} is for {describe_counts(counts)} players, not {count}")
+
+
+def _form_page(form, *, error: str | None = None, status: int = 200):
+    """The create-table form, for the game and the number of seats chosen so far."""
+    choices = _game_choices()
+    game = form.get("game") if form.get("game") in flows() else choices[0]["value"]
+    counts = next(c["counts"] for c in choices if c["value"] == game)
+    typed_seats = form.get("seats", "")
+    seats = int(typed_seats) if typed_seats.isascii() and typed_seats.isdigit() \
+        and int(typed_seats) in counts else counts[0] if len(counts) == 1 \
+        else (4 if 4 in counts else counts[0])
+    return render_template("tables/new.html", games=choices, form=form, game=game,
+                           counts=counts, seats=seats, error=error), status
 
 
 @bp.route("/new", methods=["GET", "POST"])
 def new():
-    """The create-table form (GET) and making the table (POST): this device keeps score."""
+    """The create-table form (GET) and making the table (POST): this device keeps score.
+
+    The form asks for as many seats as the chosen game takes; with htmx it is
+    drawn again as the game, the seats or the names change (the first-dealer
+    list names the players typed).
+    """
     if request.method == "GET":
-        return render_template("tables/new.html", games=_game_choices(), form={})
+        return _form_page(request.args)
     form = request.form
     try:
         name = required_name(form.get("name"), "The table's name")
-        game = check_game(form.get("game"))
+        flow = _check_game(form.get("game"))
         count = whole_number(form.get("seats"), "The number of seats", 1, MAX_SEATS)
-        check_player_count(game, count)
+        _check_player_count(flow, count)
         typed = form.getlist("player")
         if len(typed) > MAX_SEATS:
             raise FormError(f"A table has at most {MAX_SEATS} seats")
@@ -76,13 +96,10 @@ def new():
         dealer = (None if dealer_choice == "random"
                   else whole_number(dealer_choice, "The first dealer's seat", 1, count))
     except FormError as error:
-        return render_template("tables/new.html", games=_game_choices(), form=form,
-                               error=str(error)), 400
-    except ImportError:
-        abort(409, f"The rules of {game_title(str(form.get('game')))} are not in this app yet.")
+        return _form_page(form, error=str(error), status=400)
     table, key, recovery = changes.create_table(
-        name=name, game=game, names=names, allow_phone_names=allow_phone_names,
-        first_dealer=dealer)
+        name=name, game=flow.name, names=names, allow_phone_names=allow_phone_names,
+        first_dealer=dealer, unit=flow.default_unit)
     db.session.commit()
     remember_keeper(table, key, recovery)
     return redirect(url_for("tables.keeper", code=table.code), code=303)
@@ -99,20 +116,18 @@ def start_problems(table: Table) -> list[str]:
         problems.append(f"Seat{'s' if len(unnamed) > 1 else ''} {which} "
                         f"ha{'ve' if len(unnamed) > 1 else 's'} no name yet.")
     try:
-        check_player_count(table.game, len(table.seats))
+        _check_player_count(flow_for(table.game), len(table.seats))
     except FormError as error:
         problems.append(f"{error}.")
-    except ImportError:
-        problems.append(f"The rules of {game_title(table.game)} are not in this app yet.")
     return problems
 
 
 def _keeper_context(table: Table) -> dict[str, object]:
-    """What the scorekeeper's screen and its live region show."""
+    """What the scorekeeper's seats region shows."""
     dealer = table.seat_at(table.first_dealer) if table.first_dealer else None
     return {
         "table": table,
-        "game_title": game_title(table.game),
+        "flow": flow_for(table.game),
         "requests": db.session.scalars(queries.pending_requests(table.id)).all(),
         "dealer": dealer,
         "problems": start_problems(table),
@@ -123,7 +138,7 @@ def _keeper_context(table: Table) -> dict[str, object]:
 @bp.get("/t/<code>")
 @wrong_codes
 def keeper(code: str):
-    """The scorekeeper's big screen: join QR and code, seats, requests, the game."""
+    """The scorekeeper's big screen: the round, the scores, the join QR, the seats."""
     table = find_table(code)
     if not is_keeper(table):
         # The one page a lost scorekeeper lands on: say how to get the table back.
@@ -135,8 +150,8 @@ def keeper(code: str):
                    (url_for("seats.join", code=table.code), "Take a seat instead")]), 403
     url = join_url(table)
     recovery = recovery_code(table)
-    context = (current_scoreboard_context(table) | _keeper_context(table)
-               | tromplemond.keeper_context(table))
+    context = (current_scoreboard_context(table) | round_context(table, keeper=True)
+               | _keeper_context(table))
     return render_template(
         "tables/keeper.html", join_url=url, qr=qr_svg(url), spaced_code=spaced(table.code),
         recovery=spaced(recovery) if recovery else None, **context)
@@ -145,7 +160,7 @@ def keeper(code: str):
 @bp.get("/t/<code>/live")
 @wrong_codes
 def keeper_live(code: str):
-    """The scorekeeper's live region: seats, who joined, seat-back requests."""
+    """The scorekeeper's live seats region: seats, who joined, seat-back requests."""
     table = live_table(code, "tables.keeper", keeper=True)
     return render_template("tables/_keeper.html", **_keeper_context(table))
 
@@ -247,22 +262,42 @@ def dealer(code: str):
     return _back(table)
 
 
-@bp.post("/t/<code>/start")
+def _start_page(table: Table, flow: GameFlow, *, form=None, error: str | None = None,
+                status: int = 200):
+    return render_template("games/start.html", table=table, flow=flow,
+                           problems=start_problems(table), error=error,
+                           **flow.options_values(table, form)), status
+
+
+@bp.route("/t/<code>/start", methods=["GET", "POST"])
 @wrong_codes
 def start(code: str):
-    """Start a game with the seats as they are: every seat must have its player's name."""
+    """The game's options (GET), and starting it with the seats as they are (POST)."""
     table = _keeper_table(code)
+    flow = flow_for(table.game)
+    if request.method == "GET":
+        return _start_page(table, flow)
     problems = start_problems(table)
     if problems:
-        abort(409, " ".join(problems))
-    game = changes.start_game(table)
+        if flow.options_template is None:
+            abort(409, " ".join(problems))
+        return _start_page(table, flow, form=request.form, error=" ".join(problems),
+                           status=409)
     try:
-        replay(game.record())
+        options, unit = flow.read_options(table, request.form)
+    except (FormError, RuleError) as error:
+        message = str(error)
+        return _start_page(table, flow, form=request.form,
+                           error=message[:1].upper() + message[1:], status=400)
+    if unit is not None:
+        changes.set_unit(table, unit)
+    game = changes.start_game(table, options=options)
+    try:
+        flow.replay(game.record())
     except RuleError as error:
         db.session.rollback()
         abort(400, f"The game cannot start: {error}.")
-    if game.game == tromplemond.GAME:
-        round_store.start_draft(game)
+    flow.started(game)
     db.session.commit()
     return _back(table)
 

@@ -205,22 +205,50 @@ def screenshot(request) -> Callable:
     return take
 
 
+def fill_new_table(tablet, name: str, players, game: str, *, dealer: str | None = None) -> None:
+    """Fill in the tablet's create-table form and make the table.
+
+    The form is drawn again when the game or the number of seats changes (by
+    htmx, or by its "Update" button without JavaScript): each redraw is waited
+    for before typing on, so nothing typed is lost to it.
+    """
+    tablet.goto("/")
+    tablet.get_by_test_id("start-table").click()
+    tablet.get_by_test_id("table-name").fill(name)
+    update = tablet.get_by_test_id("update-form")  # shown only without JavaScript
+
+    def choose(testid: str, value: str) -> None:
+        field = tablet.get_by_test_id(testid)
+        if field.input_value() == value:
+            return
+        if update.is_visible():
+            field.select_option(value)
+            update.click()
+        else:
+            with tablet.expect_response(lambda answer: "/new?" in answer.url):
+                field.select_option(value)
+            expect(tablet.locator(".htmx-added, .htmx-settling, .htmx-request")).to_have_count(0)
+        expect(tablet.get_by_test_id(testid)).to_have_value(value)
+
+    choose("game", game)
+    choose("seat-count", str(len(players)))
+    expect(tablet.locator('input[name="player"]')).to_have_count(len(players))
+    for position, player in enumerate(players, 1):
+        tablet.get_by_test_id(f"player-{position}").fill(player or "")
+    tablet.get_by_test_id("phone-names").set_checked(None in players)
+    if dealer is not None:
+        tablet.get_by_test_id("dealer").select_option(dealer)
+    tablet.get_by_test_id("create-table").click()
+    tablet.wait_for_url(re.compile(r"/t/[^/]+$"))
+
+
 def make_table(tablet, name: str, players: list[str | None],
                game: str = "trumplestiltskin") -> str:
     """Fill in the tablet's create-table form; return the join URL the tablet then shows.
 
     A ``None`` player leaves the seat blank for a phone to name.
     """
-    tablet.goto("/")
-    tablet.get_by_test_id("start-table").click()
-    tablet.get_by_test_id("table-name").fill(name)
-    tablet.get_by_test_id("game").select_option(game)
-    tablet.get_by_test_id("seat-count").fill(str(len(players)))
-    for position, player in enumerate(players, 1):
-        tablet.get_by_test_id(f"player-{position}").fill(player or "")
-    tablet.get_by_test_id("phone-names").set_checked(None in players)
-    tablet.get_by_test_id("create-table").click()
-    tablet.wait_for_url(re.compile(r"/t/[^/]+$"))
+    fill_new_table(tablet, name, players, game)
     expect(tablet.locator("#keeper-live")).to_be_visible()
     return tablet.locator("#join-url").inner_text().strip()
 
@@ -247,6 +275,28 @@ def card_code(card: str) -> str:
     return card[:-1] + SUIT_LETTERS[card[-1]]
 
 
+def pick_cards(page, rows: dict[str, list[str]], prefix: str = "", *, js: bool = True) -> None:
+    """Tap the picker's tiles (as a finger would, on the tile) until each row holds ``rows``."""
+    for row, cards in rows.items():
+        name = prefix + row
+        wanted = {card_code(card) for card in cards}
+        ticked = set(page.locator(f'input[name="{name}"]:checked').evaluate_all(
+            "boxes => boxes.map(box => box.value)"))
+        for code in sorted(ticked ^ wanted):
+            page.locator(f'label.pick:has(> input[name="{name}"][value="{code}"])').click()
+        for code in wanted:
+            expect(page.locator(f'input[name="{name}"][value="{code}"]')).to_be_checked()
+        if js and not prefix:  # the picker says how many are ticked, of how many
+            expect(page.get_by_test_id(f"{row}-count")).to_have_text(
+                f"{len(wanted)} of {len(wanted)}")
+
+
+def tap_slip(page, name: str) -> None:
+    """Tap ``name``'s tile on a slip (it is picked on the device; nothing is sent)."""
+    page.locator(f'label.slip-choice:has(> [data-testid="slip-{name}"])').click()
+    expect(page.get_by_test_id(f"slip-{name}")).to_be_checked()
+
+
 def at_once(pages, selector: str, *, delay_ms: int = 400) -> None:
     """Tap ``selector`` on every page in the same instant, as four hands at a table would.
 
@@ -257,13 +307,17 @@ def at_once(pages, selector: str, *, delay_ms: int = 400) -> None:
     moment = pages[0].evaluate("Date.now()") + delay_ms
     for page in pages:
         page.evaluate("""([selector, moment]) => {
-            window.companionTapped = false;
-            setTimeout(() => { document.querySelector(selector).click();
-                               window.companionTapped = true; },
-                       Math.max(0, moment - Date.now()));
+            window.companionTapped = "waiting";
+            setTimeout(() => {
+                const target = document.querySelector(selector);
+                window.companionTapped = target ? "tapped" : "missing";
+                if (target) { target.click(); }
+            }, Math.max(0, moment - Date.now()));
         }""", [selector, moment])
     for page in pages:
-        page.wait_for_function("() => window.companionTapped === true")
+        # Polled on a timer, not on animation frames (which a busy machine may starve).
+        page.wait_for_function("() => window.companionTapped !== 'waiting'", polling=100)
+        assert page.evaluate("window.companionTapped") == "tapped", f"{selector} on {page.url}"
 
 
 class TromplemondTable:
@@ -274,10 +328,11 @@ class TromplemondTable:
     and wait for what a person would wait for; the tests assert the rest.
     """
 
-    def __init__(self, tablet, phones: dict, join_url: str) -> None:
+    def __init__(self, tablet, phones: dict, join_url: str, no_js=()) -> None:
         self.tablet = tablet
         self.phones = phones
         self.join_url = join_url
+        self.no_js = tuple(no_js)
 
     @property
     def code(self) -> str:
@@ -301,7 +356,7 @@ class TromplemondTable:
         tablet.get_by_test_id("tromp-stake").fill(tromp_stake)
         tablet.get_by_test_id("rounds").fill(str(rounds))
         tablet.get_by_test_id("target").fill(str(target))
-        tablet.get_by_test_id("start-tromplemond").click()
+        tablet.get_by_test_id("start-options").click()
         self.wait_phase("deal")
 
     def wait_phase(self, phase: str, pages=None) -> None:
@@ -318,30 +373,38 @@ class TromplemondTable:
         self.wait_phase("vote")
         self.wait_slips("choose", list(self.phones))
 
+    tap_slip = staticmethod(tap_slip)
+    pick_cards = staticmethod(pick_cards)
+
     def slip(self, player: str):
-        """``player``'s slip region on their phone."""
-        return self.phones[player].locator("#vote-slip")
+        """``player``'s slip on their phone."""
+        return self.phones[player].locator(".vote-slip")
 
     def wait_slips(self, step: str, players) -> None:
-        """Wait until the slips of ``players`` show ``step`` (choose, confirm, in, deciding)."""
+        """Wait until the slips of ``players`` show ``step`` (choose, in, waiting)."""
         for player in players:
             expect(self.slip(player)).to_have_attribute("data-step", step, timeout=LIVE_MS)
 
     def pick(self, choices: dict[str, str]) -> None:
-        """Each voter taps a name on their slip (the first tap: nothing is dropped yet)."""
+        """Each voter taps a name on their slip: it is picked on the phone, nothing is sent."""
         for voter, target in choices.items():
-            self.phones[voter].get_by_test_id(f"slip-{target}").click()
-        self.wait_slips("confirm", list(choices))
+            tap_slip(self.phones[voter], target)
         for voter, target in choices.items():
-            expect(self.slip(voter).locator(".slip-name")).to_have_text(target)
+            expect(self.phones[voter].get_by_test_id(f"slip-{target}")).to_be_checked()
+            expect(self.slip(voter)).to_have_attribute("data-step", "choose")
 
     def drop_at_once(self, voters) -> None:
-        """The voters tap "Drop my slip" in the same instant."""
+        """The voters tap "Drop my slip" in the same instant; each slip is taken in.
+
+        The slip taken is the one each phone showed (a reveal may open the next stage,
+        whose new slip has another id).
+        """
         pages = [self.phones[v] for v in voters]
+        slips = [self.slip(v).get_attribute("id") for v in voters]
         at_once(pages, '[data-testid="slip-confirm"]')
-        for voter in voters:
-            expect(self.slip(voter)).not_to_have_attribute("data-step", "confirm",
-                                                           timeout=LIVE_MS)
+        for page, slip in zip(pages, slips, strict=True):
+            expect(page.locator(f'#{slip}[data-step="choose"]')).to_have_count(0,
+                                                                              timeout=LIVE_MS)
 
     def vote(self, choices: dict[str, str]) -> None:
         """A whole ballot: every voter picks a name, then all drop their slips at once."""
@@ -369,16 +432,11 @@ class TromplemondTable:
     # The hands -----------------------------------------------------------------------------
 
     def pick_hand(self, player: str, public, secret) -> None:
-        """``player`` opens their card picker and ticks 2 face-up and 3 face-down cards."""
+        """``player`` opens their card picker and taps 2 face-up and 3 face-down cards."""
         phone = self.phones[player]
         phone.locator("#round").get_by_test_id("enter-hand").click()
         expect(phone.get_by_test_id("picker-form")).to_be_visible()
-        for row, cards in (("public", public), ("secret", secret)):
-            ticked = phone.locator(f'input[name="{row}"]:checked')
-            while ticked.count():
-                ticked.first.uncheck()
-            for card in cards:
-                phone.get_by_test_id(f"{row}-{card_code(card)}").check()
+        pick_cards(phone, {"public": public, "secret": secret}, js=player not in self.no_js)
 
     def save_hands_at_once(self, players) -> None:
         """The players tap "Save my hand" in the same instant; their phones go back to the round."""
@@ -426,17 +484,7 @@ def seat_four_phones(new_context, tablet, players=TROMPLEMOND_PLAYERS, *,
     phone); the players in ``no_js`` have JavaScript switched off. Returns the
     join URL and the phones' pages by player name.
     """
-    tablet.goto("/")
-    tablet.get_by_test_id("start-table").click()
-    tablet.get_by_test_id("table-name").fill("Tromplemond night")
-    tablet.get_by_test_id("game").select_option("tromplemond")
-    tablet.get_by_test_id("seat-count").fill(str(len(players)))
-    for position, player in enumerate(players, 1):
-        tablet.get_by_test_id(f"player-{position}").fill(player)
-    tablet.get_by_test_id("phone-names").set_checked(False)
-    tablet.get_by_test_id("dealer").select_option("1")
-    tablet.get_by_test_id("create-table").click()
-    tablet.wait_for_url(re.compile(r"/t/[^/]+$"))
+    fill_new_table(tablet, "Tromplemond night", list(players), "tromplemond", dealer="1")
     join_url = tablet.locator("#join-url").inner_text().strip()
     phones = {}
     for position, player in enumerate(players, 1):
@@ -465,6 +513,6 @@ def tromplemond_table(new_context) -> Callable[..., TromplemondTable]:
     def make(*, seated=TROMPLEMOND_PLAYERS, no_js=()) -> TromplemondTable:
         tablet = new_context("tablet").new_page()
         join_url, phones = seat_four_phones(new_context, tablet, seated=seated, no_js=no_js)
-        return TromplemondTable(tablet, phones, join_url)
+        return TromplemondTable(tablet, phones, join_url, no_js)
 
     return make

@@ -108,7 +108,7 @@ def test_a_whole_game_with_four_phones_and_the_tablet(tromplemond_table, screens
     # --- Round 1: four slips in the same instant: 1–1–1–1, everyone votes again ---------------
     table.open_vote()
     for name, phone in phones.items():
-        names = phone.locator("#vote-slip .slip-choice").all_inner_texts()
+        names = phone.locator(".vote-slip .slip-choice").all_inner_texts()
         assert sorted(names) == sorted(p for p in PLAYERS if p != name), "the three opponents"
     expect(tablet.get_by_test_id("slips-in")).to_have_text("0 of 4 slips in")
     table.pick({"Rob": "Sam", "Sam": "Nick", "Nick": "Emily", "Emily": "Rob"})
@@ -187,22 +187,30 @@ def test_a_whole_game_with_four_phones_and_the_tablet(tromplemond_table, screens
     expect(tablet.get_by_test_id("round-head")).to_contain_text("Round 2 of 2", timeout=LIVE_MS)
     expect(tablet.get_by_test_id("dealer")).to_contain_text("Sam deals")
     expect(tablet.get_by_test_id("kitty")).to_contain_text("£1.50")
-    expect(tablet.locator(".tromplemond-scores svg")).to_be_visible()  # the score chart
+    expect(tablet.locator("#scoreboard svg")).to_be_visible()  # the score chart
     expect(phones["Sam"].get_by_test_id("dealer")).to_contain_text("that's you",
                                                                    timeout=LIVE_MS)
 
     # --- Round 1 corrected from the score table: Sam's K♦ was a 3♦ ----------------------------
     tablet.get_by_test_id("correct-1").click()
     expect(tablet.get_by_test_id("correct-form")).to_be_visible()
-    sams_back_row = [tablet.get_by_test_id(f"h2-secret-{k}") for k in range(3)]
-    king = next(s for s in sams_back_row if s.input_value() == "KD")
-    king.select_option("3D")
+    # The same picker as entering a hand: Sam's hand opened, the K♦ untapped, the 3♦ tapped.
+    tablet.locator('details.hand-fields[data-player="Sam"] > summary').click()
+    table.pick_cards(tablet, {"secret": ["10♦", "4♠", "3♦"]}, prefix="h2-")
+    tablet.get_by_test_id("preview-round").click()
+    preview = tablet.get_by_test_id("correction-preview")
+    expect(preview.locator('td[data-total="Sam"]')).to_have_text("−9 → −15")
+    expect(preview.locator('td[data-total="Emily"]')).to_have_text("0 → 0")
     screenshot(tablet, "07-tablet-correct-round-1")
     tablet.get_by_test_id("save-round").click()
+    expect(tablet.locator("#round")).to_be_visible()  # back on the live page
     corrected = {"Rob": 8, "Sam": -15, "Nick": 27, "Emily": 0}
     expect_totals(tablet, corrected)
     for phone in phones.values():  # every phone's score table follows by itself
         expect_totals(phone, corrected)
+    expect(phones["Sam"].get_by_test_id("corrected")).to_have_text(
+        "Round 1 was corrected: your total −9 → −15.", timeout=LIVE_MS)
+    assert phones["Emily"].get_by_test_id("corrected").count() == 0  # hers did not change
     screenshot(phones["Sam"], "07-sam-corrected")
 
     # --- Round 2: 2–2, only Nick and Emily get a tie-break slip -------------------------------
@@ -220,14 +228,14 @@ def test_a_whole_game_with_four_phones_and_the_tablet(tromplemond_table, screens
     expect(tablet.get_by_test_id("vote-stage")).to_contain_text(
         "Tie-break: Nick and Emily decide between Rob and Sam", timeout=LIVE_MS)
     table.wait_slips("choose", ["Nick", "Emily"])
-    table.wait_slips("deciding", ["Rob", "Sam"])
+    table.wait_slips("waiting", ["Rob", "Sam"])
     for name in ("Nick", "Emily"):
-        assert sorted(phones[name].locator("#vote-slip .slip-choice").all_inner_texts()) == [
+        assert sorted(phones[name].locator(".vote-slip .slip-choice").all_inner_texts()) == [
             "Rob", "Sam"]
     for name in ("Rob", "Sam"):
         expect(phones[name].get_by_test_id("slip-deciding")).to_have_text(
             "Nick and Emily are deciding…")
-        assert phones[name].locator("#vote-slip .slip-choice").count() == 0
+        assert phones[name].locator(".vote-slip .slip-choice").count() == 0
     screenshot(phones["Emily"], "08-emily-tie-break")
     screenshot(phones["Rob"], "08-rob-waits")
     screenshot(tablet, "08-tablet-tie-break")
@@ -236,7 +244,7 @@ def test_a_whole_game_with_four_phones_and_the_tablet(tromplemond_table, screens
     expect(tablet.get_by_test_id("vote-headline")).to_contain_text("disagreed, new slips",
                                                                    timeout=LIVE_MS)
     table.wait_slips("choose", ["Nick", "Emily"])
-    table.wait_slips("deciding", ["Rob", "Sam"])
+    table.wait_slips("waiting", ["Rob", "Sam"])
     table.vote({"Nick": "Rob", "Emily": "Rob"})
     table.wait_phase("hands")
     expect(tablet.get_by_test_id("off")).to_contain_text("Rob")

@@ -85,7 +85,7 @@ def test_checklists_and_the_timer_are_on_every_screen_and_an_early_show_ends_the
     expect(phones["Sam"].get_by_test_id("off")).to_contain_text("You showed cards early")
     expect(tablet.get_by_test_id("off")).to_contain_text("Sam showed cards early")
     for page in table.pages():
-        assert page.locator("#vote-slip, #vote-panel").count() == 0, "no vote is held"
+        assert page.locator(".vote-slip, #vote-status").count() == 0, "no vote is held"
     screenshot(tablet, "tablet-sam-showed-early")
 
 
@@ -126,23 +126,23 @@ def test_a_player_without_a_phone_votes_on_the_tablet_and_a_card_cut_settles_the
     table.wait_phase("vote")
     table.wait_slips("choose", phones)
     expect(tablet.get_by_test_id("proxy-link")).to_be_visible(timeout=LIVE_MS)
-    expect(tablet.locator("#vote-panel")).to_contain_text("for Emily (no phone)")
+    expect(tablet.locator("#vote-status")).to_contain_text("for Emily (no phone)")
 
     table.vote({"Rob": "Sam", "Sam": "Nick", "Nick": "Emily"})
     expect(tablet.get_by_test_id("slips-in")).to_have_text("3 of 4 slips in", timeout=LIVE_MS)
 
     # Emily votes on the tablet, on a screen of her own that shows nobody else's slip.
     tablet.get_by_test_id("proxy-link").click()
-    tablet.get_by_test_id("proxy-Emily").click()
-    expect(tablet.locator("#proxy-vote")).to_contain_text("Only Emily looks at the screen now")
-    names = tablet.locator("#proxy-vote .slip-choice").all_inner_texts()
+    tablet.get_by_test_id("private-Emily").click()
+    expect(tablet.locator("#private-slip")).to_contain_text("Only Emily looks at the screen now")
+    names = tablet.locator("#private-slip .slip-choice").all_inner_texts()
     assert sorted(names) == ["Nick", "Rob", "Sam"]
     assert tablet.get_by_test_id("vote-counts").count() == 0
-    tablet.get_by_test_id("slip-Rob").click()
+    table.tap_slip(tablet, "Rob")
     screenshot(tablet, "tablet-emily-confirms")
     tablet.get_by_test_id("slip-confirm").click()
-    expect(tablet.get_by_test_id("proxy-done")).to_be_visible()
-    assert "Rob" not in tablet.locator("#proxy-vote").inner_text(), "her slip is not shown"
+    expect(tablet.get_by_test_id("private-done")).to_be_visible()
+    assert "Rob" not in tablet.locator("#private-slip").inner_text(), "her slip is not shown"
     screenshot(tablet, "tablet-slip-in")
     tablet.get_by_role("link", name="Scorekeeper screen").click()
 
@@ -206,15 +206,14 @@ def test_a_phone_without_javascript_votes_and_enters_its_hand(tromplemond_table,
     # Rob's page refreshes itself every few seconds without JavaScript; here he reloads.
     assert rob.locator('meta[http-equiv="refresh"]').count() >= 1
     rob.reload()
-    rob.get_by_test_id("slip-Emily").click()
-    expect(rob.locator(".slip-name")).to_have_text("Emily")
+    table.tap_slip(rob, "Emily")
     rob.get_by_test_id("slip-confirm").click()
     expect(rob.get_by_test_id("slip-in")).to_be_visible()
     expect(tablet.get_by_test_id("slips-in")).to_have_text("1 of 4 slips in", timeout=LIVE_MS)
     table.vote({"Sam": "Emily", "Nick": "Emily", "Emily": "Rob"})
     table.wait_phase("hands", [tablet])
 
-    rob.get_by_role("link", name="Back to the table").click()
+    rob.reload()
     expect(rob.locator("#round")).to_have_attribute("data-phase", "hands")
     expect(rob.get_by_test_id("off")).to_contain_text("Emily")
     table.pick_hand("Rob", ["K♥", "10♠"], ["Q♥", "J♦", "K♠"])

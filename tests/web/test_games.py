@@ -53,8 +53,11 @@ def test_record_json_is_the_design_record_in_its_order(client, actions):
     assert response.status_code == 200 and response.is_json
     record = response.get_json()
     assert list(record) == ["game", "players", "first_dealer", "options", "rounds"]
+    # The options are written out in full, so the record means the same under any defaults.
     assert record == {"game": "tromplemond", "players": ["Rob", "Sam", "Nick", "Emily"],
-                      "first_dealer": "Sam", "options": {}, "rounds": []}
+                      "first_dealer": "Sam", "options": {
+                          "joining_fee": 0, "payout": [75, 25], "tromp_stake": 0, "rounds": 8,
+                          "target": 200}, "rounds": []}
 
 
 def test_record_json_of_an_unknown_game_is_a_json_404(client, actions):
@@ -187,7 +190,7 @@ def test_the_game_page_shows_the_replayed_result(app):
     for name, total in result["totals"].items():
         assert re.search(rf'data-total="{name}">{total}<', html)
     for name, amount in result["money"].items():
-        shown = f"{amount:+d}" if amount else "0"
+        shown = f"{amount:+d}".replace("-", "\u2212") if amount else "0"
         assert re.search(rf'<th scope="row">{name}</th><td class="[a-z]*">{shown}</td>', html)
     assert re.search(r'<tr data-round="1">\s*<th scope="row">1</th>\s*'
                      r'<td class="dealer">Bo</td>', html)

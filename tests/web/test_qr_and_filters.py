@@ -65,11 +65,11 @@ def test_the_filters_are_in_the_templates(app):
 
 
 @pytest.mark.parametrize(("value", "shown"), [
-    (12, "12"), (-9, "-9"), (7.5, "7½"), (-0.5, "-½"), (0.25, "¼"), (3.75, "3¾"),
+    (12, "12"), (-9, "−9"), (7.5, "7½"), (-0.5, "−½"), (0.25, "¼"), (3.75, "3¾"),
     (0.0625, "1/16"), (2.0, "2"), ("n/a", "n/a")])
 def test_numbers_keep_halves_exact(value, shown):
     assert number(value) == shown
 
 
 def test_money_has_a_sign():
-    assert (signed(12), signed(-3), signed(0)) == ("+12", "-3", "0")
+    assert (signed(12), signed(-3), signed(0)) == ("+12", "−3", "0")

@@ -31,9 +31,33 @@ def test_the_create_form_has_its_fields(client):
     for hook in ('id="table-name"', 'id="game"', 'id="seat-count"', 'id="phone-names"',
                  'id="dealer"', 'data-testid="create-table"'):
         assert hook in html
-    assert all(f'id="player-{i}"' in html for i in range(1, 9))
     for game in ("Tromplemond", "Clumond", "Trumplestiltskin", "Trefeltromp", "Tremp"):
         assert game in html
+
+
+@pytest.mark.parametrize(("query", "fields", "seat_choices"), [
+    ("", 4, ["4"]),                                      # Tromplemond: exactly four
+    ("?game=clumond", 3, ["3"]),                          # Clumond: exactly three
+    ("?game=trumplestiltskin&seats=5", 5, ["3", "4", "5"]),
+    ("?game=trefeltromp&seats=7", 7, [str(n) for n in range(2, 9)]),
+])
+def test_the_create_form_asks_for_as_many_seats_as_the_game_takes(client, query, fields,
+                                                                   seat_choices):
+    html = client.get("/new" + query).get_data(as_text=True)
+    assert [i for i in range(1, 9) if f'id="player-{i}"' in html] == list(range(1, fields + 1))
+    start = html.index('id="seat-count"')
+    seats = html[start:html.index("</select>", start)]
+    assert re.findall(r'<option value="(\d+)"', seats) == seat_choices
+
+
+def test_the_create_form_names_the_first_dealer_by_name(client):
+    html = client.get("/new?game=tromplemond&seats=4&player=Rob&player=Sam&player=&player=Emily"
+                      "&dealer=2").get_data(as_text=True)
+    dealer = html[html.index('id="dealer"'):html.index("</select>", html.index('id="dealer"'))]
+    options = re.findall(r'<option value="(\w+)"( selected)?>([^<]*)</option>', dealer)
+    assert options == [("random", "", "Draw at random"), ("1", "", "Rob (seat 1)"),
+                       ("2", " selected", "Sam (seat 2)"), ("3", "", "Seat 3"),
+                       ("4", "", "Emily (seat 4)")]
 
 
 def test_making_a_table_makes_this_device_its_scorekeeper(app, client, actions):
@@ -85,7 +109,7 @@ def test_blank_seats_need_phone_names_ticked(app, actions):
     ({"name": "   "}, "The table&#39;s name is empty"),
     ({"player": ["Rob", "Sam", "Nick", "E" * 200]}, "Seat 4&#39;s name is at most 40 characters"),
     ({"player": ["Rob", "Sam", "rob", "Emily"]}, "Two seats are called rob"),
-    ({"game": "poker"}, "Pick one of the five games"),
+    ({"game": "poker"}, "Pick one of the games"),
     ({"seats": "5", "player": ["A", "B", "C", "D", "E"]}, "Tromplemond is for 4 players, not 5"),
     ({"game": "clumond"}, "Clumond is for 3 players, not 4"),
     ({"seats": "four"}, "The number of seats must be a whole number"),
@@ -336,11 +360,11 @@ def test_table_actions_need_the_csrf_token(client, actions):
 # Starting and ending a game ---------------------------------------------------------------
 
 def test_starting_makes_a_game_from_the_seats(client, actions):
-    code = actions.create_table(dealer=3)
+    code = actions.create_table(game="tremp", dealer=3)
     response = actions.start(code)
     assert response.status_code == 303
     game = actions.table(code).games[0]
-    assert game.record() == {"game": "tromplemond", "players": ["Rob", "Sam", "Nick", "Emily"],
+    assert game.record() == {"game": "tremp", "players": ["Rob", "Sam", "Nick", "Emily"],
                              "first_dealer": "Nick", "options": {}, "rounds": []}
     assert game.number == 1 and game.status == "playing"
     html = client.get(f"/t/{code}").get_data(as_text=True)

@@ -14,8 +14,8 @@ import pytest
 from companion.extensions import db
 from companion.rules import replay
 from companion.store import queries
-from companion.store import tromplemond as round_store
-from companion.store.ballots import vote_status
+from companion.store import rounds as round_store
+from companion.store.tromplemond import vote_status
 
 pytestmark = pytest.mark.db
 
@@ -30,6 +30,10 @@ SAM = (["AC", "2D"], ["10D", "4S", "KD"])
 NICK = (["JH", "AD"], ["JS", "AS", "10H"])
 NICK_SLIP = (["JH", "AD"], ["JS", "AS", "10D"])  # the rules text's slip: 10♦ twice
 EMILY = (["2S", "3H"], ["JC", "AH", "4D"])
+
+
+GENERIC = ("tick", "confirm", "undo", "rounds/")
+"""The round actions every game shares (the others are under /tromplemond/)."""
 
 
 def text(response) -> str:
@@ -57,13 +61,13 @@ class Table:
 
     def tablet(self) -> str:
         """The tablet's round region, as htmx polls it."""
-        response = self.keeper.get(f"/t/{self.code}/tromplemond/round", headers=HTMX)
+        response = self.keeper.get(f"/t/{self.code}/round", headers=HTMX)
         assert response.status_code == 200, text(response)
         return text(response)
 
     def phone(self, name: str) -> str:
         """A phone's round region, as htmx polls it."""
-        response = self.phones[name].get(f"/t/{self.code}/tromplemond/phone", headers=HTMX)
+        response = self.phones[name].get(f"/t/{self.code}/seat/round", headers=HTMX)
         assert response.status_code == 200, text(response)
         return text(response)
 
@@ -86,8 +90,10 @@ class Table:
     # --- doing
 
     def post(self, tail: str, data: dict | None = None, *, client=None, round_=None):
+        """POST to a round action: every game's (tick, confirm …) or Tromplemond's own."""
         form = {"round": str(round_ or self.round), **(data or {})}
-        return self.actions.post(f"/t/{self.code}/games/1/{tail}", form, client=client)
+        where = tail if tail.startswith(GENERIC) else f"tromplemond/{tail}"
+        return self.actions.post(f"/t/{self.code}/games/1/{where}", form, client=client)
 
     def ok(self, tail: str, data: dict | None = None, **kwargs):
         response = self.post(tail, data, **kwargs)
@@ -99,8 +105,7 @@ class Table:
 
     def vote(self, slips: dict[str, str]) -> None:
         for voter, target in slips.items():
-            response = self.actions.vote(self.code, self.phones[voter], target,
-                                         round_number=self.round)
+            response = self.actions.vote(self.code, self.phones[voter], target)
             assert response.status_code == 303, text(response)
 
     def vote_off(self, player: str) -> None:
@@ -137,7 +142,7 @@ class Table:
 def start(actions, **options) -> Table:
     code = actions.create_table()
     phones = actions.seat_everyone(code)
-    response = actions.post(f"/t/{code}/tromplemond/new", OPTIONS | options)
+    response = actions.post(f"/t/{code}/start", OPTIONS | options)
     assert response.status_code == 303, text(response)
     return Table(actions, code, phones)
 
@@ -149,8 +154,8 @@ def game(actions) -> Table:
 
 
 def totals_on(html: str) -> dict[str, int]:
-    return {name: int(value) for name, value in
-            re.findall(r'data-total="(\w+)">(-?\d+)<', html)}
+    return {name: int(value.replace("\u2212", "-")) for name, value in
+            re.findall(r'data-total="(\w+)"[^>]*>([−-]?\d+)<', html)}
 
 
 # --------------------------------------------------------------------------- setting up
@@ -160,8 +165,8 @@ def test_the_options_form_starts_with_the_rules_defaults(actions):
     code = actions.create_table()
     actions.seat_everyone(code)
     keeper = text(actions.keeper.get(f"/t/{code}"))
-    assert f'href="/t/{code}/tromplemond/new"' in keeper
-    page = text(actions.keeper.get(f"/t/{code}/tromplemond/new"))
+    assert f'href="/t/{code}/start"' in keeper
+    page = text(actions.keeper.get(f"/t/{code}/start"))
     assert 'name="payout_winner" value="75"' in page
     assert 'name="payout_runner_up" value="25"' in page
     assert 'name="rounds" value="8"' in page and 'name="target" value="200"' in page
@@ -181,14 +186,14 @@ def test_euros_and_chips(actions):
     game = start(actions, unit="EUR", joining_fee="€1,5", tromp_stake="")
     assert game.record()["options"]["joining_fee"] == 150
     assert game.record()["options"]["tromp_stake"] == 0
-    assert "-€1.50" in game.scores()
+    assert "−€1.50" in game.scores()  # one minus sign everywhere
     code = actions.create_table(name="Chips")
     actions.seat_everyone(code)
-    response = actions.post(f"/t/{code}/tromplemond/new",
+    response = actions.post(f"/t/{code}/start",
                             OPTIONS | {"unit": "chips", "joining_fee": "20", "tromp_stake": "2"})
     assert response.status_code == 303
     page = text(actions.keeper.get(f"/t/{code}/scoreboard", headers=HTMX))
-    assert 'data-money="Rob">-20<' in page
+    assert 'data-money="Rob">−20<' in page
 
 
 @pytest.mark.parametrize(("change", "message"), [
@@ -203,7 +208,7 @@ def test_euros_and_chips(actions):
 def test_bad_options_are_refused_with_a_message_and_start_nothing(actions, change, message):
     code = actions.create_table()
     actions.seat_everyone(code)
-    response = actions.post(f"/t/{code}/tromplemond/new", OPTIONS | change)
+    response = actions.post(f"/t/{code}/start", OPTIONS | change)
     assert response.status_code == 400
     assert message in text(response)
     table = actions.table(code)
@@ -213,20 +218,21 @@ def test_bad_options_are_refused_with_a_message_and_start_nothing(actions, chang
 def test_only_the_scorekeeper_starts_the_game_and_only_when_all_are_named(actions):
     code = actions.create_table(players=["Rob", "Sam", None, "Emily"], phone_names=True)
     phone = actions.phone()
-    assert phone.get(f"/t/{code}/tromplemond/new").status_code == 403
-    response = actions.post(f"/t/{code}/tromplemond/new", OPTIONS)
+    assert phone.get(f"/t/{code}/start").status_code == 403
+    response = actions.post(f"/t/{code}/start", OPTIONS)
     assert response.status_code == 409 and "Seat 3 has no name yet" in text(response)
     assert actions.table(code).games == []
     other = actions.create_table(game="clumond", players=["A", "B", "C"])
-    assert actions.keeper.get(f"/t/{other}/tromplemond/new").status_code == 404
+    page = text(actions.keeper.get(f"/t/{other}/start"))  # each game asks its own options
+    assert "Start Clumond" in page and "joining_fee" not in page
 
 
 def test_a_phone_waiting_for_the_game_gets_the_round_when_it_starts(actions):
     code = actions.create_table()
     phones = actions.seat_everyone(code)
-    waiting = text(phones[0].get(f"/t/{code}/tromplemond/phone", headers=HTMX))
+    waiting = text(phones[0].get(f"/t/{code}/seat/round", headers=HTMX))
     assert 'data-testid="no-game"' in waiting
-    actions.post(f"/t/{code}/tromplemond/new", OPTIONS)
+    actions.post(f"/t/{code}/start", OPTIONS)
     page = text(phones[0].get(f"/t/{code}/seat"))
     assert 'data-phase="deal"' in page and "Rob</strong> deals" in page
 
@@ -302,9 +308,12 @@ def test_the_interrogation_timer_starts_pauses_and_ends_on_every_screen(game):
 
 def test_the_vote_shows_slips_on_phones_and_the_panel_on_the_tablet(game):
     game.open_vote()
-    assert 'data-phase="vote"' in game.tablet() and 'id="vote-panel"' in game.tablet()
+    assert 'data-phase="vote"' in game.tablet() and 'data-testid="vote-status"' in game.tablet()
     html = game.phone("Sam")
-    assert 'id="slip-slot" hx-preserve="true"' in html and 'data-testid="slip-Rob"' in html
+    # The slip is kept as it is while Sam makes up their mind (live updates leave it alone).
+    slip = re.search(r'<section class="vote-slip"[^>]*>', html).group(0)
+    assert 'data-step="choose"' in slip and "data-keep-choice" in slip
+    assert 'data-testid="slip-Rob"' in html and 'data-testid="slip-Sam"' not in html
     assert game.post("vote").status_code == 409  # opened already
 
 
@@ -319,8 +328,7 @@ def test_the_settled_vote_moves_every_screen_to_the_reveal(game):
 def test_a_card_cut_at_a_tie_sends_the_player_off(game):
     game.open_vote()
     game.vote({"Rob": "Sam", "Sam": "Rob", "Nick": "Sam", "Emily": "Rob"})
-    response = game.actions.post(f"/t/{game.code}/games/1/rounds/1/cut", {"name": "Sam"})
-    assert response.status_code == 303
+    assert game.post("cut", {"name": "Sam"}).status_code == 303
     assert 'data-phase="hands"' in game.tablet()
     for name, hand in (("Rob", ROB), ("Nick", NICK), ("Emily", EMILY)):
         assert game.enter(name, (hand[0], hand[1])).status_code == 303
@@ -333,12 +341,13 @@ def test_hands_wait_for_the_vote(game):
     response = game.enter("Rob", ROB)
     assert response.status_code == 409 and "after the vote" in text(response)
     # The picker page sends a phone back to its seat until then.
-    assert game.phones["Rob"].get(f"/t/{game.code}/games/1/seats/1/hand").status_code == 303
+    page = f"/t/{game.code}/games/1/tromplemond/seats/1/hand"
+    assert game.phones["Rob"].get(page).status_code == 303
 
 
 def test_phones_enter_hands_in_parallel_and_a_duplicate_card_shows_on_both(game):
     game.vote_off("Emily")
-    page = text(game.phones["Sam"].get(f"/t/{game.code}/games/1/seats/2/hand"))
+    page = text(game.phones["Sam"].get(f"/t/{game.code}/games/1/tromplemond/seats/2/hand"))
     assert page.count('type="checkbox"') == 52 and 'data-testid="public-JC"' in page
     assert game.enter("Sam", SAM).status_code == 303
     assert game.enter("Nick", NICK_SLIP).status_code == 303
@@ -357,7 +366,7 @@ def test_phones_enter_hands_in_parallel_and_a_duplicate_card_shows_on_both(game)
     assert 'data-testid="conflict"' not in game.phone("Sam")
     html = game.tablet()
     assert 'data-testid="preview"' in html
-    assert re.search(r'data-score="Rob">11<', html) and re.search(r'data-score="Sam">-9<', html)
+    assert re.search(r'data-score="Rob">11<', html) and re.search(r'data-score="Sam">−9<', html)
     assert "26 own + 13 (half of Sam&#39;s 26) + 12 (half of Nick&#39;s 24)" in html
     game.confirm()
     assert game.record()["rounds"][0]["hands"]["Nick"] == {"public": ["J♥", "A♦"],
@@ -375,7 +384,7 @@ def test_a_bad_pick_is_refused_and_kept_on_the_picker(game, picks, message):
     response = game.enter("Rob", picks)
     assert response.status_code == 400 and message in text(response)
     assert 'value="QH" checked' in text(response)
-    assert game.draft().hands == {}
+    assert game.draft().facts.get("hands", {}) == {}
 
 
 def test_a_phone_enters_only_its_own_hand(game):
@@ -384,7 +393,7 @@ def test_a_phone_enters_only_its_own_hand(game):
                          client=game.phones["Rob"])
     assert response.status_code == 403
     assert game.post("seats/2/hand", {"public": SAM[0], "secret": SAM[1]}).status_code == 403
-    assert game.draft().hands == {}
+    assert game.draft().facts.get("hands", {}) == {}
 
 
 def test_the_voted_off_hand_is_optional_and_still_checked(game):
@@ -403,7 +412,7 @@ def test_the_voted_off_hand_is_optional_and_still_checked(game):
 
 def test_the_scorekeeper_enters_hands_the_quick_way_and_in_full(game):
     game.vote_off("Emily")
-    page = text(game.keeper.get(f"/t/{game.code}/games/1/hands/1"))
+    page = text(game.keeper.get(f"/t/{game.code}/games/1/tromplemond/hands/1"))
     assert 'data-testid="quick-form"' in page and page.count('type="checkbox"') == 52
     game.quick("Rob", 26, 0, 1)
     game.quick("Sam", 26)
@@ -411,7 +420,7 @@ def test_the_scorekeeper_enters_hands_the_quick_way_and_in_full(game):
     html = game.tablet()
     assert "26 points, 0 J on show, 1 J in the back row" in html
     assert re.search(r'data-score="Rob">11<', html) and re.search(r'data-score="Nick">30<', html)
-    page = text(game.keeper.get(f"/t/{game.code}/games/1/hands/3"))
+    page = text(game.keeper.get(f"/t/{game.code}/games/1/tromplemond/hands/3"))
     assert 'value="JH" checked' in page and 'value="10H" checked' in page
     game.ok("hands/3", {"how": "clear"})
     assert 'data-testid="preview"' not in game.tablet()
@@ -428,14 +437,14 @@ def test_a_bad_quick_hand_is_refused_with_the_rules_message(game, form, message)
     game.vote_off("Emily")
     response = game.post("hands/1", form)
     assert response.status_code == 400 and message in text(response)
-    assert game.draft().hands == {}
+    assert game.draft().facts.get("hands", {}) == {}
 
 
 def test_only_the_scorekeeper_uses_the_tablet_hand_form(game):
     game.vote_off("Emily")
     response = game.post("hands/1", {"how": "quick", "points": "20"}, client=game.phones["Rob"])
     assert response.status_code == 403
-    assert game.keeper.get(f"/t/{game.code}/games/1/hands/9").status_code == 404
+    assert game.keeper.get(f"/t/{game.code}/games/1/tromplemond/hands/9").status_code == 404
 
 
 # --------------------------------------------------------------------------- TROMP! and confirm
@@ -510,7 +519,8 @@ def test_every_number_on_the_pages_is_replays(game):
     html = game.scores()
     for number, done in enumerate(result["rounds"], 1):
         row = re.search(rf'<tr data-round="{number}">(.*?)</tr>', html, re.S).group(1)
-        shown = [int(x) for x in re.findall(r'class="score">(-?\d+)<', row)]
+        shown = [int(x.replace("\u2212", "-"))
+                 for x in re.findall(r'class="score">([−-]?\d+)<', row)]
         assert shown == [done["scores"][p] for p in PLAYERS]
     for name, amount in result["money"].items():
         assert f'data-money="{name}">{"+" if amount > 0 else ""}' in html
@@ -551,11 +561,11 @@ def test_cards_shown_after_the_vote_are_the_reveal(game):
     response = game.post("shown-early", {"player": "Sam"})
     assert response.status_code == 409 and "cards shown now are the reveal" in text(response)
     assert game.post("shown-early", {"player": "Zed"}).status_code == 400
-    assert game.draft().shown_early is None
+    assert game.draft().facts.get("shown_early") is None
 
 
 def test_a_dealer_error_makes_the_dealers_round_score_zero(game):
-    page = text(game.keeper.get(f"/t/{game.code}/games/1/penalties"))
+    page = text(game.keeper.get(f"/t/{game.code}/games/1/tromplemond/penalties"))
     assert 'data-confirm="Rob scores 0 this round. Sure?"' in page
     game.ok("forfeit")
     game.vote_off("Emily")
@@ -569,9 +579,9 @@ def test_a_dealer_error_makes_the_dealers_round_score_zero(game):
 
 def test_shown_on_purpose_bans_the_player_and_gives_all_money_back(game):
     game.example_round()
-    page = text(game.keeper.get(f"/t/{game.code}/games/1/penalties"))
+    page = text(game.keeper.get(f"/t/{game.code}/games/1/tromplemond/penalties"))
     assert 'data-testid="banned-Sam"' in page and "data-confirm=" in page
-    response = game.actions.post(f"/t/{game.code}/games/1/penalty",
+    response = game.actions.post(f"/t/{game.code}/games/1/tromplemond/penalty",
                                  {"what": "banned", "player": "Sam"})
     assert response.status_code == 303
     assert game.record()["banned"] == "Sam"
@@ -580,12 +590,12 @@ def test_shown_on_purpose_bans_the_player_and_gives_all_money_back(game):
     assert 'data-money="Rob">£0.00<' in html
     assert "Nobody owes anybody anything." in html
     # A slip of the finger: it can be taken back while the game is open.
-    game.actions.post(f"/t/{game.code}/games/1/penalty", {"what": "clear"})
+    game.actions.post(f"/t/{game.code}/games/1/tromplemond/penalty", {"what": "clear"})
     assert "banned" not in game.record() and game.phase() == "deal"
 
 
 def test_void_game(game):
-    game.actions.post(f"/t/{game.code}/games/1/penalty", {"what": "void"})
+    game.actions.post(f"/t/{game.code}/games/1/tromplemond/penalty", {"what": "void"})
     assert game.record()["void"] is True
     html = game.tablet()
     assert "null and void" in html and 'data-testid="penalty-clear"' in html
@@ -594,7 +604,7 @@ def test_void_game(game):
 
 @pytest.mark.parametrize("form", [{"what": "banned", "player": "Zed"}, {"what": "fine"}])
 def test_bad_penalties_change_nothing(game, form):
-    response = game.actions.post(f"/t/{game.code}/games/1/penalty", form)
+    response = game.actions.post(f"/t/{game.code}/games/1/tromplemond/penalty", form)
     assert response.status_code == 400
     record = game.record()
     assert "banned" not in record and "void" not in record
@@ -610,30 +620,60 @@ def test_a_past_round_is_corrected_and_everything_after_is_recomputed(game):
     game.quick("Nick", 20)
     game.quick("Emily", 20, 1, 0)
     game.confirm()
-    before = replay(game.record())["totals"]
+    record = game.record()
+    before = replay(record)["totals"]
     page = text(game.keeper.get(f"/t/{game.code}/games/1/rounds/1"))
-    assert 'value="KH" selected' in page and "26 own + 13" in page
-    form = correction_form(game.record()["rounds"][0], len(game.record()["rounds"]))
+    # The same picker as entering a hand, filled in; the round's scores explained.
+    assert 'name="h1-public" value="KH" checked' in page and "26 own + 13" in page
+    form = correction_form(record["rounds"][0], len(record["rounds"]))
     form["h2-how"], form["h2-points"] = "quick", "30"   # Sam's hand, the quick way
     form["h2-public_jacks"] = form["h2-secret_jacks"] = "0"
-    response = game.actions.post(f"/t/{game.code}/games/1/rounds/1", form)
-    assert response.status_code == 303, text(response)
+    # First the new scores beside the old ones; nothing is saved yet.
+    preview = game.actions.post(f"/t/{game.code}/games/1/rounds/1", form | {"step": "preview"})
+    assert preview.status_code == 200, text(preview)
+    shown = text(preview)
+    corrected = record | {"rounds": [correction_facts(game, form), record["rounds"][1]]}
+    after = replay(corrected)["totals"]
+    for name in PLAYERS:
+        cell = re.search(rf'<td data-total="{name}">(.*?)</td>', shown).group(1)
+        assert cell == f"{before[name]} → <strong>{after[name]}</strong>".replace("-", "−")
+    assert 'data-testid="save-round"' in shown and game.record() == record
+    # Saving goes back to the live page: a reload shows the table, not the form.
+    response = game.actions.post(f"/t/{game.code}/games/1/rounds/1", form | {"step": "save"})
+    assert response.status_code == 303 and response.headers["Location"].endswith(
+        f"/t/{game.code}#scoreboard")
+    assert 'data-testid="correct-form"' not in text(game.keeper.get(f"/t/{game.code}"))
     record = game.record()
     assert record["rounds"][0]["hands"]["Sam"] == {"points": 30, "public_jacks": 0,
                                                    "secret_jacks": 0}
-    after = replay(record)["totals"]
-    assert after != before and totals_on(game.scores()) == after
+    assert replay(record)["totals"] == after and totals_on(game.scores()) == after
+    # Each phone whose total changed is told; Emily's did not change.
+    assert before["Emily"] == after["Emily"]
+    for name in PLAYERS:
+        notice = re.search(r'data-testid="corrected">(.*?)</p>', game.phone(name), re.S)
+        if before[name] == after[name]:
+            assert notice is None
+        else:
+            words = " ".join(notice.group(1).split())
+            assert words == (f"Round 1 was corrected: your total {before[name]} → "
+                             f"<strong>{after[name]}</strong>.").replace("-", "−")
+    # The notice goes with the next round.
+    game.vote_off("Sam")
+    for name in ("Rob", "Nick", "Emily"):
+        game.quick(name, 10)
+    game.confirm()
+    assert 'data-testid="corrected"' not in game.phone("Sam")
 
 
 def test_a_correction_the_rules_refuse_changes_nothing(game):
     game.example_round()
     record = game.record()
     form = correction_form(record["rounds"][0], 1)
-    form["h3-secret-2"] = "10D"  # Nick gets Sam's 10♦
-    response = game.actions.post(f"/t/{game.code}/games/1/rounds/1", form)
+    form["h3-secret"] = ["JS", "AS", "10D"]  # Nick gets Sam's 10♦
+    response = game.actions.post(f"/t/{game.code}/games/1/rounds/1", form | {"step": "save"})
     assert response.status_code == 400
     assert "10♦ is in both Sam&#39;s and Nick&#39;s hands" in text(response)
-    assert 'value="10D" selected' in text(response)
+    assert 'name="h3-secret" value="10D" checked' in text(response)
     assert game.record() == record
     form = correction_form(record["rounds"][0], 1) | {"rounds": "7"}
     assert game.actions.post(f"/t/{game.code}/games/1/rounds/1", form).status_code == 409
@@ -657,9 +697,18 @@ def test_undo_brings_the_last_round_back_as_it_was(game):
     assert game.record() == record
 
 
+def correction_facts(game, form: dict) -> dict:
+    """The facts a correction form says (as the app reads them), for the expected totals."""
+    from werkzeug.datastructures import MultiDict
+
+    from companion.web.games.tromplemond.forms import read_round
+
+    return read_round(MultiDict(form), list(PLAYERS), {})
+
+
 def correction_form(facts: dict, rounds: int) -> dict:
     """The correction form as the page fills it in from a round's facts."""
-    from companion.web.tromplemond import codes_of
+    from companion.web.games.tromplemond.forms import codes_of
 
     form = {"rounds": str(rounds), "off": facts.get("shown_early") or facts["voted_off"]}
     for index, name in enumerate(PLAYERS, 1):
@@ -672,10 +721,8 @@ def correction_form(facts: dict, rounds: int) -> dict:
                 form[f"h{index}-{key}"] = str(hand.get(key, 0))
         else:
             form[f"h{index}-how"] = "cards"
-            for k, code in enumerate(codes_of(hand["public"])):
-                form[f"h{index}-public-{k}"] = code
-            for k, code in enumerate(codes_of(hand["secret"])):
-                form[f"h{index}-secret-{k}"] = code
+            form[f"h{index}-public"] = codes_of(hand["public"])
+            form[f"h{index}-secret"] = codes_of(hand["secret"])
         if name in facts.get("called", []):
             form[f"called-{index}"] = "on"
     if facts.get("shown_early"):
@@ -702,13 +749,13 @@ def test_a_phone_cannot_run_the_round(game, tail, data):
 
 
 def test_the_tablet_region_is_the_scorekeepers_and_phones_regions_are_public(game):
-    assert game.phones["Sam"].get(f"/t/{game.code}/tromplemond/round",
+    assert game.phones["Sam"].get(f"/t/{game.code}/round",
                                   headers=HTMX).status_code == 403
     version = game.actions.table(game.code).version
-    quiet = game.phones["Sam"].get(f"/t/{game.code}/tromplemond/phone?v={version}",
+    quiet = game.phones["Sam"].get(f"/t/{game.code}/seat/round?v={version}",
                                    headers=HTMX)
     assert quiet.status_code == 204
-    plain = game.phones["Sam"].get(f"/t/{game.code}/tromplemond/phone")
+    plain = game.phones["Sam"].get(f"/t/{game.code}/seat/round")
     assert plain.status_code == 303 and plain.headers["Location"].endswith("/seat")
 
 
@@ -776,7 +823,7 @@ def test_a_whole_game_of_eight_rounds_to_the_payout(game):
     for payer, payee, amount in transfers:
         assert f"{payer} pays {payee} £{amount // 100}.{amount % 100:02d}" in tablet
     for name, amount in result["money"].items():
-        sign = "+" if amount > 0 else "-"
+        sign = "+" if amount > 0 else "\u2212"
         assert f'data-money="{name}">{sign}£{abs(amount) // 100}.{abs(amount) % 100:02d}<' \
             in tablet
     # Every phone shows the end, its own lines picked out.
@@ -813,14 +860,15 @@ def test_a_shared_top_plays_an_extra_round_then_a_card_cut(actions):
     html = game.tablet()
     assert 'data-phase="cut"' in html and "Rob and Sam and Nick share the top total" in html
     assert 'data-testid="cut-due"' in game.phone("Emily")
-    response = game.actions.post(f"/t/{game.code}/games/1/cut-winner", {"player": "Emily"})
+    response = game.actions.post(f"/t/{game.code}/games/1/tromplemond/cut-winner",
+                                 {"player": "Emily"})
     assert response.status_code == 400 and "between Rob, Sam and Nick" in text(response)
-    assert game.actions.post(f"/t/{game.code}/games/1/cut-winner",
+    assert game.actions.post(f"/t/{game.code}/games/1/tromplemond/cut-winner",
                              {"player": "Nick"}).status_code == 303
     assert game.record()["rounds"][-1]["cut_winner"] == "Nick"
     html = game.tablet()
     assert "Winner: <strong>Nick</strong>" in html and "(card cut)" in html
-    assert game.actions.post(f"/t/{game.code}/games/1/cut-winner",
+    assert game.actions.post(f"/t/{game.code}/games/1/tromplemond/cut-winner",
                              {"player": "Nick"}).status_code == 409
     # The cut can be corrected on the round's page, like any other fact.
     page = text(game.keeper.get(f"/t/{game.code}/games/1/rounds/2"))
@@ -850,7 +898,7 @@ def test_four_phones_entering_their_hands_in_the_same_instant_all_land(game):
     for thread in threads:
         thread.join()
     assert answers == dict.fromkeys(PLAYERS, 303)
-    assert list(game.draft().hands) == list(PLAYERS)
+    assert list(game.draft().facts.get("hands", {})) == list(PLAYERS)
     assert 'data-testid="preview"' in game.tablet()
 
 
@@ -878,16 +926,18 @@ def test_a_double_tap_on_confirm_appends_the_round_once(game):
 
 def test_the_rules_help_marks_the_house_decisions(game):
     assert 'data-testid="rules-link"' in game.phone("Sam")
-    page = text(game.phones["Sam"].get(f"/tromplemond/rules?back=/t/{game.code}/seat"))
-    assert page.count("(house:") == 2 and "Grand Tromplemond!" in page
+    page = text(game.phones["Sam"].get(f"/rules/tromplemond?back=/t/{game.code}/seat"))
+    # The rules text (docs/rules/tromplemond.md), every house decision badged as one.
+    assert page.count('<strong class="house"') >= 3 and "Grand Tromplemond!" in page
+    assert "(house)" not in page
     assert f'href="/t/{game.code}/seat"' in page
     assert 'href="https://evil.example"' not in text(
-        game.phones["Sam"].get("/tromplemond/rules?back=https://evil.example"))
+        game.phones["Sam"].get("/rules/tromplemond?back=https://evil.example"))
 
 
 def test_no_round_screen_shows_a_count_before_the_last_slip(game):
     game.open_vote()
-    urls = ["/tromplemond/round", "/scoreboard", ""]
+    urls = ["/round", "/scoreboard", ""]
     for voter, target in (("Rob", "Emily"), ("Sam", "Nick"), ("Nick", "Emily")):
         game.vote({voter: target})
         screens = [game.tablet(), text(game.keeper.get(f"/t/{game.code}"))]

@@ -1,4 +1,9 @@
-"""The secret vote on the phones and the tablet: slips, reveal, ties, card cut, proxy voting."""
+"""The secret vote on the phones and the tablet: slips, reveal, ties, card cut, the private screen.
+
+A slip is chosen on the phone (nothing is sent while the player makes up
+their mind) and dropped with one tap; nothing any device gets back depends
+on the name on it until every slip is in.
+"""
 
 from __future__ import annotations
 
@@ -10,7 +15,7 @@ import pytest
 
 from companion.extensions import db, limiter
 from companion.store import ALPHABET, queries
-from companion.store.ballots import VoteStatus, vote_status
+from companion.store.tromplemond import Stage, VoteStatus, vote_status
 
 pytestmark = pytest.mark.db
 
@@ -18,14 +23,14 @@ HTMX = {"HX-Request": "true"}
 PLAYERS = ("Rob", "Sam", "Nick", "Emily")
 
 
-def at(code: str, tail: str = "", round_number: int = 1, number: int = 1) -> str:
-    return f"/t/{code}/games/{number}/rounds/{round_number}{tail}"
+def game_url(code: str, tail: str = "", number: int = 1) -> str:
+    return f"/t/{code}/games/{number}{tail}"
 
 
-def status(app, code: str, round_number: int = 1) -> VoteStatus:
+def status(app, code: str, round_index: int = 0) -> VoteStatus:
     with app.app_context():
         table = db.session.scalar(queries.table_by_code(code))
-        return vote_status(table.current_game, round_number - 1)
+        return vote_status(table.current_game, round_index)
 
 
 def version(actions, code: str) -> int:
@@ -37,8 +42,32 @@ def text_of(response) -> str:
 
 
 def open_vote(actions, code: str, round_number: int = 1) -> None:
-    response = actions.post(at(code, "/vote/open", round_number))
+    response = actions.post(game_url(code, "/tromplemond/vote"), {"round": str(round_number)})
     assert response.status_code == 303, text_of(response)
+
+
+def phone_round(phone, code: str) -> str:
+    response = phone.get(f"/t/{code}/seat/round", headers=HTMX)
+    assert response.status_code == 200
+    return text_of(response)
+
+
+def tablet_round(client, code: str) -> str:
+    response = client.get(f"/t/{code}/round", headers=HTMX)
+    assert response.status_code == 200
+    return text_of(response)
+
+
+def slip_of(html: str) -> str:
+    """The slip element of a round region (its opening tag and what it holds)."""
+    match = re.search(r'<section class="vote-slip".*?</section>', html, re.S)
+    assert match, "no slip on this screen"
+    return match.group(0)
+
+
+def cut(actions, code: str, name: str, **headers):
+    return actions.post(game_url(code, "/tromplemond/cut"), {"name": name, "round": "1"},
+                        headers=headers)
 
 
 @pytest.fixture
@@ -59,295 +88,232 @@ def vote_all(actions, code, phones, slips, **kwargs):
 
 def test_a_phone_gets_its_slip_when_the_scorekeeper_opens_the_vote(actions, table):
     code, phones = table
-    page = text_of(phones["Sam"].get(at(code, "/vote")))
-    assert 'data-step="closed"' in page and "The vote opens after" in page
+    assert 'class="vote-slip"' not in phone_round(phones["Sam"], code)
     open_vote(actions, code)
-    page = text_of(phones["Sam"].get(at(code, "/vote")))
-    assert 'data-step="choose"' in page
-    buttons = re.findall(r'name="target" value="([^"]+)"', page)
-    assert buttons == ["Rob", "Nick", "Emily"], "the three opponents, never yourself"
-    assert "0 of 4" in page
+    slip = slip_of(phone_round(phones["Sam"], code))
+    assert 'data-step="choose"' in slip and 'hx-history="false"' in slip
+    # The three others, as tiles chosen on the phone; never oneself.
+    assert re.findall(r'type="radio" name="choice" value="(\w+)"', slip) == ["Rob", "Nick",
+                                                                             "Emily"]
+    assert 'data-testid="slip-confirm"' in slip
 
 
-def test_the_first_tap_shows_the_choice_back_and_writes_nothing(actions, table):
+def test_the_choice_is_made_on_the_phone_and_sent_only_with_the_drop(actions, table):
     code, phones = table
     open_vote(actions, code)
-    before = version(actions, code)
-    response = actions.vote(code, phones["Rob"], "Emily", confirm=False, htmx=True)
-    assert response.status_code == 200
-    html = text_of(response)
-    assert 'data-step="confirm"' in html and "Your slip names <strong" in html
-    assert 'name="confirm" value="yes"' in html and "<html" not in html
-    assert "hx-trigger" not in html, "the confirm step waits for the tap: it does not poll"
-    assert version(actions, code) == before
+    slip = slip_of(phone_round(phones["Rob"], code))
+    form = re.search(r'<form class="slip-form" ([^>]*)>', slip).group(1)
+    # One POST to a URL that names no choice; the name travels in its body.
+    assert 'method="post"' in form and f'action="/t/{code}/games/1/sealed/vote"' in form
+    assert 'name="target"' not in slip and "confirm" not in form
     assert status(actions.app, code).slips_in == 0
 
 
-def test_the_second_tap_drops_the_slip_and_the_phone_says_so(actions, table):
+def test_dropping_a_slip_says_it_is_in_and_never_what_it_says(client, actions, table):
     code, phones = table
     open_vote(actions, code)
-    response = actions.vote(code, phones["Rob"], "Emily")
-    assert response.status_code == 303
-    assert response.headers["Location"] == at(code, "/vote")
-    page = text_of(phones["Rob"].get(at(code, "/vote")))
-    assert 'data-step="in"' in page and "Your slip is in" in page and "1 of 4" in page
-    assert "Emily</strong>" not in page, "the phone does not repeat whom it named"
-    partial = actions.vote(code, phones["Sam"], "Emily", htmx=True)
-    assert partial.status_code == 200 and "<html" not in text_of(partial)
-    assert "Your slip is in" in text_of(partial) and "2 of 4" in text_of(partial)
-    assert status(actions.app, code).slips_in == 2
+    response = actions.vote(code, phones["Rob"], "Sam")
+    assert response.status_code == 303 and response.headers["Location"].endswith("/seat#round")
+    mine = phone_round(phones["Rob"], code)
+    assert 'data-step="in"' in slip_of(mine) and "Your slip is in." in mine
+    for html in (mine, tablet_round(client, code), phone_round(phones["Nick"], code)):
+        assert "1 of 4</strong> slips in" in html
+        assert re.search(r'<li class="in" data-voted="yes">Rob</li>', html)
+        assert 'data-count="' not in html and "vote-counts" not in html
+    assert status(actions.app, code).voted == {"Rob"}
 
-
-def test_the_tablet_shows_slips_in_and_which_seats_voted_never_for_whom(client, actions,
-                                                                        table):
-    code, phones = table
-    open_vote(actions, code)
-    vote_all(actions, code, phones, {"Sam": "Emily", "Nick": "Rob"})
-    panel = text_of(client.get(at(code, "/vote/panel"), headers=HTMX))
-    assert "2 of 4" in panel
-    assert re.findall(r'data-voted="(yes|no)">(\w+)<', panel) == [
-        ("no", "Rob"), ("yes", "Sam"), ("yes", "Nick"), ("no", "Emily")]
-    assert 'data-count="' not in panel and "vote-counts" not in panel
-
-
-# outcomes ---------------------------------------------------------------------------------
 
 def test_three_one_is_revealed_on_every_screen_at_once(client, actions, table):
     code, phones = table
     open_vote(actions, code)
     vote_all(actions, code, phones, {"Rob": "Emily", "Sam": "Emily", "Nick": "Emily"})
-    before = version(actions, code)
-    actions.vote(code, phones["Emily"], "Nick")
-    # One version bump: every live region polling ?v=<before> gets the reveal on its next tick.
-    assert version(actions, code) == before + 1
-    screens = [client.get(f"{at(code, '/vote/panel')}?v={before}", headers=HTMX)]
-    screens += [p.get(f"{at(code, '/vote/slip')}?v={before}", headers=HTMX)
-                for p in phones.values()]
-    for screen in screens:
-        html = text_of(screen)
-        assert screen.status_code == 200
-        assert re.findall(r'<th scope="row">(\w+)</th><td data-count="(\d)">', html) == [
-            ("Rob", "0"), ("Sam", "0"), ("Nick", "1"), ("Emily", "3")]
+    assert "vote-counts" not in tablet_round(client, code)
+    vote_all(actions, code, phones, {"Emily": "Rob"})
+    for html in (tablet_round(client, code), *(phone_round(p, code) for p in phones.values())):
+        assert 'data-phase="hands"' in html
+        assert re.search(r'data-candidate="Emily"><th scope="row">Emily</th>'
+                         r'<td data-count="3">', html)
+        assert re.search(r'data-candidate="Rob"><th scope="row">Rob</th>'
+                         r'<td data-count="1">', html)
         assert "<strong>Emily</strong> is off (voted off)" in html
-    assert status(actions.app, code).settled_off == "Emily"
 
 
 def test_two_two_gives_tie_break_slips_to_the_two_with_no_votes_only(client, actions, table):
     code, phones = table
     open_vote(actions, code)
-    vote_all(actions, code, phones,
-             {"Rob": "Sam", "Sam": "Nick", "Nick": "Sam", "Emily": "Nick"})
-    for decider in ("Rob", "Emily"):
-        page = text_of(phones[decider].get(at(code, "/vote")))
-        assert 'data-step="choose"' in page and "Your tie-break slip" in page
-        assert re.findall(r'name="target" value="([^"]+)"', page) == ["Sam", "Nick"]
-        assert 'name="stage" value="2"' in page
-    for other in ("Sam", "Nick"):
-        page = text_of(phones[other].get(at(code, "/vote")))
-        assert 'data-step="deciding"' in page and "Rob and Emily are deciding" in page
-        assert 'name="target"' not in page
-    refused = actions.tie_break(code, phones["Sam"], "Nick")
-    assert refused.status_code == 403 and "only Rob and Emily decide" in text_of(refused)
-    panel = text_of(client.get(at(code, "/vote/panel"), headers=HTMX))
-    assert "2–2 between Sam and Nick; Rob and Emily decide" in panel
-    assert "0 of 2" in panel
-    vote_all(actions, code, phones, {"Rob": "Nick", "Emily": "Nick"})
-    assert (status(actions.app, code).settled_off, status(actions.app, code).how) == (
-        "Nick", "tie-break")
-    panel = text_of(client.get(at(code, "/vote/panel"), headers=HTMX))
-    assert "<strong>Nick</strong> is off (tie-break)" in panel
+    vote_all(actions, code, phones, {"Rob": "Sam", "Sam": "Rob", "Nick": "Sam", "Emily": "Rob"})
+    now = status(actions.app, code)
+    assert (now.stage, now.kind, now.eligible, now.candidates) == (
+        2, Stage.TIE_BREAK, ("Nick", "Emily"), ("Rob", "Sam"))
+    nick = slip_of(phone_round(phones["Nick"], code))
+    assert 'data-step="choose"' in nick and "who goes off, Rob or Sam?" in nick
+    assert re.findall(r'name="choice" value="(\w+)"', nick) == ["Rob", "Sam"]
+    assert 'data-step="waiting"' in slip_of(phone_round(phones["Rob"], code))
+    tablet = tablet_round(client, code)
+    assert "Tie-break: <strong>Nick and Emily</strong> decide between <strong>Rob and Sam" \
+        in tablet
+    assert 'data-testid="cut-Rob"' in tablet and 'data-testid="cut-Nick"' not in tablet
+    refused = actions.vote(code, phones["Rob"], "Sam")
+    assert refused.status_code == 403 and "only Nick and Emily decide" in text_of(refused)
 
 
 def test_a_disagreeing_tie_break_gives_the_deciders_new_slips(actions, table):
     code, phones = table
     open_vote(actions, code)
-    vote_all(actions, code, phones,
-             {"Rob": "Sam", "Sam": "Nick", "Nick": "Sam", "Emily": "Nick"})
-    vote_all(actions, code, phones, {"Rob": "Sam", "Emily": "Nick"})
-    page = text_of(phones["Rob"].get(at(code, "/vote")))
-    assert 'data-step="choose"' in page and 'name="stage" value="3"' in page
-    assert "Rob and Emily disagreed, new slips" in page
-    assert not status(actions.app, code).settled
+    vote_all(actions, code, phones, {"Rob": "Sam", "Sam": "Rob", "Nick": "Sam", "Emily": "Rob"})
+    first = re.search(r'id="(slip-\d+)"', phone_round(phones["Nick"], code)).group(1)
+    vote_all(actions, code, phones, {"Nick": "Rob", "Emily": "Sam"})
+    now = status(actions.app, code)
+    assert (now.stage, now.kind, now.slips_in) == (3, Stage.TIE_BREAK, 0)
+    html = phone_round(phones["Nick"], code)
+    # A new stage is a new slip (a new id), so a phone's half-made choice is not kept.
+    assert re.search(r'id="(slip-\d+)"', html).group(1) != first
+    assert "Nick and Emily disagreed, new slips" in tablet_round(actions.keeper, code)
 
 
 def test_one_one_one_one_gives_everyone_a_new_slip(actions, table):
     code, phones = table
     open_vote(actions, code)
-    vote_all(actions, code, phones,
-             {"Rob": "Sam", "Sam": "Nick", "Nick": "Emily", "Emily": "Rob"})
+    vote_all(actions, code, phones, {"Rob": "Sam", "Sam": "Nick", "Nick": "Emily",
+                                     "Emily": "Rob"})
+    now = status(actions.app, code)
+    assert (now.stage, now.kind, now.eligible) == (2, Stage.VOTE, PLAYERS)
     for phone in phones.values():
-        page = text_of(phone.get(at(code, "/vote")))
-        assert 'data-step="choose"' in page and "The vote again" in page
-        assert len(re.findall(r'name="target"', page)) == 3
-        assert "1–1–1–1, everyone votes again" in page
-    vote_all(actions, code, phones,
-             {"Rob": "Nick", "Sam": "Nick", "Nick": "Emily", "Emily": "Nick"}, stage=2)
-    assert status(actions.app, code).settled_off == "Nick"
+        assert 'data-step="choose"' in slip_of(phone_round(phone, code))
+    assert "1–1–1–1, everyone votes again" in tablet_round(actions.keeper, code)
 
-
-# card cut ---------------------------------------------------------------------------------
 
 def test_the_scorekeeper_settles_a_tie_by_a_card_cut(client, actions, table):
     code, phones = table
     open_vote(actions, code)
-    vote_all(actions, code, phones,
-             {"Rob": "Sam", "Sam": "Nick", "Nick": "Sam", "Emily": "Nick"})
-    panel = text_of(client.get(at(code, "/vote/panel"), headers=HTMX))
-    assert re.findall(r'name="name" value="(\w+)"', panel) == ["Sam", "Nick"]
-    response = actions.post(at(code, "/cut"), {"name": "Sam"}, headers=HTMX)
-    assert response.status_code == 200
+    vote_all(actions, code, phones, {"Rob": "Sam", "Sam": "Rob", "Nick": "Sam", "Emily": "Rob"})
+    vote_all(actions, code, phones, {"Nick": "Rob"})  # one tie-break slip in, then the cut
+    response = cut(actions, code, "Sam", **HTMX)
+    assert response.status_code == 200 and 'data-phase="hands"' in text_of(response)
     assert "<strong>Sam</strong> is off (card cut)" in text_of(response)
-    assert (status(actions.app, code).settled_off, status(actions.app, code).how) == (
-        "Sam", "cut")
-    page = text_of(phones["Rob"].get(at(code, "/vote")))
-    assert 'data-step="settled"' in page and 'name="target"' not in page
+    now = status(actions.app, code)
+    assert (now.settled_off, now.how) == ("Sam", Stage.CUT)
+    assert "Card cut: Sam goes off" in tablet_round(client, code)
 
 
-def test_a_card_cut_without_htmx_goes_back_to_the_page_it_came_from(actions, table):
+def test_a_card_cut_without_htmx_goes_back_to_the_tablet(actions, table):
     code, phones = table
     open_vote(actions, code)
-    vote_all(actions, code, phones,
-             {"Rob": "Sam", "Sam": "Nick", "Nick": "Emily", "Emily": "Rob"})
-    response = actions.post(at(code, "/cut"), {"name": "Emily"},
-                            headers={"Referer": f"http://localhost{at(code, '/vote/keeper')}"})
-    assert response.status_code == 303
-    assert response.headers["Location"] == at(code, "/vote/keeper")
+    vote_all(actions, code, phones, {"Rob": "Sam", "Sam": "Nick", "Nick": "Emily",
+                                     "Emily": "Rob"})
+    response = cut(actions, code, "Emily")
+    assert response.status_code == 303 and response.headers["Location"].endswith(
+        f"/t/{code}#round")
     assert status(actions.app, code).settled_off == "Emily"
 
 
 @pytest.mark.parametrize(("slips", "name", "code_", "message"), [
     ({}, "Sam", 409, "there is no tie yet"),
-    ({"Rob": "Sam", "Sam": "Nick", "Nick": "Sam", "Emily": "Nick"}, "Rob", 400,
-     "between Sam and Nick"),
-    ({"Rob": "Sam", "Sam": "Nick", "Nick": "Sam", "Emily": "Nick"}, "", 400,
-     "between Sam and Nick"),
-    ({"Rob": "Emily", "Sam": "Emily", "Nick": "Emily", "Emily": "Nick"}, "Nick", 409,
-     "Emily is off"),
+    ({"Rob": "Sam", "Sam": "Rob", "Nick": "Sam", "Emily": "Rob"}, "Nick", 400,
+     "The card cut is between Rob and Sam"),
 ])
 def test_a_bad_card_cut_is_refused_and_changes_nothing(actions, table, slips, name, code_,
-                                                      message):
+                                                       message):
     code, phones = table
     open_vote(actions, code)
     vote_all(actions, code, phones, slips)
-    before = (version(actions, code), status(actions.app, code))
-    for headers in ({}, HTMX):
-        response = actions.post(at(code, "/cut"), {"name": name}, headers=headers)
-        assert response.status_code == code_
-        assert message in text_of(response)
-    assert (version(actions, code), status(actions.app, code)) == before
+    before = version(actions, code)
+    response = cut(actions, code, name)
+    assert response.status_code == code_ and message in text_of(response)
+    assert version(actions, code) == before
+    phone_cut = actions.post(game_url(code, "/tromplemond/cut"), {"name": "Rob", "round": "1"},
+                             client=phones["Rob"])
+    assert phone_cut.status_code == 403
 
 
-# refusals ---------------------------------------------------------------------------------
-
-@pytest.mark.parametrize(("voter", "target", "extra", "code_", "message"), [
-    ("Rob", "Rob", {}, 400, "cannot vote for yourself"),
-    ("Rob", "Zed", {}, 400, "Name one of Sam, Nick and Emily"),
-    ("Rob", "", {}, 400, "Name one of"),
-    ("Sam", "Rob", {}, 409, "Sam has already voted"),
-    ("Rob", "Sam", {"seat": 2}, 403, "not seat 2"),
-    ("Rob", "Sam", {"seat": 9}, 403, "not seat 9"),
-    ("Rob", "Sam", {"stage": 2}, 409, "earlier vote"),
+@pytest.mark.parametrize(("voter", "target", "code_", "message"), [
+    ("Rob", "Rob", 400, "You cannot vote for yourself"),
+    ("Rob", "Zed", 400, "Name one of Sam, Nick and Emily on your slip"),
+    ("Rob", "", 400, "Name one of"),
 ])
-@pytest.mark.parametrize("confirm", [True, False])
 def test_bad_slips_are_refused_with_a_message_and_change_nothing(actions, table, voter,
-                                                                 target, extra, code_,
-                                                                 message, confirm):
+                                                                 target, code_, message):
     code, phones = table
     open_vote(actions, code)
-    actions.vote(code, phones["Sam"], "Emily")
-    before = (version(actions, code), status(actions.app, code))
-    for htmx in (False, True):
-        response = actions.vote(code, phones[voter], target, confirm=confirm, htmx=htmx,
-                                **extra)
-        assert response.status_code == code_, text_of(response)
-        assert message in text_of(response)
-    assert (version(actions, code), status(actions.app, code)) == before
+    before = version(actions, code)
+    response = actions.vote(code, phones[voter], target)
+    assert response.status_code == code_ and message in text_of(response)
+    assert version(actions, code) == before and status(actions.app, code).slips_in == 0
+    # With htmx the phone's round comes back with the refusal on top, and its slip.
+    again = actions.vote(code, phones[voter], target, htmx=True)
+    assert again.status_code == code_
+    html = text_of(again)
+    assert html.index(message.replace("'", "&#39;")) < html.index('class="vote-slip"')
+
+
+def test_one_slip_each_and_a_slip_for_an_earlier_stage_is_refused(actions, table):
+    code, phones = table
+    open_vote(actions, code)
+    vote_all(actions, code, phones, {"Rob": "Sam"})
+    twice = actions.vote(code, phones["Rob"], "Nick")
+    assert twice.status_code == 409 and "Rob has already voted" in text_of(twice)
+    vote_all(actions, code, phones, {"Sam": "Rob", "Nick": "Sam", "Emily": "Rob"})
+    stale = actions.vote(code, phones["Nick"], "Rob", stage=1)
+    assert stale.status_code == 409 and "the vote has moved on" in text_of(stale)
+    assert status(actions.app, code).slips_in == 0
 
 
 def test_a_device_without_a_seat_cannot_vote(actions, table):
     code, _ = table
     open_vote(actions, code)
-    stranger = actions.phone()
-    response = actions.vote(code, stranger, "Rob")
+    response = actions.vote(code, actions.phone(), "Sam")
     assert response.status_code == 403 and "holds no seat" in text_of(response)
-    assert stranger.get(at(code, "/vote")).status_code == 403
-    # The scorekeeper's tablet holds no seat either: it votes only through the proxy screen.
-    assert actions.vote(code, actions.keeper, "Rob").status_code == 403
-    assert status(actions.app, code).slips_in == 0
+    # The scorekeeper's screen is not a seat either: it votes only on the private screen.
+    assert actions.vote(code, actions.keeper, "Sam").status_code == 403
 
 
 def test_no_slip_before_the_vote_opens_or_after_the_game_ends(actions, table):
     code, phones = table
-    response = actions.vote(code, phones["Rob"], "Sam")
-    assert response.status_code == 409 and "not open yet" in text_of(response)
+    early = actions.vote(code, phones["Rob"], "Sam")
+    assert early.status_code == 409 and "no slip to drop now" in text_of(early)
     open_vote(actions, code)
-    assert actions.post(f"/t/{code}/games/1/end").status_code == 303
-    response = actions.vote(code, phones["Rob"], "Sam")
-    assert response.status_code == 409 and "Game 1 is over" in text_of(response)
-    assert actions.post(at(code, "/vote/open")).status_code == 409
-    assert status(actions.app, code).slips_in == 0
+    actions.post(game_url(code, "/end"))
+    late = actions.vote(code, phones["Rob"], "Sam")
+    assert late.status_code == 409 and "Game 1 is over" in text_of(late)
 
 
-@pytest.mark.parametrize("where", [
-    "/t/{code}/games/1/rounds/2/vote", "/t/{code}/games/1/rounds/0/vote",
-    "/t/{code}/games/7/rounds/1/vote", "/t/BCDFGHJK/games/1/rounds/1/vote",
-])
-def test_a_round_or_game_that_does_not_exist_is_a_404(actions, table, where):
-    code, phones = table
-    open_vote(actions, code)
-    url = where.format(code=code)
-    assert phones["Rob"].get(url).status_code == 404
-    response = actions.post(url, {"target": "Sam", "confirm": "yes"}, client=phones["Rob"])
-    assert response.status_code == 404
-    assert status(actions.app, code).slips_in == 0
-
-
-def test_only_tromplemond_has_a_vote(actions):
-    code = actions.create_table(game="tremp")
+def test_a_game_without_that_sealed_choice_has_no_such_page(actions):
+    code = actions.create_table(game="clumond", players=["Ann", "Bo", "Cy"])
+    phones = actions.seat_everyone(code)
     actions.start(code)
-    actions.seat_everyone(code)
-    assert actions.post(at(code, "/vote/open")).status_code == 404
+    response = actions.vote(code, phones[0], "Bo")
+    assert response.status_code == 404 and "no such choice" in text_of(response)
+    assert actions.keeper.get(game_url(code, "/sealed/vote/private")).status_code == 404
+    assert actions.vote(code, phones[0], "Bo", number=7).status_code == 404
 
 
-def test_opening_the_vote_twice_changes_nothing(actions, table):
+def test_opening_the_vote_twice_is_refused_and_changes_nothing(actions, table):
     code, _ = table
     open_vote(actions, code)
     before = version(actions, code)
-    open_vote(actions, code)
-    assert version(actions, code) == before
+    again = actions.post(game_url(code, "/tromplemond/vote"), {"round": "1"})
+    assert again.status_code == 409 and version(actions, code) == before
 
 
-# permissions ------------------------------------------------------------------------------
-
-def test_only_the_scorekeeper_opens_cuts_watches_the_panel_or_proxies(actions, table):
+def test_only_the_scorekeeper_opens_the_vote_or_uses_the_private_screen(actions, table):
     code, phones = table
+    assert actions.post(game_url(code, "/tromplemond/vote"), {"round": "1"},
+                        client=phones["Rob"]).status_code == 403
     open_vote(actions, code)
-    vote_all(actions, code, phones,
-             {"Rob": "Sam", "Sam": "Nick", "Nick": "Emily", "Emily": "Rob"})
-    before = (version(actions, code), status(actions.app, code))
-    phone = phones["Rob"]
-    for response in (
-        actions.post(at(code, "/vote/open"), client=phone),
-        actions.post(at(code, "/cut"), {"name": "Rob"}, client=phone),
-        phone.get(at(code, "/vote/panel"), headers=HTMX),
-        phone.get(at(code, "/vote/keeper")),
-        phone.get(at(code, "/proxy")),
-        actions.post(at(code, "/proxy"), {"voter": "Rob", "target": "Sam", "confirm": "yes"},
-                     client=phone),
-    ):
-        assert response.status_code == 403, response.request.path
-    assert (version(actions, code), status(actions.app, code)) == before
+    assert phones["Rob"].get(game_url(code, "/sealed/vote/private")).status_code == 403
+    assert actions.post(game_url(code, "/sealed/vote/private"), {"chooser": "Sam"},
+                        client=phones["Rob"]).status_code == 403
 
 
-# proxy voting -----------------------------------------------------------------------------
+# the tablet's private screen --------------------------------------------------------------
 
 @pytest.fixture
 def no_phone_for_emily(actions):
-    """Rob, Sam and Nick have phones; Emily has none and votes on the tablet."""
     code = actions.create_table()
     actions.start(code)
-    phones = {name: actions.claim(code, position)[0]
-              for position, name in enumerate(PLAYERS[:3], start=1)}
+    phones = {}
+    for position, name in enumerate(PLAYERS[:3], 1):
+        phones[name], _ = actions.claim(code, position)
     return code, phones
 
 
@@ -355,115 +321,83 @@ def test_a_player_without_a_phone_votes_on_the_tablet_privately(client, actions,
                                                                 no_phone_for_emily):
     code, phones = no_phone_for_emily
     open_vote(actions, code)
-    panel = text_of(client.get(at(code, "/vote/panel"), headers=HTMX))
-    assert 'data-testid="proxy-link"' in panel and "for Emily (no phone)" in panel
-    pick = text_of(client.get(at(code, "/proxy")))
-    assert re.findall(r'name="voter" value="(\w+)"', pick) == ["Emily"]
-    assert 'hx-history="false"' in pick
-    slip = actions.post(at(code, "/proxy"), {"voter": "Emily"})
+    tablet = tablet_round(client, code)
+    assert 'data-testid="proxy-link"' in tablet and "for Emily (no phone)" in tablet
+    private = game_url(code, "/sealed/vote/private")
+    pick = text_of(client.get(private))
+    assert 'data-testid="private-Emily"' in pick and 'data-testid="private-Rob"' not in pick
+    slip = actions.post(private, {"chooser": "Emily"})
     assert slip.status_code == 200
-    assert re.findall(r'name="target" value="(\w+)"', text_of(slip)) == ["Rob", "Sam", "Nick"]
-    confirm = actions.post(at(code, "/proxy"), {"voter": "Emily", "target": "Nick",
-                                                "stage": "1"})
-    assert "Your slip names <strong" in text_of(confirm)
-    assert status(actions.app, code).slips_in == 0, "the confirm step writes nothing"
-    dropped = actions.post(at(code, "/proxy"), {"voter": "Emily", "target": "Nick",
-                                                "stage": "1", "confirm": "yes"})
-    assert dropped.status_code == 303
-    assert dropped.headers["Location"] == at(code, "/proxy") + "?done=1"
+    assert re.findall(r'name="choice" value="(\w+)"', text_of(slip)) == ["Rob", "Sam", "Nick"]
+    dropped = actions.post(private, {"chooser": "Emily", "choice": "Nick", "stage": "1"})
+    assert dropped.status_code == 303 and dropped.headers["Location"].endswith(
+        "/sealed/vote/private?done=1")
     done = text_of(client.get(dropped.headers["Location"]))
-    assert "Slip in." in done and "Hand the tablet back." in done
-    for name in PLAYERS:
-        assert name not in done, "the neutral page names nobody"
-    assert status(actions.app, code).voted == frozenset({"Emily"})
-    # Emily cannot vote twice, on the tablet or otherwise.
-    again = actions.post(at(code, "/proxy"), {"voter": "Emily", "target": "Rob",
-                                              "confirm": "yes"})
-    assert again.status_code == 409 and "already voted" in text_of(again)
-    assert status(actions.app, code).slips_in == 1
+    assert "Slip in." in done and "Nick" not in done.split('id="private-slip"')[1]
+    assert status(actions.app, code).voted == {"Emily"}
+    again = actions.post(private, {"chooser": "Emily"})
+    assert again.status_code == 409 and "Emily has chosen already" in text_of(again)
 
 
 def test_the_tablet_does_not_vote_for_a_player_whose_phone_holds_the_seat(actions,
-                                                                         no_phone_for_emily):
-    code, phones = no_phone_for_emily
+                                                                        no_phone_for_emily):
+    code, _ = no_phone_for_emily
     open_vote(actions, code)
-    for data in ({"voter": "Rob"}, {"voter": "Rob", "target": "Sam", "confirm": "yes"}):
-        response = actions.post(at(code, "/proxy"), data)
-        assert response.status_code == 409 and "Rob votes on the phone" in text_of(response)
-    bad = actions.post(at(code, "/proxy"), {"voter": "Zed"})
-    assert bad.status_code == 400 and "Pick a player" in text_of(bad)
-    self_vote = actions.post(at(code, "/proxy"), {"voter": "Emily", "target": "Emily",
-                                                  "confirm": "yes"})
-    assert self_vote.status_code == 400 and "cannot vote for yourself" in text_of(self_vote)
+    response = actions.post(game_url(code, "/sealed/vote/private"),
+                            {"chooser": "Rob", "choice": "Sam"})
+    assert response.status_code == 409 and "Rob's phone holds their seat" in text_of(
+        response).replace("&#39;", "'")
     assert status(actions.app, code).slips_in == 0
 
 
-def test_proxy_voting_in_a_tie_break_offers_only_the_tied(actions, no_phone_for_emily):
+def test_the_private_screen_in_a_tie_break_offers_only_the_tied(actions, no_phone_for_emily):
     code, phones = no_phone_for_emily
     open_vote(actions, code)
     vote_all(actions, code, phones, {"Rob": "Sam", "Sam": "Nick", "Nick": "Sam"})
-    actions.post(at(code, "/proxy"), {"voter": "Emily", "target": "Nick", "confirm": "yes"})
-    slip = text_of(actions.post(at(code, "/proxy"), {"voter": "Emily"}))
-    assert re.findall(r'name="target" value="(\w+)"', slip) == ["Sam", "Nick"]
-    refused = actions.post(at(code, "/proxy"), {"voter": "Sam"})
-    assert refused.status_code == 400 and "Pick a player" in text_of(refused)
+    private = game_url(code, "/sealed/vote/private")
+    actions.post(private, {"chooser": "Emily", "choice": "Nick", "stage": "1"})
+    assert status(actions.app, code).eligible == ("Rob", "Emily")
+    slip = text_of(actions.post(private, {"chooser": "Emily"}))
+    assert re.findall(r'name="choice" value="(\w+)"', slip) == ["Sam", "Nick"]
+    refused = actions.post(private, {"chooser": "Sam"})
+    assert refused.status_code == 409 and "Pick a player" in text_of(refused)
 
 
 # caching and history ----------------------------------------------------------------------
 
-def test_every_ballot_response_is_no_store(client, actions, table):
-    code, phones = table
+def test_every_sealed_choice_response_is_no_store(client, actions, no_phone_for_emily):
+    code, phones = no_phone_for_emily
+    private = game_url(code, "/sealed/vote/private")
+    open_vote(actions, code)
     responses = [
-        phones["Rob"].get(at(code, "/vote")),
-        actions.post(at(code, "/vote/open")),
-        client.get(at(code, "/vote/panel"), headers=HTMX),
-        client.get(f"{at(code, '/vote/panel')}?v={version(actions, code)}", headers=HTMX),
-        client.get(at(code, "/vote/panel")),
-        client.get(at(code, "/vote/keeper")),
-        phones["Rob"].get(at(code, "/vote/slip"), headers=HTMX),
-        phones["Rob"].get(f"{at(code, '/vote/slip')}?v={version(actions, code)}",
-                          headers=HTMX),
-        actions.vote(code, phones["Rob"], "Sam", confirm=False),
-        actions.vote(code, phones["Rob"], "Sam", confirm=False, htmx=True),
         actions.vote(code, phones["Rob"], "Sam"),
         actions.vote(code, phones["Rob"], "Sam"),  # a refusal
         actions.vote(code, phones["Sam"], "Sam", htmx=True),  # a refusal, htmx
-        client.get(at(code, "/proxy")),
-        client.get(at(code, "/proxy") + "?done=1"),
-        actions.post(at(code, "/proxy"), {"voter": "Nick"}),
-        actions.post(at(code, "/cut"), {"name": "Nick"}),
-        phones["Rob"].get(at(code, "/proxy")),
-        phones["Rob"].get(at(code, "/vote", 5)),
+        actions.vote(code, phones["Nick"], "Sam", htmx=True),
+        client.get(private),
+        client.get(private + "?done=1"),
+        actions.post(private, {"chooser": "Emily"}),
+        actions.post(private, {"chooser": "Rob"}),
+        phones["Rob"].get(private),
+        actions.vote(code, phones["Rob"], "Sam", number=5),
     ]
     statuses = {r.status_code for r in responses}
-    assert {200, 204, 303, 400, 403, 404, 409} <= statuses
+    assert {200, 303, 400, 403, 404, 409} <= statuses
     for response in responses:
         assert response.headers["Cache-Control"] == "no-store", response.request.path
 
 
-def test_the_slip_pages_keep_no_htmx_history(actions, table):
-    code, phones = table
-    open_vote(actions, code)
-    for response in (phones["Rob"].get(at(code, "/vote")),
-                     phones["Rob"].get(at(code, "/vote/slip"), headers=HTMX),
-                     actions.vote(code, phones["Rob"], "Sam", confirm=False, htmx=True)):
-        assert re.search(r'id="vote-slip" hx-history="false"', text_of(response))
-
-
-def test_an_unchanged_poll_is_a_204_and_a_vote_changes_every_region(client, actions, table):
+def test_an_unchanged_poll_is_a_204_and_a_slip_changes_every_region(client, actions, table):
     code, phones = table
     open_vote(actions, code)
     v = version(actions, code)
-    panel = f"{at(code, '/vote/panel')}?v={v}"
-    slip = f"{at(code, '/vote/slip')}?v={v}"
-    assert client.get(panel, headers=HTMX).status_code == 204
-    assert phones["Nick"].get(slip, headers=HTMX).status_code == 204
+    assert client.get(f"/t/{code}/round?v={v}", headers=HTMX).status_code == 204
+    assert phones["Nick"].get(f"/t/{code}/seat/round?v={v}", headers=HTMX).status_code == 204
     actions.vote(code, phones["Rob"], "Sam")
-    assert client.get(panel, headers=HTMX).status_code == 200
-    html = text_of(phones["Nick"].get(slip, headers=HTMX))
-    assert f'?v={v + 1}"' in html and "1 of 4" in html
-    # A plain browser that opens a region's URL gets the page instead.
-    assert phones["Nick"].get(at(code, "/vote/slip")).headers["Location"] == at(code, "/vote")
+    html = text_of(phones["Nick"].get(f"/t/{code}/seat/round?v={v}", headers=HTMX))
+    assert f"?v={v + 1}" in html and "1 of 4</strong> slips in" in html
+    assert "1 of 4</strong> slips in" in text_of(client.get(f"/t/{code}/round?v={v}",
+                                                      headers=HTMX))
 
 
 # concurrency ------------------------------------------------------------------------------
@@ -489,10 +423,10 @@ def test_four_phones_voting_in_the_same_instant_all_count_once(actions, table):
     assert answers == dict.fromkeys(PLAYERS, 303)
     now = status(actions.app, code)
     assert now.counts == {"Rob": 0, "Sam": 2, "Nick": 0, "Emily": 2}
-    assert (now.stage, now.kind, now.eligible) == (2, "tie-break", ("Rob", "Nick"))
+    assert (now.stage, now.kind, now.eligible) == (2, Stage.TIE_BREAK, ("Rob", "Nick"))
 
 
-def test_a_double_tap_on_confirm_counts_once(actions, table):
+def test_a_double_tap_on_drop_counts_once(actions, table):
     code, phones = table
     open_vote(actions, code)
     actions.token(phones["Rob"])
@@ -528,18 +462,17 @@ def _screens(actions, code, phones, watcher) -> dict[str, str]:
     keeper = actions.keeper
     got = {}
     for name, client, urls in (
-        ("tablet", keeper, [f"/t/{code}", f"/t/{code}/live", f"/t/{code}/scoreboard",
-                            "/t/{code}/games/1", "/t/{code}/games/1/record.json",
-                            at(code, "/vote/panel"), at(code, "/vote/keeper"),
-                            at(code, "/proxy")]),
+        ("tablet", keeper, [f"/t/{code}", f"/t/{code}/round", f"/t/{code}/live",
+                            f"/t/{code}/scoreboard", f"/t/{code}/games/1",
+                            f"/t/{code}/games/1/record.json",
+                            f"/t/{code}/games/1/sealed/vote/private"]),
         ("watcher", watcher, [f"/t/{code}/games/1", f"/t/{code}/scoreboard",
                               f"/t/{code}/games/1/record.json", f"/j/{code}"]),
-        *((player, phone, [f"/t/{code}/seat", f"/t/{code}/seat/live", at(code, "/vote"),
-                           at(code, "/vote/slip"), f"/t/{code}/games/1"])
+        *((player, phone, [f"/t/{code}/seat", f"/t/{code}/seat/live",
+                           f"/t/{code}/seat/round", f"/t/{code}/games/1"])
           for player, phone in phones.items()),
     ):
         for url in urls:
-            url = url.replace("{code}", code)
             for headers in ({}, HTMX):
                 response = client.get(url, headers=headers)
                 got[f"{name} {url} {bool(headers)}"] = (
@@ -551,7 +484,8 @@ def _screens(actions, code, phones, watcher) -> dict[str, str]:
 def _run(app, actions, monkeypatch, slips: dict[str, str]) -> list[dict[str, str]]:
     """A fresh database, a table with fixed codes, the slips in order; the screens at each step.
 
-    Returns the screens before each slip and after the last, plus each slip's own answer.
+    Returns the screens before each slip and after the last, plus each slip's own answer
+    (its status, its headers, its size and its body, as an access log or a proxy sees it).
     """
     codes = (f"BCDFGH{a}{b}" for a, b in itertools.product(ALPHABET, repeat=2))
     monkeypatch.setattr("companion.store.changes.new_code", lambda: next(codes))
@@ -573,17 +507,22 @@ def _run(app, actions, monkeypatch, slips: dict[str, str]) -> list[dict[str, str
         steps.append(_screens(actions, code, phones, watcher))
         answer = actions.vote(code, phones[voter], target, htmx=True)
         assert answer.status_code == 200
-        steps.append({"answer": _normal(text_of(answer))})
+        # As an access log or a proxy sees it: the status, the size, the headers. (The
+        # session cookie holds the phone's random CSRF token: it varies by run, not by slip.)
+        headers = sorted((k, v) for k, v in answer.headers.items() if k != "Set-Cookie")
+        steps.append({"answer": f"{answer.status_code} {len(answer.data)} {headers} "
+                                f"{_normal(text_of(answer))}"})
     steps.append(_screens(actions, code, phones, watcher))
     return steps
 
 
-def test_no_screen_before_the_last_slip_depends_on_any_slip(app, actions, monkeypatch):
+def test_no_screen_or_answer_before_the_last_slip_depends_on_any_slip(app, actions,
+                                                                     monkeypatch):
     # Same voters in the same order; Rob names Nick (2–2) or Emily (3–1).
     tie = _run(app, actions, monkeypatch, {"Rob": "Nick", "Sam": "Emily", "Nick": "Emily",
-                                  "Emily": "Nick"})
-    three_one = _run(app, actions, monkeypatch, {"Rob": "Emily", "Sam": "Emily", "Nick": "Emily",
-                                        "Emily": "Nick"})
+                                           "Emily": "Nick"})
+    three_one = _run(app, actions, monkeypatch, {"Rob": "Emily", "Sam": "Emily",
+                                                 "Nick": "Emily", "Emily": "Nick"})
     before_reveal = slice(0, -2)  # every screen and answer up to the last slip's
     assert tie[before_reveal] == three_one[before_reveal]
     for screens in tie[before_reveal]:
@@ -597,7 +536,7 @@ def test_no_screen_before_the_last_slip_depends_on_any_slip(app, actions, monkey
 def test_after_the_reveal_the_screens_cannot_tell_who_named_whom(app, actions, monkeypatch):
     # 2–2 between Nick and Emily either way; Rob and Sam swap their slips.
     one = _run(app, actions, monkeypatch, {"Rob": "Nick", "Sam": "Emily", "Nick": "Emily",
-                                  "Emily": "Nick"})
+                                           "Emily": "Nick"})
     other = _run(app, actions, monkeypatch, {"Rob": "Emily", "Sam": "Nick", "Nick": "Emily",
-                                    "Emily": "Nick"})
+                                             "Emily": "Nick"})
     assert one == other

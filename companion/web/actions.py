@@ -1,0 +1,162 @@
+"""One way to act on a game: every scorekeeper and seat action goes through :func:`game_action`.
+
+The sequence is always the same: find the table and its game, check who
+may act, lock the round being entered, check that the tap was meant for
+this round and this phase, then (after the view's own change) one commit
+and one answer: the round region for an htmx request, a redirect back to
+the page for a plain form. A view keeps only what is its own::
+
+    @bp.post("/timer")
+    @game_action(Who.KEEPER, Phase.DEAL, refuse="The interrogation is over.")
+    def timer(act):
+        ...change the facts...
+
+A view returns ``None`` (done: the usual answer), or a response of its own:
+one with a status below 400 is committed and sent; a refusal (4xx) is sent
+with nothing changed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from enum import Enum
+from functools import wraps
+from typing import Any
+
+from flask import Response, abort, make_response, redirect, request, url_for
+from werkzeug.datastructures import MultiDict
+
+from ..extensions import db
+from ..store import Game, Seat, Table, queries
+from ..store import rounds as round_store
+from .flow import GameFlow, View, flow_for
+from .limits import wrong_codes
+from .live import is_htmx
+from .regions import phone_region, tablet_region
+from .roles import find_table, is_keeper, phone, require_keeper, require_seat_at
+
+
+class Who(Enum):
+    """Who may take an action."""
+
+    KEEPER = "keeper"
+    """The scorekeeper's screen."""
+    SEAT = "seat"
+    """A seated phone, for its own seat."""
+    PLAYER = "player"
+    """The scorekeeper (for any seat) or a seated phone (for its own)."""
+
+
+@dataclass(frozen=True)
+class Act:
+    """An action under way: the table, the game, who acts, the locked round, the moment."""
+
+    table: Table
+    game: Game
+    flow: GameFlow
+    draft: round_store.RoundDraft
+    view: View
+    """The moment before the change (the tablet's, or the acting phone's)."""
+    keeper: bool
+    """True when the scorekeeper's screen acts."""
+    seat: Seat | None
+    """The acting phone's seat (None when the scorekeeper acts)."""
+    form: MultiDict[str, str]
+    after_commit: list[Callable[[], None]] = field(default_factory=list)
+    """What to do once the change is committed (a scrub of the sealed slips' traces)."""
+
+    @property
+    def player(self) -> str | None:
+        """The acting phone's player."""
+        return self.seat.name if self.seat is not None else None
+
+    def fresh(self) -> View:
+        """The moment again, after a change made in this action (before the commit)."""
+        return self.flow.moment(self.table, self.game, self.player)
+
+
+def load_game(code: str, number: int) -> tuple[Table, Game]:
+    """The table and its game ``number``, or a 404 a player can act on."""
+    table = find_table(code)
+    game = db.session.scalar(queries.game_number(table.id, number))
+    if game is None:
+        abort(404, f"This table has no game {number}.")
+    return table, game
+
+
+def _actor(table: Table, who: Who, position: int | None) -> tuple[bool, Seat | None]:
+    keeper = is_keeper(table)
+    from_seat = request.form.get("from") == "seat"
+    if who is Who.KEEPER or (who is Who.PLAYER and keeper and not from_seat):
+        require_keeper(table)
+        return True, None
+    if position is None:
+        seat = phone(table).seat
+        if seat is None:
+            if who is Who.PLAYER and keeper:
+                return True, None
+            abort(403, "This phone holds no seat at this table. Take a seat from the join "
+                       "page, or ask the scorekeeper for yours back.")
+        return False, seat
+    return False, require_seat_at(table, position)
+
+
+def _same_round(draft: round_store.RoundDraft) -> None:
+    """Refuse a tap meant for another round than the one in progress."""
+    if request.form.get("round", "") != str(draft.round_index + 1):
+        abort(409, f"That was for another round: the table is on round "
+                   f"{draft.round_index + 1} now. Look again and tap once more.")
+
+
+def answer(table: Table, *, keeper: bool) -> Response:
+    """The answer to a done action: the round region (htmx), or back to the page."""
+    if is_htmx() and not request.headers.get("HX-Boosted"):
+        return make_response(tablet_region(table) if keeper else phone_region(table))
+    page = "tables.keeper" if keeper else "seats.seat"
+    return redirect(url_for(page, code=table.code) + "#round", code=303)
+
+
+def game_action(who: Who, *phases: Enum, refuse: str | None = None, same_round: bool = True,
+                ) -> Callable[[Callable[..., Any]], Callable[..., Response]]:
+    """Make a view an action on a game being played (see the module's docstring).
+
+    ``phases``: the phases of the game's view in which the action is taken
+    (none given: any). ``refuse``: the message when it is not one of them.
+    ``same_round``: the form must carry the round it was shown for.
+    """
+
+    def decorate(view: Callable[..., Any]) -> Callable[..., Response]:
+        @wraps(view)
+        @wrong_codes
+        def action(code: str, number: int, **values: Any) -> Response:
+            table, game = load_game(code, number)
+            keeper, seat = _actor(table, who, values.get("position"))
+            if table.playing is not game:
+                abort(409, f"Game {game.number} is over: its record stays as it is.")
+            flow = flow_for(game.game)
+            draft = round_store.locked_draft(game)
+            if same_round:
+                _same_round(draft)
+            moment = flow.moment(table, game, seat.name if seat is not None else None)
+            if phases and moment.phase not in phases:
+                abort(409, refuse or "That is not for now: the round has moved on. Look "
+                                     "again and tap once more.")
+            act = Act(table=table, game=game, flow=flow, draft=draft, view=moment,
+                      keeper=keeper, seat=seat, form=request.form)
+            made = view(act, **values)
+            response = make_response(made) if made is not None else None
+            if response is not None and response.status_code >= 400:
+                db.session.rollback()
+                return response
+            db.session.commit()
+            for then in act.after_commit:
+                then()
+            return response if response is not None else answer(table, keeper=keeper)
+
+        return action
+
+    return decorate
+
+
+__all__ = ["Act", "Who", "answer", "game_action", "load_game"]

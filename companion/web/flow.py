@@ -1,0 +1,402 @@
+"""How a game plugs into the app: its **flow**.
+
+Every game the app offers has one flow object, registered in
+``companion.web.games.FLOWS`` by its record name. The generic pages (the
+new-table form, the tablet, the phone, the score page, the record, the rules
+help) know nothing of any game: they ask the table's flow, and include the
+templates it names. A flow provides:
+
+- its rules (``rules``, the pure module in ``companion.rules``), the player
+  counts it allows, and ``replay``;
+- the options form (``options_template``) and how to read it
+  (:meth:`GameFlow.read_options`), and what happens when a game starts
+  (:meth:`GameFlow.started`);
+- the moment: :meth:`GameFlow.moment` builds one frozen :class:`View`
+  (its ``phase`` an enum of the game's own), from which the tablet's region
+  (``tablet_template``) and the phone's (``phone_template``) are drawn;
+- the live scoreboard (``scoreboard_template`` and :meth:`GameFlow.scoreboard`);
+- what confirming a round appends (:meth:`GameFlow.round_to_confirm`), and
+  the form that corrects a past round (``correction_template``,
+  :meth:`GameFlow.read_correction`);
+- its own blueprint (``blueprint``), registered under
+  ``/t/<code>/games/<number>/<name>``, so two games never share a URL.
+
+:class:`DefaultFlow` serves a game without a flow of its own yet: its
+options are the rules' defaults, and its screens are the deck-prep and
+dealing checklists and the scoreboard.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from enum import Enum
+from types import ModuleType
+from typing import Any, ClassVar
+
+from flask import Blueprint, abort, current_app
+from werkzeug.datastructures import MultiDict
+
+from ..rules import RuleError, game_module
+from ..rules.common import and_list
+from ..store import Game, Table
+from ..store import rounds as round_store
+from ..store.sealed import SealedStatus
+from .charts import score_chart
+from .forms import MAX_SEATS, FormError, money_text
+
+FLOWS_EXTENSION = "companion.flows"
+
+
+# --------------------------------------------------------------------------- what a screen shows
+
+
+@dataclass(frozen=True)
+class Step:
+    """One step of a checklist, and whether it is ticked."""
+
+    key: str
+    text: str
+    done: bool
+
+
+@dataclass(frozen=True)
+class Checklist:
+    """A checklist on the screens (deck prep, dealing), with its ticks shared by every screen."""
+
+    name: str
+    title: str
+    steps: tuple[Step, ...]
+
+    @property
+    def done(self) -> bool:
+        """True once every step is ticked: the checklist folds away."""
+        return all(step.done for step in self.steps)
+
+    @property
+    def ticked(self) -> int:
+        """How many steps are ticked."""
+        return sum(step.done for step in self.steps)
+
+
+def checklist(name: str, title: str, steps: Sequence[str],
+              draft: round_store.RoundDraft) -> Checklist:
+    """A checklist whose steps are keyed ``<name>:<index>`` and ticked in the round's draft."""
+    return Checklist(name, title, tuple(Step(f"{name}:{i}", text, draft.ticked(f"{name}:{i}"))
+                                        for i, text in enumerate(steps)))
+
+
+@dataclass(frozen=True)
+class Correction:
+    """What a correction of past rounds changed for one player (or team): "22 → 26"."""
+
+    rounds: tuple[int, ...]
+    """The rounds corrected, as players count them."""
+    before: Any
+    after: Any
+
+
+@dataclass(frozen=True, kw_only=True)
+class View:
+    """The moment of one game, for the tablet (``me`` None) or for one player's phone.
+
+    Each flow subclasses it with what its screens show; ``phase`` is a
+    member of the game's own phase enum. Every number in it comes from the
+    rules; the templates only lay it out.
+    """
+
+    table: Table
+    game: Game
+    me: str | None
+    phase: Enum
+    result: dict[str, Any] | None
+    """``replay`` of the record (None when the rules refuse it: see ``problem``)."""
+    problem: str | None = None
+    round_index: int = 0
+    """The round in progress (0-based): the number of confirmed rounds."""
+    dealer: str | None = None
+    """Who deals the round in progress (None once the game is over)."""
+    checklists: tuple[Checklist, ...] = ()
+    correction: Correction | None = None
+    """For a phone: what the latest correction of past rounds changed for this player."""
+
+    @property
+    def keeper(self) -> bool:
+        """True for the scorekeeper's tablet."""
+        return self.me is None
+
+    @property
+    def round_number(self) -> int:
+        """The round in progress as players count it."""
+        return self.round_index + 1
+
+    @property
+    def players(self) -> list[str]:
+        """The game's players, clockwise."""
+        return list(self.game.players)
+
+    @property
+    def mid_choice(self) -> bool:
+        """True while this screen's player is making a choice the page must not wipe.
+
+        A page without JavaScript then does not reload itself every few seconds.
+        """
+        return False
+
+    def tick_keys(self) -> set[str]:
+        """The checklist steps that may be ticked now."""
+        return {step.key for c in self.checklists for step in c.steps}
+
+    def money(self, amount: object, sign: bool = False) -> str:
+        """An amount in the table's unit (``£2.50``, ``15 chips``)."""
+        return money_text(amount, self.table.unit, sign)
+
+
+class DefaultPhase(Enum):
+    """The phases of a game without a flow of its own."""
+
+    PLAYING = "playing"
+    OVER = "end"
+
+
+# --------------------------------------------------------------------------- sealed choices
+
+
+class SealedStep:
+    """One kind of sealed choice a game holds (Tromplemond's vote, Trefeltromp's reveals).
+
+    The generic pages (``companion.web.vote``) draw the slip, take it from a
+    phone or from the tablet's private screen, and never send anything of a
+    choice back: the step says what may be chosen and what a choice does.
+    """
+
+    name: ClassVar[str]
+    """The step's part of the URL: ``/t/<code>/games/<n>/sealed/<name>``."""
+    slip_template: ClassVar[str]
+    """The choice widget inside the generic slip (``choices``, ``slip`` in its context)."""
+    phases: ClassVar[tuple[Enum, ...]] = ()
+    """The phases in which slips are dropped."""
+    drop_text: ClassVar[str] = "Drop my slip"
+    """The button that seals the choice."""
+    in_text: ClassVar[str] = "Your slip is in."
+    """What the chooser sees once their choice is sealed (never the choice)."""
+    restart_text: ClassVar[str] = "The server restarted: please choose again."
+    """What every screen says when a restart lost the sealed choices."""
+
+    def waiting_text(self, status: SealedStatus) -> str:
+        """What a screen with no choice to make says while the others choose."""
+        return f"Waiting for {and_list(status.waiting_for)}\u2026"
+
+    def status(self, view: View) -> SealedStatus | None:
+        """The sealed choice of the moment (open, or the last one revealed)."""
+        raise NotImplementedError
+
+    def choices(self, view: View, chooser: str) -> Sequence[Any]:
+        """What ``chooser`` may choose now, for the widget."""
+        raise NotImplementedError
+
+    def drop(self, act: Any, chooser: str, choice: str, stage: int | None) -> bool:
+        """Check and seal ``chooser``'s choice (SealError); True when it revealed the choices."""
+        raise NotImplementedError
+
+
+# --------------------------------------------------------------------------- the flow
+
+
+class GameFlow:
+    """A game's flow: what the generic pages need of it, and nothing more.
+
+    Subclasses set the class attributes and override what their game does
+    differently; everything has a default that works for any game whose
+    rules module follows the usual shape (``PLAYERS``, ``DEFAULTS``,
+    ``replay``, ``deck_prep``, ``deal_steps``).
+    """
+
+    name: ClassVar[str]
+    """The game's record name (``tromplemond``)."""
+    blueprint: ClassVar[Blueprint | None] = None
+    tablet_template: ClassVar[str] = "rounds/_default.html"
+    """The inside of the tablet's round region."""
+    phone_template: ClassVar[str] = "rounds/_default.html"
+    """The inside of a phone's round region."""
+    scoreboard_template: ClassVar[str] = "games/_scoreboard.html"
+    options_template: ClassVar[str | None] = None
+    """The fields of the start form (None: nothing to ask, the game starts at once)."""
+    correction_template: ClassVar[str | None] = None
+    """The fields that correct a past round (None: past rounds are not corrected here)."""
+    default_unit: ClassVar[str] = "chips"
+    """The money unit a new table of this game starts with."""
+    sealed_steps: ClassVar[Mapping[str, SealedStep]] = {}
+    """The game's sealed choices, by the name in their URL."""
+
+    # -- the rules
+
+    @property
+    def rules(self) -> ModuleType:
+        """The game's pure rules module."""
+        return game_module(self.name)
+
+    @property
+    def title(self) -> str:
+        """The game's name as players say it."""
+        return self.name.capitalize()
+
+    def allowed_players(self) -> list[int]:
+        """How many players the game allows, within the app's seats."""
+        counts = self.rules.PLAYERS
+        return [n for n in range(1, MAX_SEATS + 1) if n in counts]
+
+    def replay(self, record: Mapping[str, Any]) -> dict[str, Any]:
+        """The record's result (``RuleError`` when the rules refuse it)."""
+        return self.rules.replay(record)
+
+    # -- starting a game
+
+    def options_values(self, table: Table, form: Mapping[str, str] | None) -> dict[str, str]:
+        """The start form's values: as sent, or the game's defaults."""
+        return dict(form or {})
+
+    def read_options(self, table: Table, form: MultiDict[str, str],
+                     ) -> tuple[dict[str, Any], str | None]:
+        """The record's options and the table's money unit from the start form.
+
+        Raises ``FormError`` or ``RuleError`` with a message for the scorekeeper.
+        """
+        return {}, None
+
+    def started(self, game: Game) -> None:
+        """What happens when a game starts: its first round's draft is made."""
+        round_store.start_draft(game)
+
+    # -- the moment
+
+    def moment(self, table: Table, game: Game, me: str | None = None) -> View:
+        """The game now, for the tablet (``me`` None) or ``me``'s phone."""
+        record = game.record()
+        draft = round_store.current_draft(game)
+        try:
+            result = self.replay(record)
+        except RuleError as error:
+            return View(table=table, game=game, me=me, phase=DefaultPhase.OVER, result=None,
+                        problem=str(error))
+        over = result["finished"] or not self.playing(game)
+        dealer = None if over else self.dealer_now(record, result)
+        lists = () if over else self.checklists(game, draft, dealer)
+        return View(table=table, game=game, me=me, result=result,
+                    phase=DefaultPhase.OVER if over else DefaultPhase.PLAYING,
+                    round_index=len(game.rounds), dealer=dealer, checklists=lists,
+                    correction=self.correction(game, draft, result, me))
+
+    @staticmethod
+    def playing(game: Game) -> bool:
+        """True while the game is being played (not closed by the scorekeeper)."""
+        return game.status == "playing"
+
+    def dealer_now(self, record: Mapping[str, Any], result: Mapping[str, Any]) -> str | None:
+        """Who deals the round in progress (the rules' ``next_dealer``, where they have one)."""
+        next_dealer = getattr(self.rules, "next_dealer", None)
+        return next_dealer(record) if next_dealer is not None else None
+
+    def checklists(self, game: Game, draft: round_store.RoundDraft,
+                   dealer: str | None) -> tuple[Checklist, ...]:
+        """The deck-prep checklist (first round only) and the dealing steps of this round."""
+        lists = []
+        if not game.rounds:
+            deck = self.rules.deck_prep(game.players, game.options)
+            lists.append(checklist("deck", deck.title, deck.steps, draft))
+        if dealer is not None:
+            deal = self.rules.deal_steps(game.players, dealer, game.options)
+            lists.append(checklist("deal", deal.title, deal.steps, draft))
+        return tuple(lists)
+
+    def total_of(self, result: Mapping[str, Any], me: str, game: Game) -> Any:
+        """``me``'s total in a result (a team game finds the player's team)."""
+        return result["totals"].get(me)
+
+    def correction(self, game: Game, draft: round_store.RoundDraft,
+                   result: Mapping[str, Any], me: str | None) -> Correction | None:
+        """What the corrections since the last confirm changed for ``me`` (None: nothing)."""
+        before_rounds = draft.corrected_from
+        if me is None or before_rounds is None or len(before_rounds) != len(game.rounds):
+            return None
+        changed = tuple(i + 1 for i, (old, new) in enumerate(zip(before_rounds, game.rounds,
+                                                                 strict=True)) if old != new)
+        if not changed:
+            return None
+        try:
+            before = self.replay(game.record() | {"rounds": list(before_rounds)})
+        except RuleError:
+            return None
+        old, new = self.total_of(before, me, game), self.total_of(result, me, game)
+        if old == new:
+            return None
+        return Correction(changed, old, new)
+
+    # -- the scoreboard
+
+    def scoreboard(self, table: Table, game: Game | None, *, me: str | None = None,
+                   keeper: bool = False) -> dict[str, Any]:
+        """What the scoreboard template shows: the replayed result as rounds × players."""
+        result = problem = None
+        if game is not None:
+            try:
+                result = self.replay(game.record())
+            except RuleError as error:
+                problem = str(error)
+        return {"table": table, "game": game, "game_title": self.title, "result": result,
+                "columns": list(result["totals"]) if result else [], "problem": problem,
+                "me": me, "keeper": keeper, "chart": score_chart(result) if result else ""}
+
+    # -- rounds
+
+    def round_to_confirm(self, view: View, draft: round_store.RoundDraft) -> dict[str, Any]:
+        """The facts confirming the round appends; ``abort(409)`` when it is not ready."""
+        abort(409, f"{self.title} rounds are not entered on this screen yet.")
+
+    def undone(self, game: Game, draft: round_store.RoundDraft) -> None:
+        """What else undoing the last round takes back (the draft has its facts again)."""
+
+    def correction_values(self, view: View, facts: Mapping[str, Any]) -> dict[str, Any]:
+        """The correction form's values from a round's facts."""
+        return {"facts": facts}
+
+    def correction_values_from_form(self, view: View, form: MultiDict[str, str],
+                                    ) -> dict[str, Any]:
+        """The correction form's values as they were sent (to show them again with a message)."""
+        return {"facts": {}, "form": form}
+
+    def read_correction(self, view: View, form: MultiDict[str, str],
+                        old: Mapping[str, Any]) -> dict[str, Any]:
+        """A round's corrected facts from the correction form (``FormError``)."""
+        raise FormError("This game's past rounds cannot be corrected here")
+
+    def rules_help(self) -> str | None:
+        """The template of the rules help page (None: the text in ``docs/rules/``)."""
+        return None
+
+
+class DefaultFlow(GameFlow):
+    """The flow of a game that has none of its own yet: checklists and the scoreboard."""
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+
+
+# --------------------------------------------------------------------------- finding flows
+
+
+def flows() -> Mapping[str, GameFlow]:
+    """The app's flows, by game name (``companion.web.games.FLOWS`` when the app was made)."""
+    return current_app.extensions[FLOWS_EXTENSION]
+
+
+def flow_for(game: str) -> GameFlow:
+    """The flow of ``game``; 404 for a game the app does not know."""
+    flow = flows().get(game)
+    if flow is None:
+        abort(404, f"This app does not know the game {game[:20]!r}.")
+    return flow
+
+
+__all__ = ["Checklist", "Correction", "DefaultFlow", "DefaultPhase", "GameFlow", "SealedStep",
+           "Step", "View", "checklist", "flow_for", "flows"]

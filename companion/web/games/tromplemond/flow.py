@@ -1,0 +1,447 @@
+"""Tromplemond's flow: what its screens show at each moment of a round.
+
+A round goes through its phases (:class:`Phase`): the deal, claims and
+interrogation (``deal``), the secret vote (``vote``), the hands revealed and
+scored (``hands``); a card cut may be due after the extra round (``cut``);
+then the game is over (``end``). Every number comes from
+``companion.rules.tromplemond`` (``progress``, ``replay``, its helpers); this
+module reads the store and picks what to show.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field, replace
+from enum import Enum
+from typing import Any
+
+from flask import Blueprint, abort
+from werkzeug.datastructures import MultiDict
+
+from ....rules import RuleError, settle_up
+from ....rules import tromplemond as rules
+from ....rules.common import and_list
+from ....store import PLAYING, Game, Table, sealed
+from ....store import rounds as round_store
+from ....store import tromplemond as store
+from ...charts import score_chart
+from ...flow import Checklist, GameFlow, SealedStep, View, checklist
+from ...forms import money_text
+from ...vote import Slip, slip_for
+from . import forms
+
+bp = Blueprint("tromplemond", __name__)
+
+NAME = "tromplemond"
+
+
+class Phase(Enum):
+    """The moments of a Tromplemond round, and of the game."""
+
+    DEAL = "deal"
+    """Dealing, claims and the interrogation."""
+    VOTE = "vote"
+    """The secret vote (and any tie-break) is open."""
+    HANDS = "hands"
+    """Who went off is known: the hands are entered and the round is scored."""
+    CUT = "cut"
+    """Still tied after the extra round: the scorekeeper records a card cut."""
+    END = "end"
+    """The game is over."""
+
+
+class OffHow(Enum):
+    """How the player who went off went off."""
+
+    VOTE = "was voted off"
+    EARLY = "showed cards early"
+    CUT = "went off by a card cut"
+
+
+CARD_POINTS_ROWS: tuple[tuple[str, str], ...] = (
+    ("A", str(rules.CARD_POINTS[rules.Rank.ACE])),
+    ("K", str(rules.CARD_POINTS[rules.Rank.KING])),
+    ("Q", str(rules.CARD_POINTS[rules.Rank.QUEEN])),
+    ("10", str(rules.CARD_POINTS[rules.Rank.TEN])),
+    ("4 3 2", str(rules.CARD_POINTS[rules.Rank.TWO])),
+    ("J", f"{rules.CARD_POINTS[rules.Rank.JACK]} to its holder, "
+          f"\u2212{rules.JACK_PENALTY} to every other survivor"),
+)
+"""The card points table the tablet shows (the numbers are the rules')."""
+
+
+@dataclass(frozen=True)
+class HandLine:
+    """One player's hand in the round in progress, as the screens show it."""
+
+    player: str
+    data: Mapping[str, Any] | None
+    """The hand as entered (record form), or None."""
+    hand: rules.FullHand | rules.QuickHand | None
+    """The hand read by the rules (None: not entered, or it has a problem of its own)."""
+    off: bool
+    call: rules.TrompCall | None
+    called: bool
+    conflicts: tuple[str, ...]
+    """The messages of the conflicts that concern this player."""
+
+    @property
+    def entered(self) -> bool:
+        """True once a hand is entered for this player."""
+        return self.data is not None
+
+    @property
+    def public(self) -> list[str]:
+        """The face-up cards entered (a full hand)."""
+        return list((self.data or {}).get("public") or [])
+
+    @property
+    def secret(self) -> list[str]:
+        """The face-down cards entered (a full hand)."""
+        return list((self.data or {}).get("secret") or [])
+
+    @property
+    def quick(self) -> bool:
+        """True for a hand entered the quick way (points and jacks)."""
+        return self.data is not None and "points" in self.data
+
+
+@dataclass(frozen=True)
+class Timer:
+    """The interrogation clock as the screens show it."""
+
+    state: store.Clock
+    seconds: int
+
+    @property
+    def clock(self) -> str:
+        """``4:59``."""
+        minutes, seconds = divmod(self.seconds, 60)
+        return f"{minutes}:{seconds:02d}"
+
+    @property
+    def running(self) -> bool:
+        """True while it counts down."""
+        return self.state is store.Clock.RUNNING
+
+    @property
+    def up(self) -> bool:
+        """Red "time's up" only while the clock runs out, not once the vote has ended it."""
+        return self.seconds == 0 and self.state in (store.Clock.RUNNING, store.Clock.PAUSED)
+
+
+@dataclass(frozen=True, kw_only=True)
+class RoundView(View):
+    """The moment of a Tromplemond game (see :class:`Phase`)."""
+
+    now: rules.Progress | None = None
+    options: rules.Options | None = None
+    facts: Mapping[str, Any] = field(default_factory=dict)
+    vote: store.VoteStatus | None = None
+    slip: Slip | None = None
+    """The vote slip: this phone's, or (on the tablet) the vote as everyone sees it."""
+    round_label: str = ""
+    off: str | None = None
+    off_how: OffHow | None = None
+    timer: Timer | None = None
+    hands: tuple[HandLine, ...] = ()
+    conflicts: tuple[str, ...] = ()
+    missing: tuple[str, ...] = ()
+    preview: dict[str, Any] | None = None
+    preview_problem: str | None = None
+    end: Mapping[str, Any] | None = None
+    standings: tuple[rules.Standing, ...] = ()
+    transfers: tuple[tuple[str, str, int], ...] = ()
+    rounds_list: tuple[dict[str, Any], ...] = ()
+    chart: str = ""
+    money_sources: Any = None
+    """Where each player's money came from (fees, stakes, round pots, the kitty)."""
+    card_points: tuple[tuple[str, str], ...] = CARD_POINTS_ROWS
+
+    @property
+    def can_confirm(self) -> bool:
+        """True when the round can be confirmed: all hands in, no conflict, the rules agree."""
+        return self.preview is not None
+
+    @property
+    def preview_round(self) -> dict[str, Any] | None:
+        """The round in progress as the rules would score it."""
+        return self.preview["rounds"][-1] if self.preview else None
+
+    @property
+    def mid_choice(self) -> bool:
+        """True while this phone's slip waits for its name."""
+        return self.slip is not None and self.me is not None and self.slip.state == "choose"
+
+    @property
+    def mine(self) -> HandLine | None:
+        """This phone's hand line."""
+        return next((h for h in self.hands if h.player == self.me), None)
+
+    @property
+    def my_position(self) -> int | None:
+        """This phone's seat."""
+        return next((s.position for s in self.table.seats if s.name == self.me), None)
+
+    @property
+    def winners(self) -> list[str]:
+        """The winners (empty before the end)."""
+        return list(self.result["winners"]) if self.result else []
+
+    @property
+    def money_now(self) -> dict[str, int]:
+        """Each player's money so far."""
+        return dict(self.result["money"]) if self.result else {}
+
+    @property
+    def runners_up(self) -> list[str]:
+        """The runner(s)-up of a finished game."""
+        return list((self.end or {}).get("runners_up") or [])
+
+    def taken_codes(self, player: str) -> set[str]:
+        """The picker codes of cards already entered in the other players' hands."""
+        taken: set[str] = set()
+        for line in self.hands:
+            if line.player != player:
+                taken.update(forms.codes_of(line.public + line.secret))
+        return taken
+
+
+# --------------------------------------------------------------------------- the vote's slip
+
+
+class VoteStep(SealedStep):
+    """The secret vote: each slip names one opponent; a tie-break names one of the tied two."""
+
+    name = "vote"
+    slip_template = "tromplemond/_slip_choices.html"
+    phases = (Phase.VOTE,)
+    restart_text = "The server restarted: please vote again."
+
+    def waiting_text(self, status: sealed.SealedStatus) -> str:
+        """ "Nick and Emily are deciding…" while a tie-break is out of this player's hands."""
+        return f"{and_list(status.choosers)} are deciding\u2026"
+
+    def status(self, view: View) -> sealed.SealedStatus | None:
+        """The vote's current stage."""
+        vote = getattr(view, "vote", None)
+        return vote.sealing if vote is not None and vote.opened else None
+
+    def choices(self, view: View, chooser: str) -> list[str]:
+        """Whom ``chooser`` may name (never themself)."""
+        vote = getattr(view, "vote", None)
+        return list(vote.targets(chooser)) if vote is not None else []
+
+    def drop(self, act: Any, chooser: str, choice: str, stage: int | None) -> bool:
+        """Drop the slip; a tie opens the next stage in the same transaction."""
+        return store.cast(act.game, act.draft.round_index, chooser, choice, stage=stage)
+
+
+VOTE = VoteStep()
+
+
+# --------------------------------------------------------------------------- the flow
+
+
+class TromplemondFlow(GameFlow):
+    """Tromplemond at a real table: the vote on the phones, hands entered in parallel."""
+
+    name = NAME
+    blueprint = bp
+    tablet_template = "tromplemond/_tablet.html"
+    phone_template = "tromplemond/_phone.html"
+    scoreboard_template = "tromplemond/_scores.html"
+    options_template = "tromplemond/_options.html"
+    correction_template = "tromplemond/_correct.html"
+    default_unit = "GBP"
+    sealed_steps = {VOTE.name: VOTE}
+
+    # -- starting
+
+    def options_values(self, table: Table, form: Mapping[str, str] | None) -> dict[str, Any]:
+        """The options form's values, with the money units to pick from."""
+        from ...forms import UNITS
+
+        return {"values": forms.option_values(table.unit, form), "units": UNITS}
+
+    def read_options(self, table: Table, form: MultiDict[str, str],
+                     ) -> tuple[dict[str, Any], str | None]:
+        """The options and the money unit from the start form."""
+        unit, options = forms.read_options(form, table.unit)
+        return options, unit
+
+    # -- the moment
+
+    def checklists(self, game: Game, draft: round_store.RoundDraft,
+                   dealer: str | None) -> tuple[Checklist, ...]:
+        """The deck prep (round 1) and this round's dealing steps, amounts in the table's unit."""
+        unit = game.table.unit
+
+        def money(amount: int) -> str:
+            return money_text(amount, unit)
+
+        lists = []
+        if not game.rounds:
+            deck = rules.deck_prep(game.players, game.options, money)
+            lists.append(checklist("deck", deck.title, deck.steps, draft))
+        if dealer is not None:
+            deal = rules.deal_steps(game.players, dealer, game.options, money)
+            lists.append(checklist("deal", deal.title, deal.steps, draft))
+        return tuple(lists)
+
+    def moment(self, table: Table, game: Game, me: str | None = None) -> RoundView:
+        """The round now, for the tablet or ``me``'s phone."""
+        record = game.record()
+        try:
+            now = rules.progress(record)
+            options = rules.read_options(record["options"])
+        except RuleError as error:
+            return RoundView(table=table, game=game, me=me, phase=Phase.END, result=None,
+                             problem=str(error))
+        draft = round_store.current_draft(game)
+        facts = draft.facts
+        vote = store.vote_status(game, draft.round_index)
+        result = now.result
+        off, how = facts.get("shown_early") or facts.get("voted_off"), None
+        if facts.get("shown_early"):
+            how = OffHow.EARLY
+        elif facts.get("voted_off"):
+            how = OffHow.VOTE
+        elif vote.settled_off:
+            off = vote.settled_off
+            how = OffHow.CUT if vote.how is store.Stage.CUT else OffHow.VOTE
+        if now.finished or game.status != PLAYING:
+            phase = Phase.END
+        elif now.cut_due:
+            phase = Phase.CUT
+        elif off is not None:
+            phase = Phase.HANDS
+        elif vote.opened:
+            phase = Phase.VOTE
+        else:
+            phase = Phase.DEAL
+        fields: dict[str, Any] = {
+            "table": table, "game": game, "me": me, "phase": phase, "result": result,
+            "round_index": draft.round_index, "now": now, "options": options, "facts": facts,
+            "vote": vote, "round_label": ("Extra round" if now.extra_round
+                                          else f"Round {now.round_number} of {options.rounds}"),
+            "rounds_list": self._rounds_list(game, result), "chart": score_chart(result),
+            "correction": self.correction(game, draft, result, me),
+        }
+        if phase in (Phase.END, Phase.CUT):
+            fields.update(self._end(record, result))
+        else:
+            fields["dealer"] = now.dealer
+            fields["checklists"] = self.checklists(game, draft, now.dealer)
+            timer = store.current_timer(game, draft.round_index)
+            fields["timer"] = Timer(timer.clock, timer.seconds_left())
+        if phase is Phase.HANDS:
+            fields.update(off=off, off_how=how, **self._hands(record, draft, off))
+        view = RoundView(**fields)
+        if vote.opened:
+            view = _with_slip(view, slip_for(view, VOTE, me))
+        return view
+
+    def _hands(self, record: dict[str, Any], draft: round_store.RoundDraft,
+               off: str) -> dict[str, Any]:
+        """The hands, their conflicts, the TROMP! calls and the scores preview."""
+        entered = draft.facts.get("hands") or {}
+        called = draft.facts.get("called") or []
+        conflicts = rules.hand_conflicts(entered)
+        lines = []
+        for player in record["players"]:
+            data = entered.get(player)
+            hand = None
+            if data is not None:
+                try:
+                    hand = rules.read_hand(player, data)
+                except RuleError:
+                    hand = None
+            lines.append(HandLine(
+                player=player, data=data, hand=hand, off=player == off,
+                call=hand.call if hand is not None else None, called=player in called,
+                conflicts=tuple(c.message for c in conflicts if player in c.players)))
+        missing = tuple(line.player for line in lines if not line.off and not line.entered)
+        preview = problem = None
+        if not missing and not conflicts:
+            round_facts = store.round_facts(draft, off)
+            try:
+                preview = rules.replay(record | {"rounds": [*record["rounds"], round_facts]})
+            except RuleError as error:
+                problem = str(error)
+        return {"hands": tuple(lines), "conflicts": tuple(c.message for c in conflicts),
+                "missing": missing, "preview": preview, "preview_problem": problem}
+
+    def _end(self, record: dict[str, Any], result: dict[str, Any]) -> dict[str, Any]:
+        """The end screen: standings, the fee payout, the kitty, the money and who pays whom."""
+        end = result["rounds"][-1]["breakdown"].get("end") if result["rounds"] else None
+        if end is None and (record.get("void") or record.get("banned")):
+            # Void or abandoned before any round: the flags say so (replay has no round).
+            end = {"how": "void" if record.get("void") else "banned", "winners": [],
+                   "returned": True, "banned": record.get("banned")}
+        money = result["money"]
+        # Settled only at the end: while a card cut is due the money is still in the pots.
+        transfers = settle_up(money) if money and result["finished"] else []
+        return {"end": end, "standings": tuple(rules.standings(result["totals"])),
+                "transfers": tuple(transfers)}
+
+    @staticmethod
+    def _rounds_list(game: Game, result: dict[str, Any]) -> tuple[dict[str, Any], ...]:
+        """The confirmed rounds for the score table: dealer, who went off, scores, totals."""
+        rows = []
+        for number, (facts, done) in enumerate(zip(game.rounds, result["rounds"], strict=True),
+                                               1):
+            off = done["breakdown"]["off"]
+            rows.append({"number": number, "dealer": done["dealer"], "off": off["player"],
+                         "off_how": off["reason"], "scores": done["scores"],
+                         "totals": done["totals"], "forfeit": bool(facts.get("dealer_forfeit")),
+                         "extra": done["breakdown"]["extra_round"], "tromp": done["tromp"],
+                         "kitty": done["breakdown"]["pot"]["kitty"]})
+        return tuple(rows)
+
+    # -- the scoreboard
+
+    def scoreboard(self, table: Table, game: Game | None, *, me: str | None = None,
+                   keeper: bool = False) -> dict[str, Any]:
+        """The score table with who went off, TROMP! winnings, the kitty and the money."""
+        context = super().scoreboard(table, game, me=me, keeper=keeper)
+        if game is not None and context["problem"] is None:
+            context["view"] = self.moment(table, game, me)
+        return context
+
+    # -- rounds
+
+    def round_to_confirm(self, view: View, draft: round_store.RoundDraft) -> dict[str, Any]:
+        """The round's facts, once the vote is settled, every hand is in and the rules agree."""
+        assert isinstance(view, RoundView)
+        if view.phase is not Phase.HANDS:
+            abort(409, "There is no round to confirm yet: the vote comes first.")
+        if view.missing:
+            abort(409, f"Waiting for {and_list(view.missing)}'s hand.")
+        if view.conflicts:
+            abort(409, f"The hands do not add up: {view.conflicts[0]}.")
+        if not view.can_confirm:
+            abort(409, f"The rules refuse this round: {view.preview_problem}.")
+        return store.round_facts(draft, view.off)
+
+    def correction_values(self, view: View, facts: Mapping[str, Any]) -> dict[str, Any]:
+        """The correction form filled in from a round's facts."""
+        return {"fields": forms.round_fields(view.players, facts), "deck_rows": forms.DECK_ROWS}
+
+    def correction_values_from_form(self, view: View, form: MultiDict[str, str],
+                                    ) -> dict[str, Any]:
+        """The correction form as it was sent."""
+        return {"fields": forms.round_fields_from_form(view.players, form),
+                "deck_rows": forms.DECK_ROWS}
+
+    def read_correction(self, view: View, form: MultiDict[str, str],
+                        old: Mapping[str, Any]) -> dict[str, Any]:
+        """A corrected round from the form (FormError)."""
+        return forms.read_round(form, view.players, old)
+
+
+def _with_slip(view: RoundView, slip: Slip | None) -> RoundView:
+    return replace(view, slip=slip)
+
+
+FLOW = TromplemondFlow()
