@@ -1,4 +1,4 @@
-/* The companion's small progressive enhancements. No dependencies.
+/* The companion's small progressive enhancements. No build step.
  *
  * Every page works without this file (plain forms and links); with it:
  *  1. the service worker is registered (offline page, installable app);
@@ -14,7 +14,12 @@
  *     instead of doing nothing;
  *  7. a running countdown (data-countdown="<seconds>" data-running="yes",
  *     e.g. Tromplemond's interrogation timer) ticks down every second
- *     between polls; each poll brings the server's own figure again.
+ *     between polls; each poll brings the server's own figure again;
+ *  8. htmx is loaded from <meta name="companion-htmx">: the pinned CDN copy,
+ *     or the app's own copy of the same file when the CDN fails or hangs.
+ *
+ * Load it with `defer` (base.html does): 8 relies on running before
+ * DOMContentLoaded. It needs no inline script, so the CSP forbids them all.
  */
 (function () {
   "use strict";
@@ -199,7 +204,73 @@
     }, 1000);
   }
 
+  /* 8. htmx from the CDN, or the app's own copy of it. */
+  var HTMX_PATIENCE_MS = 3000;  // a CDN that has not answered by then counts as out of reach
+  var domContentLoaded = false;
+
+  document.addEventListener("DOMContentLoaded", function () {
+    domContentLoaded = true;
+  });
+
+  function addScript(src, integrity) {
+    var script = document.createElement("script");
+    script.src = src;
+    if (integrity) {
+      script.integrity = integrity;
+      script.crossOrigin = "anonymous";
+    }
+    document.head.appendChild(script);
+    return script;
+  }
+
+  function htmxRan() {
+    // htmx sets itself up on DOMContentLoaded, or at once if the page has finished
+    // loading (readyState "complete"). A copy that runs in between would wait for an
+    // event that has already gone by: send that event again, for htmx.
+    if (domContentLoaded && document.readyState !== "complete") {
+      document.dispatchEvent(new Event("DOMContentLoaded"));
+    }
+  }
+
+  function loadHtmx() {
+    var meta = document.querySelector('meta[name="companion-htmx"]');
+    if (!meta || window.htmx) {
+      return;
+    }
+    var integrity = meta.getAttribute("data-integrity");
+    var fallback = meta.getAttribute("data-fallback");
+    var cdn = addScript(meta.getAttribute("content"), integrity);
+    var settled = false;
+    var timer = fallback ? window.setTimeout(useFallback, HTMX_PATIENCE_MS) : null;
+
+    function settle() {
+      var first = !settled;
+      settled = true;
+      window.clearTimeout(timer);
+      return first;
+    }
+
+    function useFallback() {
+      if (!settle() || !fallback) {
+        return;
+      }
+      // If the CDN still answers, its copy must not start a second htmx: a script
+      // moved to another document before it runs is never run.
+      document.implementation.createHTMLDocument("").adoptNode(cdn);
+      addScript(fallback, integrity).addEventListener("load", htmxRan);
+    }
+
+    cdn.addEventListener("load", function () {
+      if (settle()) {
+        htmxRan();
+      }
+    });
+    // Failed, blocked, or refused by the SRI check (a file that is not the pinned one).
+    cdn.addEventListener("error", useFallback);
+  }
+
   function start() {
+    loadHtmx();
     registerServiceWorker();
     startTicks();
     watchWakeLock();
@@ -210,7 +281,8 @@
   }
 
   if (document.readyState === "loading") {
-    document.addEventListener("DOMContentLoaded", start);
+    // Once: htmxRan() may send DOMContentLoaded again.
+    document.addEventListener("DOMContentLoaded", start, { once: true });
   } else {
     start();
   }

@@ -4,7 +4,7 @@ The server is the real app (``create_app``) on a temporary SQLite database,
 served by werkzeug in a thread on 127.0.0.1. Chromium is Debian's
 ``/usr/bin/chromium``. The machine running the tests may have no internet, so
 every browser context answers the pinned htmx CDN URL with a local copy of the
-same file (its SRI hash still has to match).
+same file (its SRI hash still has to match): the app's own, in static/vendor/.
 
 Without Chromium or the local htmx the tests are skipped with the reason,
 unless ``COMPANION_REQUIRE_BROWSER=1`` (CI), when they fail instead.
@@ -20,6 +20,9 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
+
+from companion.config import HTMX_COPY
+from companion.config import HTMX_URL as HTMX_CDN_URL
 
 try:
     from playwright.sync_api import expect
@@ -38,7 +41,6 @@ CHROMIUM_ARGS = [
     "--no-first-run",
     "--disable-dev-shm-usage",
 ]
-HTMX_CDN_URL = "https://unpkg.com/htmx.org@2.0.11/dist/htmx.min.js"
 SCREENSHOTS = ROOT / "test-output" / "screenshots"
 DOCS_SCREENSHOTS = ROOT / "docs" / "screenshots"
 TABLET = {"viewport": {"width": 820, "height": 1180}, "device_scale_factor": 1}
@@ -68,14 +70,12 @@ def missing(reason: str) -> None:
 
 @pytest.fixture(scope="session")
 def htmx_file() -> Path:
-    """The local copy of htmx 2.0.11 served in place of the CDN."""
-    candidates = [os.environ.get("COMPANION_HTMX_FILE"),
-                  ROOT / "node_modules" / "htmx.org" / "dist" / "htmx.min.js"]
+    """The local copy of the pinned htmx served in place of the CDN (the app's own)."""
+    candidates = [os.environ.get("COMPANION_HTMX_FILE"), ROOT / "static" / HTMX_COPY]
     for candidate in candidates:
         if candidate and Path(candidate).is_file():
             return Path(candidate)
-    missing("no local htmx: run `npm install --no-save --no-package-lock htmx.org@2.0.11` "
-            "or set COMPANION_HTMX_FILE")
+    missing(f"no local htmx: static/{HTMX_COPY} is missing and COMPANION_HTMX_FILE is not set")
     raise AssertionError("unreachable")
 
 

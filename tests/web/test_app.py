@@ -82,20 +82,28 @@ def test_sqlite_runs_in_wal_mode_with_foreign_keys(app):
 
 # The base layout ------------------------------------------------------------------------
 
-def test_pages_load_htmx_from_the_pinned_cdn_with_sri(client):
+def htmx_meta(html: str) -> str:
+    """The <meta name="companion-htmx"> tag app.js loads htmx from."""
+    tag = re.search(r'<meta name="companion-htmx"[^>]*>', html)
+    assert tag, "htmx meta tag missing"
+    return tag.group(0)
+
+
+def test_pages_load_htmx_from_the_pinned_cdn_with_sri_and_the_apps_copy_as_fallback(client):
     html = client.get("/").get_data(as_text=True)
-    tag = re.search(r"<script src=\"https://unpkg\.com/htmx\.org@2\.0\.11/dist/htmx\.min\.js\"[^>]*>",
-                    html)
-    assert tag, "htmx script tag missing"
-    assert f'integrity="{HTMX_SRI}"' in tag.group(0)
-    assert 'crossorigin="anonymous"' in tag.group(0)
+    tag = htmx_meta(html)
+    assert f'content="{HTMX_URL}"' in tag
+    assert f'data-integrity="{HTMX_SRI}"' in tag
+    assert 'data-fallback="/static/vendor/htmx.min.js"' in tag
+    assert client.get("/static/vendor/htmx.min.js").status_code == 200
+    assert "<script>" not in html, "no inline script: the CSP forbids them"
 
 
-def test_a_local_htmx_copy_is_loaded_without_integrity(tmp_path):
+def test_a_local_htmx_copy_is_loaded_without_integrity_or_fallback(tmp_path):
     app = make_app(tmp_path, HTMX_URL="/static/vendor/htmx.min.js", HTMX_SRI="")
-    html = app.test_client().get("/").get_data(as_text=True)
-    tag = re.search(r'<script src="/static/vendor/htmx\.min\.js"[^>]*>', html)
-    assert tag and "integrity" not in tag.group(0)
+    tag = htmx_meta(app.test_client().get("/").get_data(as_text=True))
+    assert 'content="/static/vendor/htmx.min.js"' in tag
+    assert "data-integrity" not in tag and "data-fallback" not in tag
 
 
 def test_base_layout_has_manifest_icons_app_js_boost_csrf_and_safe_htmx_config(client):
