@@ -6,7 +6,10 @@
  *     visible, and at once when it becomes visible again; live partials poll
  *     with hx-trigger="companion:tick from:body", so a sleeping phone stops
  *     polling and catches up when it wakes;
- *  3. the screen stays awake while <body data-wake-lock="on">;
+ *  3. the screen stays awake while <body data-wake-lock="on">: by the Screen
+ *     Wake Lock where the browser gives it (HTTPS, localhost), otherwise (plain
+ *     http on a LAN) by nosleep.js from the first tap on; #wake-status in the
+ *     header says which;
  *  4. forms (or submit buttons) with data-confirm="question" ask first;
  *  5. a boosted (hx-boost) page change also brings the new page's <body>
  *     class, data-* and hx-headers attributes, as a full page load would;
@@ -56,18 +59,55 @@
     });
   }
 
-  /* 3. Screen Wake Lock. */
-  var wakeLock = null;
+  /* 3. Keeping the screen awake. */
+  var wakeLock = null;          // the Screen Wake Lock held now
   var wakeLockPending = false;
+  var noSleep = null;           // nosleep.js, where there is no Screen Wake Lock
+  var noSleepLoad = "";         // "", "loading", "ready" or "broken"
+  var noSleepStarting = false;
+  var noSleepNeedsTap = false;  // a start was refused: wait for a tap
 
   function wakeLockWanted() {
     return Boolean(document.body) && document.body.dataset.wakeLock === "on";
   }
 
-  function updateWakeLock() {
-    if (!("wakeLock" in navigator)) {
+  function wakeState() {
+    // What #wake-status says: "on", "tap", "off", or "" (hidden).
+    if (!wakeLockWanted()) {
+      return "";
+    }
+    if ("wakeLock" in navigator) {
+      return wakeLock ? "on" : (wakeLockPending ? "" : "off");
+    }
+    if (noSleep && noSleep.isEnabled) {
+      return "on";
+    }
+    return noSleepLoad === "broken" ? "off" : "tap";
+  }
+
+  function showWakeStatus() {
+    var status = document.getElementById("wake-status");
+    if (!status) {
       return;
     }
+    var state = wakeState();
+    status.hidden = !state;
+    if (state && status.getAttribute("data-state") !== state) {
+      status.setAttribute("data-state", state);
+      status.textContent = status.getAttribute("data-" + state);
+    }
+  }
+
+  function updateWakeLock() {
+    if ("wakeLock" in navigator) {
+      updateNativeWakeLock();
+    } else {
+      updateNoSleep();
+    }
+    showWakeStatus();
+  }
+
+  function updateNativeWakeLock() {
     if (wakeLockWanted() && document.visibilityState === "visible") {
       if (wakeLock || wakeLockPending) {
         return;
@@ -80,13 +120,13 @@
           if (wakeLock === lock) {
             wakeLock = null;
           }
+          showWakeStatus();
         });
-        if (!wakeLockWanted()) {
-          updateWakeLock(); // Switched off while the request was pending.
-        }
+        updateWakeLock(); // Switched off while the request was pending, or now held.
       }).catch(function () {
         // Low battery, no permission, or not supported here: the screen just dims.
         wakeLockPending = false;
+        showWakeStatus();
       });
     } else if (!wakeLockWanted() && wakeLock) {
       var lock = wakeLock;
@@ -95,14 +135,100 @@
     }
   }
 
+  /* Plain http (not a secure context) has no Screen Wake Lock. nosleep.js keeps the
+   * screen on by playing a tiny looping video, which browsers allow only once the
+   * person has tapped the page: it starts on the first tap (or at once after one). */
+  function updateNoSleep() {
+    if (!wakeLockWanted()) {
+      if (noSleep && noSleep.isEnabled) {
+        noSleep.disable();
+      }
+      return;
+    }
+    if (!noSleep) {
+      loadNoSleep();
+    } else if (!noSleep.isEnabled && !noSleepNeedsTap && hasBeenTapped()) {
+      startNoSleep();
+    }
+  }
+
+  function hasBeenTapped() {
+    return Boolean(navigator.userActivation && navigator.userActivation.hasBeenActive);
+  }
+
+  function loadNoSleep() {
+    var status = document.getElementById("wake-status");
+    var src = status && status.getAttribute("data-fallback");
+    if (noSleepLoad) {
+      return;
+    }
+    if (!src) {
+      noSleepLoad = "broken";
+      return;
+    }
+    noSleepLoad = "loading";
+    var script = addScript(src, "");
+    script.addEventListener("load", function () {
+      if (typeof window.NoSleep === "function") {
+        noSleep = new window.NoSleep();
+        noSleepLoad = "ready";
+      } else {
+        noSleepLoad = "broken";
+      }
+      updateWakeLock();
+    });
+    script.addEventListener("error", function () {
+      noSleepLoad = "broken";
+      updateWakeLock();
+    });
+  }
+
+  function startNoSleep() {
+    if (noSleepStarting || document.visibilityState !== "visible") {
+      return;
+    }
+    noSleepStarting = true;
+    noSleep.enable().then(function () {
+      noSleepStarting = false;
+      noSleepNeedsTap = false;
+      updateWakeLock(); // The game may have ended while the video was starting.
+    }, function () {
+      // Not allowed without a (new) tap: ask for one.
+      noSleepStarting = false;
+      noSleepNeedsTap = true;
+      showWakeStatus();
+    });
+  }
+
+  function startNoSleepOnTap() {
+    // Called inside the tap's own event, as browsers require for playing a video.
+    if (noSleep && wakeLockWanted() && !noSleep.isEnabled) {
+      noSleepNeedsTap = false;
+      startNoSleep();
+    }
+  }
+
+  function resumeOnReturn() {
+    // A hidden page loses its Wake Lock, and may have its video paused: take them again.
+    if (document.visibilityState !== "visible") {
+      return;
+    }
+    if (noSleep && noSleep.isEnabled && wakeLockWanted()) {
+      startNoSleep();
+    }
+    updateWakeLock();
+  }
+
   function watchWakeLock() {
-    // The browser drops the lock whenever the page is hidden; take it again on return.
-    document.addEventListener("visibilitychange", updateWakeLock);
+    document.addEventListener("visibilitychange", resumeOnReturn);
+    document.addEventListener("click", startNoSleepOnTap, true);
     new MutationObserver(updateWakeLock).observe(document.body, {
       attributes: true,
       attributeFilter: ["data-wake-lock"],
     });
-    // A boosted htmx navigation keeps the old <body>; pages may switch the lock then.
+    // A boosted htmx navigation keeps the old <body>; pages may switch the lock then,
+    // and the new page's header brings a fresh (hidden) #wake-status.
+    document.addEventListener("htmx:afterSwap", showWakeStatus);
     document.body.addEventListener("htmx:afterSettle", updateWakeLock);
     updateWakeLock();
   }

@@ -1,8 +1,11 @@
 """Issue 15: a table on a laptop with no internet and plain http.
 
-With the CDN out of reach (the route aborted, as with no internet, or never
-answered), htmx comes from the app's own copy under the same SRI hash, and
-every screen stays live.
+- With the CDN out of reach (the route aborted, as with no internet, or never
+  answered), htmx comes from the app's own copy under the same SRI hash, and
+  every screen stays live.
+- On plain http from a LAN name (not a secure context, so no Screen Wake Lock),
+  nosleep.js keeps the tablet awake from the first tap until the game ends, and
+  the header says so.
 """
 
 from __future__ import annotations
@@ -115,3 +118,63 @@ def test_when_the_cdn_hangs_the_apps_copy_takes_over_and_a_late_cdn_copy_never_r
                     headers={"Access-Control-Allow-Origin": "*"})
     page.wait_for_load_state("load")
     assert page.evaluate("window.htmx === window.companionHtmx"), "a second htmx ran"
+
+
+VIDEO_SPY = """
+window.companionVideo = [];
+const play = HTMLMediaElement.prototype.play;
+HTMLMediaElement.prototype.play = function () {
+    if (!this.companionSpied) {
+        this.companionSpied = true;
+        this.addEventListener("playing", () => window.companionVideo.push("playing"));
+        this.addEventListener("pause", () => window.companionVideo.push("paused"));
+    }
+    return play.call(this);
+};
+"""
+
+
+def video_is(page, state: str) -> None:
+    """Wait until nosleep.js's video is ``playing`` or ``paused``."""
+    page.wait_for_function("(state) => window.companionVideo.at(-1) === state", arg=state,
+                           timeout=LIVE_MS)
+
+
+def test_on_plain_http_the_wake_lock_fallback_starts_on_the_first_tap_and_stops_at_the_end(
+        new_context, lan_url, make_table, screenshot):
+    context = new_context("tablet", base_url=lan_url)
+    context.add_init_script(VIDEO_SPY)
+    tablet = context.new_page()
+    make_table(tablet, "Pub back room", ["Rob", "Sam", "Nick"])
+    assert tablet.url.startswith(lan_url)
+    # What a tablet on http://192.168.… gets: no secure context, no Screen Wake Lock.
+    assert tablet.evaluate("[window.isSecureContext, 'wakeLock' in navigator]") == [False, False]
+    status = tablet.locator("#wake-status")
+    body = tablet.locator("body")
+    expect(status).to_be_hidden()
+
+    # Starting the game is a tap: the screen is kept on from then on.
+    tablet.get_by_test_id("start-game").click()
+    expect(body).to_have_attribute("data-wake-lock", "on")
+    expect(status).to_have_text("Screen stays on", timeout=LIVE_MS)
+    expect(status).to_have_attribute("data-state", "on")
+    video_is(tablet, "playing")
+
+    # The page is opened again (reloaded, the browser restarted): it needs a new first tap.
+    tablet.reload()
+    expect(status).to_have_text("Tap once to keep the screen on", timeout=LIVE_MS)
+    expect(status).to_have_attribute("data-state", "tap")
+    assert tablet.evaluate("window.companionVideo") == [], "no video before the tap"
+    screenshot(tablet, "tap-once")
+    status.click()
+    expect(status).to_have_text("Screen stays on", timeout=LIVE_MS)
+    video_is(tablet, "playing")
+    screenshot(tablet, "screen-stays-on")
+
+    # The game ends (a boosted form, no reload): the video stops and the status goes.
+    tablet.once("dialog", lambda dialog: dialog.accept())
+    tablet.get_by_test_id("end-game").click()
+    expect(tablet.get_by_test_id("end-game")).to_have_count(0, timeout=LIVE_MS)
+    expect(body).not_to_have_attribute("data-wake-lock", "on")
+    expect(status).to_be_hidden()
+    video_is(tablet, "paused")
