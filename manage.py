@@ -11,6 +11,7 @@ Either one first makes ``.venv`` (once) and installs the project into it
 from __future__ import annotations
 
 import hashlib
+import json
 import os
 import shutil
 import socket
@@ -24,7 +25,6 @@ VENV = ROOT / ".venv"
 BIN = VENV / ("Scripts" if os.name == "nt" else "bin")
 PYTHON = BIN / ("python.exe" if os.name == "nt" else "python")
 STAMP = VENV / ".companion-installed"
-HTMX_VERSION = "2.0.11"
 RULES_COVERAGE_GOAL = 95
 
 
@@ -97,19 +97,32 @@ def serve(args: list[str]) -> int:
         return 0
 
 
-def fetch_htmx() -> None:
-    """Get htmx from the npm registry for the browser tests (they serve it in place of the CDN)."""
-    target = ROOT / "node_modules" / "htmx.org" / "dist" / "htmx.min.js"
-    if target.exists() or os.environ.get("COMPANION_HTMX_FILE") or not shutil.which("npm"):
+def front_end_installed() -> bool:
+    """True when node_modules holds every package of package.json at its pinned version."""
+    pinned = json.loads((ROOT / "package.json").read_text(encoding="utf-8"))["dependencies"]
+    for name, version in pinned.items():
+        installed = ROOT / "node_modules" / name / "package.json"
+        if not installed.is_file() or json.loads(installed.read_text(encoding="utf-8")).get(
+                "version") != version:
+            return False
+    return True
+
+
+def fetch_front_end() -> None:
+    """With npm here, install package.json's packages (``npm ci``) when they are not yet.
+
+    Nothing needs them to serve or to test the app: static/vendor/ holds the
+    files it serves. With them the tests also check those files byte for byte.
+    """
+    if not shutil.which("npm") or front_end_installed():
         return
-    subprocess.run(["npm", "install", "--no-save", "--no-package-lock", "--no-audit",
-                    "--no-fund", "--loglevel=error", f"htmx.org@{HTMX_VERSION}"],
+    subprocess.run(["npm", "ci", "--no-audit", "--no-fund", "--loglevel=error"],
                    cwd=ROOT, check=False)
 
 
 def test(args: list[str]) -> int:
     """Run pytest; with no arguments, the whole suite with the rules coverage goal."""
-    fetch_htmx()
+    fetch_front_end()
     pytest = [str(PYTHON), "-m", "pytest"]
     if args:
         return subprocess.run([*pytest, *args], cwd=ROOT).returncode

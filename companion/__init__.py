@@ -9,12 +9,12 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from flask import Flask
+from flask import Flask, url_for
 from sqlalchemy import event
 from sqlalchemy.engine import Engine
 from werkzeug.middleware.proxy_fix import ProxyFix
 
-from .config import DEFAULTS, HTMX_SRI, HTMX_URL, from_environment, secret_key
+from .config import DEFAULTS, HTMX_SRI, HTMX_URL, from_environment, htmx_fallback, secret_key
 from .extensions import csrf, db, limiter, migrate
 
 MIGRATIONS = Path(__file__).resolve().parent / "migrations"
@@ -57,9 +57,16 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
 
     register(app)
     app.after_request(add_security_headers)
-    app.context_processor(lambda: {
-        "htmx_url": app.config["HTMX_URL"], "htmx_sri": app.config["HTMX_SRI"]})
+    app.context_processor(lambda: _htmx_context(app))
     return app
+
+
+def _htmx_context(app: Flask) -> dict[str, str]:
+    """Where base.html tells app.js to load htmx from: the URL, its hash, the app's own copy."""
+    url, sri = app.config["HTMX_URL"], app.config["HTMX_SRI"]
+    fallback = htmx_fallback(url, sri)
+    return {"htmx_url": url, "htmx_sri": sri,
+            "htmx_fallback": url_for("static", filename=fallback) if fallback else ""}
 
 
 def _tune_sqlite(engine: Engine) -> None:

@@ -2,11 +2,16 @@
 
 Every setting has a default that works on a laptop at a table with no set-up:
 SQLite in the instance folder, a secret key made once and kept there, htmx
-from the pinned CDN copy.
+from the pinned CDN copy (and the app's own copy of it when the CDN is out of
+reach).
+
+The front-end packages and their versions are named once, in the project's
+``package.json``; the htmx version is read from there.
 """
 
 from __future__ import annotations
 
+import json
 import os
 import secrets
 from collections.abc import Mapping
@@ -14,8 +19,20 @@ from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
-HTMX_URL = "https://unpkg.com/htmx.org@2.0.11/dist/htmx.min.js"
+PACKAGE_JSON = Path(__file__).resolve().parent.parent / "package.json"
+
+
+def pinned_version(package: str, package_json: Path = PACKAGE_JSON) -> str:
+    """The exact version of the npm ``package`` that ``package_json`` depends on."""
+    return json.loads(package_json.read_text(encoding="utf-8"))["dependencies"][package]
+
+
+HTMX_PACKAGE = "htmx.org"
+HTMX_FILE = "dist/htmx.min.js"  # the file in the npm package, and so on the CDN
+HTMX_URL = f"https://unpkg.com/{HTMX_PACKAGE}@{pinned_version(HTMX_PACKAGE)}/{HTMX_FILE}"
+# The SHA-384 of that file: the CDN copy and the app's own (static/vendor/) must both match it.
 HTMX_SRI = "sha384-2OatzQy1H+Zd/IIrjr1TcuDGqLXeHhbooAyJY1KdQMKnr4LZ22k31GBLdYKHmVjg"
+HTMX_COPY = "vendor/htmx.min.js"  # the app's own copy of the same file, under static/
 SECRET_KEY_FILE = "secret_key"
 SQLITE_FILE = "companion.sqlite3"
 
@@ -60,6 +77,20 @@ def secret_key(instance_path: str) -> str:
     with os.fdopen(fd, "w", encoding="utf-8") as handle:
         handle.write(key + "\n")
     return key
+
+
+def htmx_fallback(url: str, sri: str) -> str | None:
+    """The app's own copy (under static/) that stands in when ``url`` does not load.
+
+    Only the pinned CDN file under its pinned hash has one: a copy set with
+    ``COMPANION_HTMX_URL`` is the only one used.
+
+    >>> htmx_fallback(HTMX_URL, HTMX_SRI)
+    'vendor/htmx.min.js'
+    >>> htmx_fallback("/static/my-htmx.js", "") is None
+    True
+    """
+    return HTMX_COPY if (url, sri) == (HTMX_URL, HTMX_SRI) else None
 
 
 def from_environment(instance_path: str, environ: Mapping[str, str] | None = None,

@@ -24,7 +24,7 @@ default) before each tap, per device. Taps on the tablet are counted (the
 target: at most 12) and so are each phone's; the seconds are compared with
 the target (under 30 s). The script only reports: it never fails on timing.
 
-htmx is served from a local copy (``node_modules/htmx.org/dist/htmx.min.js``
+htmx is served from a local copy (the app's own, ``static/vendor/htmx.min.js``,
 or ``COMPANION_HTMX_FILE``) in place of the pinned CDN file, as in the
 browser tests.
 """
@@ -48,11 +48,12 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
+from companion.config import HTMX_COPY, HTMX_URL  # noqa: E402  (needs ROOT on sys.path)
+
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
                  "--disable-component-update", "--disable-sync", "--no-first-run",
                  "--disable-dev-shm-usage"]
-HTMX_CDN_URL = "https://unpkg.com/htmx.org@2.0.11/dist/htmx.min.js"
 TABLET = {"viewport": {"width": 820, "height": 1180}}
 PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True}
 WAIT_MS = 15_000
@@ -78,13 +79,11 @@ def card_code(card: str) -> str:
 
 
 def htmx_file() -> Path:
-    """The local copy of htmx 2.0.11 (the CDN may be out of reach)."""
-    for candidate in (os.environ.get("COMPANION_HTMX_FILE"),
-                      ROOT / "node_modules" / "htmx.org" / "dist" / "htmx.min.js"):
+    """The local copy of the pinned htmx (the CDN may be out of reach)."""
+    for candidate in (os.environ.get("COMPANION_HTMX_FILE"), ROOT / "static" / HTMX_COPY):
         if candidate and Path(candidate).is_file():
             return Path(candidate)
-    sys.exit("no local htmx: run `npm install --no-save --no-package-lock htmx.org@2.0.11` "
-             "or set COMPANION_HTMX_FILE")
+    sys.exit(f"no local htmx: static/{HTMX_COPY} is missing and COMPANION_HTMX_FILE is not set")
 
 
 class _LateApp:
@@ -157,7 +156,7 @@ async def set_up(browser, base_url: str, htmx: Path, pause: float):
     async def context(device: dict):
         made = await browser.new_context(base_url=base_url, **device)
         made.set_default_timeout(WAIT_MS)
-        await made.route(HTMX_CDN_URL, serve_htmx)
+        await made.route(HTMX_URL, serve_htmx)
         return made
 
     tablet = await (await context(TABLET)).new_page()

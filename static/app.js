@@ -1,4 +1,4 @@
-/* The companion's small progressive enhancements. No dependencies.
+/* The companion's small progressive enhancements. No build step.
  *
  * Every page works without this file (plain forms and links); with it:
  *  1. the service worker is registered (offline page, installable app);
@@ -6,7 +6,10 @@
  *     visible, and at once when it becomes visible again; live partials poll
  *     with hx-trigger="companion:tick from:body", so a sleeping phone stops
  *     polling and catches up when it wakes;
- *  3. the screen stays awake while <body data-wake-lock="on">;
+ *  3. the screen stays awake while <body data-wake-lock="on">: by the Screen
+ *     Wake Lock where the browser gives it (HTTPS, localhost), otherwise (plain
+ *     http on a LAN) by nosleep.js from the first tap on; #wake-status in the
+ *     header says which;
  *  4. forms (or submit buttons) with data-confirm="question" ask first;
  *  5. a boosted (hx-boost) page change also brings the new page's <body>
  *     class, data-* and hx-headers attributes, as a full page load would;
@@ -15,12 +18,17 @@
  *  7. a running countdown (data-countdown="<seconds>" data-running="yes",
  *     e.g. Tromplemond's interrogation timer) ticks down every second
  *     between polls; each poll brings the server's own figure again;
- *  8. a card picker says how many of its cards are ticked ("3 of 3") as
+ *  8. htmx is loaded from <meta name="companion-htmx">: the pinned CDN copy,
+ *     or the app's own copy of the same file when the CDN fails or hangs;
+ *  9. a card picker says how many of its cards are ticked ("3 of 3") as
  *     they are ticked (the server writes the same figure on each load);
- *  9. the new-table form's first-dealer list names each player as their
+ * 10. the new-table form's first-dealer list names each player as their
  *     name is typed (the server names them too, on each load);
- * 10. a choice being made (a slip's name, the cards picked) in an element
+ * 11. a choice being made (a slip's name, the cards picked) in an element
  *     with data-keep-choice and an id survives the live updates around it.
+ *
+ * Load it with `defer` (base.html does): 8 relies on running before
+ * DOMContentLoaded. It needs no inline script, so the CSP forbids them all.
  */
 (function () {
   "use strict";
@@ -57,18 +65,55 @@
     });
   }
 
-  /* 3. Screen Wake Lock. */
-  var wakeLock = null;
+  /* 3. Keeping the screen awake. */
+  var wakeLock = null;          // the Screen Wake Lock held now
   var wakeLockPending = false;
+  var noSleep = null;           // nosleep.js, where there is no Screen Wake Lock
+  var noSleepLoad = "";         // "", "loading", "ready" or "broken"
+  var noSleepStarting = false;
+  var noSleepNeedsTap = false;  // a start was refused: wait for a tap
 
   function wakeLockWanted() {
     return Boolean(document.body) && document.body.dataset.wakeLock === "on";
   }
 
-  function updateWakeLock() {
-    if (!("wakeLock" in navigator)) {
+  function wakeState() {
+    // What #wake-status says: "on", "tap", "off", or "" (hidden).
+    if (!wakeLockWanted()) {
+      return "";
+    }
+    if ("wakeLock" in navigator) {
+      return wakeLock ? "on" : (wakeLockPending ? "" : "off");
+    }
+    if (noSleep && noSleep.isEnabled) {
+      return "on";
+    }
+    return noSleepLoad === "broken" ? "off" : "tap";
+  }
+
+  function showWakeStatus() {
+    var status = document.getElementById("wake-status");
+    if (!status) {
       return;
     }
+    var state = wakeState();
+    status.hidden = !state;
+    if (state && status.getAttribute("data-state") !== state) {
+      status.setAttribute("data-state", state);
+      status.textContent = status.getAttribute("data-" + state);
+    }
+  }
+
+  function updateWakeLock() {
+    if ("wakeLock" in navigator) {
+      updateNativeWakeLock();
+    } else {
+      updateNoSleep();
+    }
+    showWakeStatus();
+  }
+
+  function updateNativeWakeLock() {
     if (wakeLockWanted() && document.visibilityState === "visible") {
       if (wakeLock || wakeLockPending) {
         return;
@@ -81,13 +126,13 @@
           if (wakeLock === lock) {
             wakeLock = null;
           }
+          showWakeStatus();
         });
-        if (!wakeLockWanted()) {
-          updateWakeLock(); // Switched off while the request was pending.
-        }
+        updateWakeLock(); // Switched off while the request was pending, or now held.
       }).catch(function () {
         // Low battery, no permission, or not supported here: the screen just dims.
         wakeLockPending = false;
+        showWakeStatus();
       });
     } else if (!wakeLockWanted() && wakeLock) {
       var lock = wakeLock;
@@ -96,14 +141,100 @@
     }
   }
 
+  /* Plain http (not a secure context) has no Screen Wake Lock. nosleep.js keeps the
+   * screen on by playing a tiny looping video, which browsers allow only once the
+   * person has tapped the page: it starts on the first tap (or at once after one). */
+  function updateNoSleep() {
+    if (!wakeLockWanted()) {
+      if (noSleep && noSleep.isEnabled) {
+        noSleep.disable();
+      }
+      return;
+    }
+    if (!noSleep) {
+      loadNoSleep();
+    } else if (!noSleep.isEnabled && !noSleepNeedsTap && hasBeenTapped()) {
+      startNoSleep();
+    }
+  }
+
+  function hasBeenTapped() {
+    return Boolean(navigator.userActivation && navigator.userActivation.hasBeenActive);
+  }
+
+  function loadNoSleep() {
+    var status = document.getElementById("wake-status");
+    var src = status && status.getAttribute("data-fallback");
+    if (noSleepLoad) {
+      return;
+    }
+    if (!src) {
+      noSleepLoad = "broken";
+      return;
+    }
+    noSleepLoad = "loading";
+    var script = addScript(src, "");
+    script.addEventListener("load", function () {
+      if (typeof window.NoSleep === "function") {
+        noSleep = new window.NoSleep();
+        noSleepLoad = "ready";
+      } else {
+        noSleepLoad = "broken";
+      }
+      updateWakeLock();
+    });
+    script.addEventListener("error", function () {
+      noSleepLoad = "broken";
+      updateWakeLock();
+    });
+  }
+
+  function startNoSleep() {
+    if (noSleepStarting || document.visibilityState !== "visible") {
+      return;
+    }
+    noSleepStarting = true;
+    noSleep.enable().then(function () {
+      noSleepStarting = false;
+      noSleepNeedsTap = false;
+      updateWakeLock(); // The game may have ended while the video was starting.
+    }, function () {
+      // Not allowed without a (new) tap: ask for one.
+      noSleepStarting = false;
+      noSleepNeedsTap = true;
+      showWakeStatus();
+    });
+  }
+
+  function startNoSleepOnTap() {
+    // Called inside the tap's own event, as browsers require for playing a video.
+    if (noSleep && wakeLockWanted() && !noSleep.isEnabled) {
+      noSleepNeedsTap = false;
+      startNoSleep();
+    }
+  }
+
+  function resumeOnReturn() {
+    // A hidden page loses its Wake Lock, and may have its video paused: take them again.
+    if (document.visibilityState !== "visible") {
+      return;
+    }
+    if (noSleep && noSleep.isEnabled && wakeLockWanted()) {
+      startNoSleep();
+    }
+    updateWakeLock();
+  }
+
   function watchWakeLock() {
-    // The browser drops the lock whenever the page is hidden; take it again on return.
-    document.addEventListener("visibilitychange", updateWakeLock);
+    document.addEventListener("visibilitychange", resumeOnReturn);
+    document.addEventListener("click", startNoSleepOnTap, true);
     new MutationObserver(updateWakeLock).observe(document.body, {
       attributes: true,
       attributeFilter: ["data-wake-lock"],
     });
-    // A boosted htmx navigation keeps the old <body>; pages may switch the lock then.
+    // A boosted htmx navigation keeps the old <body>; pages may switch the lock then,
+    // and the new page's header brings a fresh (hidden) #wake-status.
+    document.addEventListener("htmx:afterSwap", showWakeStatus);
     document.body.addEventListener("htmx:afterSettle", updateWakeLock);
     updateWakeLock();
   }
@@ -205,7 +336,72 @@
     }, 1000);
   }
 
-  /* 8. Pickers count their ticks. */
+  /* 8. htmx from the CDN, or the app's own copy of it. */
+  var HTMX_PATIENCE_MS = 3000;  // a CDN that has not answered by then counts as out of reach
+  var domContentLoaded = false;
+
+  document.addEventListener("DOMContentLoaded", function () {
+    domContentLoaded = true;
+  });
+
+  function addScript(src, integrity) {
+    var script = document.createElement("script");
+    script.src = src;
+    if (integrity) {
+      script.integrity = integrity;
+      script.crossOrigin = "anonymous";
+    }
+    document.head.appendChild(script);
+    return script;
+  }
+
+  function htmxRan() {
+    // htmx sets itself up on DOMContentLoaded, or at once if the page has finished
+    // loading (readyState "complete"). A copy that runs in between would wait for an
+    // event that has already gone by: send that event again, for htmx.
+    if (domContentLoaded && document.readyState !== "complete") {
+      document.dispatchEvent(new Event("DOMContentLoaded"));
+    }
+  }
+
+  function loadHtmx() {
+    var meta = document.querySelector('meta[name="companion-htmx"]');
+    if (!meta || window.htmx) {
+      return;
+    }
+    var integrity = meta.getAttribute("data-integrity");
+    var fallback = meta.getAttribute("data-fallback");
+    var cdn = addScript(meta.getAttribute("content"), integrity);
+    var settled = false;
+    var timer = fallback ? window.setTimeout(useFallback, HTMX_PATIENCE_MS) : null;
+
+    function settle() {
+      var first = !settled;
+      settled = true;
+      window.clearTimeout(timer);
+      return first;
+    }
+
+    function useFallback() {
+      if (!settle() || !fallback) {
+        return;
+      }
+      // If the CDN still answers, its copy must not start a second htmx: a script
+      // moved to another document before it runs is never run.
+      document.implementation.createHTMLDocument("").adoptNode(cdn);
+      addScript(fallback, integrity).addEventListener("load", htmxRan);
+    }
+
+    cdn.addEventListener("load", function () {
+      if (settle()) {
+        htmxRan();
+      }
+    });
+    // Failed, blocked, or refused by the SRI check (a file that is not the pinned one).
+    cdn.addEventListener("error", useFallback);
+  }
+
+  /* 9. Pickers count their ticks. */
   function countPicks() {
     document.addEventListener("change", function (event) {
       var input = event.target;
@@ -224,7 +420,7 @@
     });
   }
 
-  /* 9. The first-dealer list follows the names typed. */
+  /* 10. The first-dealer list follows the names typed. */
   function nameDealers() {
     document.addEventListener("input", function (event) {
       var input = event.target;
@@ -238,7 +434,7 @@
     });
   }
 
-  /* 10. Choices being made survive live updates. */
+  /* 11. Choices being made survive live updates. */
   function keepChoices() {
     var kept = null;
     document.addEventListener("htmx:beforeSwap", function () {
@@ -266,6 +462,7 @@
   }
 
   function start() {
+    loadHtmx();
     registerServiceWorker();
     startTicks();
     watchWakeLock();
@@ -279,7 +476,8 @@
   }
 
   if (document.readyState === "loading") {
-    document.addEventListener("DOMContentLoaded", start);
+    // Once: htmxRan() may send DOMContentLoaded again.
+    document.addEventListener("DOMContentLoaded", start, { once: true });
   } else {
     start();
   }

@@ -3,8 +3,8 @@
 - The session cookie is signed, HttpOnly, SameSite=Lax, and Secure whenever
   the request came over HTTPS (behind a proxy: with ``COMPANION_PROXY_FIX=1``).
 - Every response carries a Content-Security-Policy that lets scripts come only
-  from the app itself and from the one configured htmx URL, plus
-  ``X-Content-Type-Options`` and ``Referrer-Policy``.
+  from the app itself and from the one configured htmx URL (no inline script,
+  no eval), plus ``X-Content-Type-Options`` and ``Referrer-Policy``.
 """
 
 from __future__ import annotations
@@ -31,6 +31,8 @@ def content_security_policy(htmx_url: str) -> str:
     True
     >>> "script-src 'self';" in content_security_policy("/static/htmx.min.js")
     True
+    >>> "media-src 'self' data:;" in content_security_policy("/static/htmx.min.js")
+    True
     """
     script_src = "'self'"
     if htmx_url.startswith(("https://", "http://")):
@@ -40,6 +42,10 @@ def content_security_policy(htmx_url: str) -> str:
         f"script-src {script_src}",
         "style-src 'self'",
         "img-src 'self' data:",
+        # On plain http there is no Screen Wake Lock: app.js keeps the scorekeeper's screen
+        # on with nosleep.js, which plays a tiny looping video built into it as data: URIs.
+        # Only media gets data:; scripts and styles stay as strict.
+        "media-src 'self' data:",
         "connect-src 'self'",
         "manifest-src 'self'",
         "worker-src 'self'",

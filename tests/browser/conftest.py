@@ -4,7 +4,9 @@ The server is the real app (``create_app``) on a temporary SQLite database,
 served by werkzeug in a thread on 127.0.0.1. Chromium is Debian's
 ``/usr/bin/chromium``. The machine running the tests may have no internet, so
 every browser context answers the pinned htmx CDN URL with a local copy of the
-same file (its SRI hash still has to match).
+same file (its SRI hash still has to match): the app's own, in static/vendor/.
+Chromium also resolves the made-up name ``LAN_HOST`` to 127.0.0.1, so a test can
+open the server as a LAN address that is not localhost (not a secure context).
 
 Without Chromium or the local htmx the tests are skipped with the reason,
 unless ``COMPANION_REQUIRE_BROWSER=1`` (CI), when they fail instead.
@@ -21,6 +23,9 @@ from pathlib import Path
 
 import pytest
 
+from companion.config import HTMX_COPY
+from companion.config import HTMX_URL as HTMX_CDN_URL
+
 try:
     from playwright.sync_api import expect
 except ImportError:  # reported by the ``browser`` fixture
@@ -29,7 +34,9 @@ except ImportError:  # reported by the ``browser`` fixture
 ROOT = Path(__file__).resolve().parents[2]
 HERE = Path(__file__).resolve().parent
 CHROMIUM = "/usr/bin/chromium"
+LAN_HOST = "companion-lan.test"
 CHROMIUM_ARGS = [
+    f"--host-resolver-rules=MAP {LAN_HOST} 127.0.0.1",
     "--no-sandbox",
     "--disable-gpu",
     "--disable-background-networking",
@@ -38,7 +45,6 @@ CHROMIUM_ARGS = [
     "--no-first-run",
     "--disable-dev-shm-usage",
 ]
-HTMX_CDN_URL = "https://unpkg.com/htmx.org@2.0.11/dist/htmx.min.js"
 SCREENSHOTS = ROOT / "test-output" / "screenshots"
 DOCS_SCREENSHOTS = ROOT / "docs" / "screenshots"
 TABLET = {"viewport": {"width": 820, "height": 1180}, "device_scale_factor": 1}
@@ -68,14 +74,12 @@ def missing(reason: str) -> None:
 
 @pytest.fixture(scope="session")
 def htmx_file() -> Path:
-    """The local copy of htmx 2.0.11 served in place of the CDN."""
-    candidates = [os.environ.get("COMPANION_HTMX_FILE"),
-                  ROOT / "node_modules" / "htmx.org" / "dist" / "htmx.min.js"]
+    """The local copy of the pinned htmx served in place of the CDN (the app's own)."""
+    candidates = [os.environ.get("COMPANION_HTMX_FILE"), ROOT / "static" / HTMX_COPY]
     for candidate in candidates:
         if candidate and Path(candidate).is_file():
             return Path(candidate)
-    missing("no local htmx: run `npm install --no-save --no-package-lock htmx.org@2.0.11` "
-            "or set COMPANION_HTMX_FILE")
+    missing(f"no local htmx: static/{HTMX_COPY} is missing and COMPANION_HTMX_FILE is not set")
     raise AssertionError("unreachable")
 
 
@@ -156,7 +160,8 @@ def new_context(browser, live_server, htmx_file, console_errors) -> Iterator[Cal
     """Make browser contexts (separate devices: own cookies, own storage) for this test.
 
     ``new_context("phone", js=False)`` gives a fresh phone-sized context with
-    JavaScript off. The test fails if any page in them logs a console error.
+    JavaScript off; other keywords go to Playwright's ``new_context`` (e.g.
+    ``base_url=lan_url``). The test fails if any page in them logs a console error.
     """
     contexts = []
     counts: dict[str, int] = {}
@@ -169,8 +174,8 @@ def new_context(browser, live_server, htmx_file, console_errors) -> Iterator[Cal
         counts[kind] = counts.get(kind, 0) + 1
         label = f"{kind}{counts[kind]}"
         device = TABLET if kind == "tablet" else PHONE
-        context = browser.new_context(base_url=live_server, java_script_enabled=js,
-                                      **{**device, **options})
+        context = browser.new_context(java_script_enabled=js,
+                                      **{"base_url": live_server, **device, **options})
         context.set_default_timeout(10_000)
         context.route(HTMX_CDN_URL, serve_htmx)
         context.on("page", lambda page: console_errors.watch(page, label))
@@ -181,6 +186,13 @@ def new_context(browser, live_server, htmx_file, console_errors) -> Iterator[Cal
     for context in contexts:
         context.close()
     assert not console_errors, "pages logged errors:\n" + "\n".join(console_errors)
+
+
+@pytest.fixture
+def lan_url(live_server) -> str:
+    """The live server as a phone on the Wi-Fi sees it: plain http on a name that is not
+    localhost, so pages there are not a secure context (no Wake Lock, no service worker)."""
+    return live_server.replace("127.0.0.1", LAN_HOST)
 
 
 @pytest.fixture

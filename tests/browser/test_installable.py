@@ -81,9 +81,12 @@ def test_scorekeeper_screen_stays_awake_while_a_game_runs(new_context, make_tabl
     expect(tablet.locator("body")).to_have_attribute("data-wake-lock", "on")
     tablet.wait_for_function("window.companionWakeLock.length === 1")
     assert tablet.evaluate("window.companionWakeLock") == ["held screen"]
+    # The header says so (the Wake Lock needs no tap: no "Tap once" here).
+    expect(tablet.locator("#wake-status")).to_have_text("Screen stays on")
 
     tablet.once("dialog", lambda dialog: dialog.accept())
     tablet.get_by_test_id("end-game").click()
     expect(tablet.get_by_test_id("end-game")).to_have_count(0)
     tablet.wait_for_function("window.companionWakeLock.length === 2")
     assert tablet.evaluate("window.companionWakeLock") == ["held screen", "released"]
+    expect(tablet.locator("#wake-status")).to_be_hidden()

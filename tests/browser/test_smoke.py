@@ -2,15 +2,19 @@
 
 from __future__ import annotations
 
+from companion.config import HTMX_COPY, HTMX_PACKAGE, HTMX_URL, pinned_version
+
 
 def test_home_page_loads_htmx_and_app_js_without_errors(new_context, screenshot):
     page = new_context("tablet").new_page()
     response = page.goto("/")
     assert response is not None and response.ok
     page.wait_for_load_state("load")
-    # htmx came through the CDN <script> with its SRI hash, and the CSP let it run.
+    # htmx came from the CDN URL with its SRI hash (app.js loads it), and the CSP let it run.
     assert page.evaluate("typeof htmx") == "object"
-    assert page.evaluate("htmx.version") == "2.0.11"
+    assert page.evaluate("htmx.version") == pinned_version(HTMX_PACKAGE)
+    assert page.locator(f'script[src="{HTMX_URL}"]').count() == 1
+    assert page.locator(f'script[src="/static/{HTMX_COPY}"]').count() == 0, "no fallback needed"
     assert page.locator('link[rel="manifest"]').get_attribute("href") == "/manifest.webmanifest"
     assert page.locator('script[src="/static/app.js"]').count() == 1
     screenshot(page, "home")

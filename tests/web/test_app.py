@@ -82,20 +82,28 @@ def test_sqlite_runs_in_wal_mode_with_foreign_keys(app):
 
 # The base layout ------------------------------------------------------------------------
 
-def test_pages_load_htmx_from_the_pinned_cdn_with_sri(client):
+def htmx_meta(html: str) -> str:
+    """The <meta name="companion-htmx"> tag app.js loads htmx from."""
+    tag = re.search(r'<meta name="companion-htmx"[^>]*>', html)
+    assert tag, "htmx meta tag missing"
+    return tag.group(0)
+
+
+def test_pages_load_htmx_from_the_pinned_cdn_with_sri_and_the_apps_copy_as_fallback(client):
     html = client.get("/").get_data(as_text=True)
-    tag = re.search(r"<script src=\"https://unpkg\.com/htmx\.org@2\.0\.11/dist/htmx\.min\.js\"[^>]*>",
-                    html)
-    assert tag, "htmx script tag missing"
-    assert f'integrity="{HTMX_SRI}"' in tag.group(0)
-    assert 'crossorigin="anonymous"' in tag.group(0)
+    tag = htmx_meta(html)
+    assert f'content="{HTMX_URL}"' in tag
+    assert f'data-integrity="{HTMX_SRI}"' in tag
+    assert 'data-fallback="/static/vendor/htmx.min.js"' in tag
+    assert client.get("/static/vendor/htmx.min.js").status_code == 200
+    assert "<script>" not in html, "no inline script: the CSP forbids them"
 
 
-def test_a_local_htmx_copy_is_loaded_without_integrity(tmp_path):
+def test_a_local_htmx_copy_is_loaded_without_integrity_or_fallback(tmp_path):
     app = make_app(tmp_path, HTMX_URL="/static/vendor/htmx.min.js", HTMX_SRI="")
-    html = app.test_client().get("/").get_data(as_text=True)
-    tag = re.search(r'<script src="/static/vendor/htmx\.min\.js"[^>]*>', html)
-    assert tag and "integrity" not in tag.group(0)
+    tag = htmx_meta(app.test_client().get("/").get_data(as_text=True))
+    assert 'content="/static/vendor/htmx.min.js"' in tag
+    assert "data-integrity" not in tag and "data-fallback" not in tag
 
 
 def test_base_layout_has_manifest_icons_app_js_boost_csrf_and_safe_htmx_config(client):
@@ -111,6 +119,18 @@ def test_base_layout_has_manifest_icons_app_js_boost_csrf_and_safe_htmx_config(c
     assert "hx-on" not in html
 
 
+def test_base_layout_has_a_hidden_wake_status_that_names_the_apps_nosleep_copy(client):
+    html = client.get("/").get_data(as_text=True)
+    status = re.search(r'<p id="wake-status"[^>]*>', html)
+    assert status, "the header's wake-lock status is missing"
+    assert " hidden" in status.group(0), "app.js shows it, only where the screen stays on"
+    fallback = re.search(r'data-fallback="([^"]+)"', status.group(0)).group(1)
+    assert fallback == "/static/vendor/NoSleep.min.js"
+    assert client.get(fallback).status_code == 200
+    for state in ("on", "tap", "off"):
+        assert f'data-{state}="' in status.group(0)
+
+
 # Security headers and cookies -----------------------------------------------------------
 
 @pytest.mark.parametrize("path", ["/", "/new", "/recover", "/no-such-page", "/static/app.js"])
@@ -118,13 +138,26 @@ def test_every_response_has_csp_nosniff_and_referrer_policy(client, path):
     response = client.get(path)
     csp = response.headers["Content-Security-Policy"]
     for directive in ("default-src 'self'", f"script-src 'self' {HTMX_URL}", "style-src 'self'",
-                      "img-src 'self' data:", "connect-src 'self'", "manifest-src 'self'",
+                      "img-src 'self' data:", "media-src 'self' data:", "connect-src 'self'",
+                      "manifest-src 'self'",
                       "worker-src 'self'", "base-uri 'self'", "form-action 'self'",
                       "frame-ancestors 'none'"):
         assert directive in csp
     assert "unsafe-eval" not in csp and "unsafe-inline" not in csp
     assert response.headers["X-Content-Type-Options"] == "nosniff"
     assert response.headers["Referrer-Policy"] == "same-origin"
+
+
+def test_csp_stays_strict_with_the_fallbacks(client):
+    # The app's own htmx and nosleep.js come from 'self': scripts gain nothing. Only media
+    # may be a data: URI, for nosleep.js's built-in video.
+    directives = dict(d.strip().split(" ", 1) for d in
+                      client.get("/").headers["Content-Security-Policy"].split(";"))
+    assert directives["script-src"] == f"'self' {HTMX_URL}"
+    assert directives["style-src"] == "'self'"
+    assert directives["media-src"] == "'self' data:"
+    assert [name for name, sources in directives.items() if "data:" in sources] == [
+        "img-src", "media-src"]
 
 
 def test_csp_lets_scripts_come_from_the_configured_htmx_url(tmp_path):
