@@ -33,5 +33,7 @@ def register(app: Flask) -> None:
         if flow.blueprint is not None:
             app.register_blueprint(flow.blueprint,
                                    url_prefix=f"/t/<code>/games/<int:number>/{name}")
+    sheets = [flow.stylesheet for flow in FLOWS.values() if flow.stylesheet]
+    app.context_processor(lambda: {"game_stylesheets": sheets})
     errors.register(app)
     filters.register(app)

@@ -226,6 +226,8 @@ class GameFlow:
     """The fields that correct a past round (None: past rounds are not corrected here)."""
     default_unit: ClassVar[str] = "chips"
     """The money unit a new table of this game starts with."""
+    stylesheet: ClassVar[str | None] = None
+    """The game's own stylesheet under ``static/`` (``css/clumond.css``), if it has one."""
     sealed_steps: ClassVar[Mapping[str, SealedStep]] = {}
     """The game's sealed choices, by the name in their URL."""
 
