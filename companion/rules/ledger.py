@@ -85,3 +85,29 @@ def lines_of(round_: int | None, what: What, sizes: Mapping[str, int]) -> list[M
     """One line per player whose size is not 0, signed by ``what``, in the mapping's order."""
     return [MoneyLine(round_, player, what.sign * size, what)
             for player, size in sizes.items() if size]
+
+
+@dataclass(frozen=True)
+class Sources:
+    """Where each player's money came from: the sum of their lines of each kind."""
+
+    kinds: tuple[What, ...]
+    """The kinds of line the game has, in the order they first appear."""
+    by_player: dict[str, dict[What, int]]
+    """Each player's sum per kind (0 where they have no line of that kind)."""
+
+
+def sources(lines: list[MoneyLine], players: list[str]) -> Sources:
+    """Each player's lines summed per kind, for a table of where the money came from.
+
+    >>> lines = lines_of(None, What.JOINING_FEE, {"Ann": 100, "Bo": 100})
+    >>> lines += lines_of(None, What.FEE_PAYOUT, {"Ann": 200})
+    >>> result = sources(lines, ["Ann", "Bo"])
+    >>> [k.value for k in result.kinds], result.by_player["Bo"][What.FEE_PAYOUT]
+    (['joining fee', 'fee payout'], 0)
+    """
+    kinds = tuple(dict.fromkeys(line.what for line in lines))
+    by_player = {player: dict.fromkeys(kinds, 0) for player in players}
+    for line in lines:
+        by_player[line.player][line.what] += line.amount
+    return Sources(kinds, by_player)

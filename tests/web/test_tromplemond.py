@@ -826,6 +826,16 @@ def test_a_whole_game_of_eight_rounds_to_the_payout(game):
         sign = "+" if amount > 0 else "\u2212"
         assert f'data-money="{name}">{sign}£{abs(amount) // 100}.{abs(amount) % 100:02d}<' \
             in tablet
+    # Where each player's money came from: the fees, the stakes, the pots, the kitty.
+    header = re.search(r'data-testid="net-money">.*?<thead>(.*?)</thead>', tablet, re.S).group(1)
+    assert re.findall(r'<th scope="col">([^<]+)</th>', header) == [
+        "joining fee", "TROMP! stake", "round pot won", "fee payout", "kitty", "Net"]
+    for name, amount in result["money"].items():
+        row = re.search(rf'<tr[^>]*data-player="{name}">(.*?)</tr>', tablet.split(
+            'data-testid="net-money"')[1], re.S).group(1)
+        parts = [text.replace("\u2212", "-").replace("£", "").replace("+", "")
+                 for text in re.findall(r'data-source="[^"]+">([^<]+)<', row)]
+        assert sum(round(float(p) * 100) for p in parts) == amount
     # Every phone shows the end, its own lines picked out.
     for name in PLAYERS:
         html = game.phone(name)

@@ -18,7 +18,7 @@ from typing import Any
 from flask import Blueprint, abort
 from werkzeug.datastructures import MultiDict
 
-from ....rules import RuleError, settle_up
+from ....rules import RuleError, ledger, settle_up
 from ....rules import tromplemond as rules
 from ....rules.common import and_list
 from ....store import PLAYING, Game, Table, sealed
@@ -154,7 +154,7 @@ class RoundView(View):
     transfers: tuple[tuple[str, str, int], ...] = ()
     rounds_list: tuple[dict[str, Any], ...] = ()
     chart: str = ""
-    money_sources: Any = None
+    money_sources: ledger.Sources | None = None
     """Where each player's money came from (fees, stakes, round pots, the kitty)."""
     card_points: tuple[tuple[str, str], ...] = CARD_POINTS_ROWS
 
@@ -383,7 +383,9 @@ class TromplemondFlow(GameFlow):
         # Settled only at the end: while a card cut is due the money is still in the pots.
         transfers = settle_up(money) if money and result["finished"] else []
         return {"end": end, "standings": tuple(rules.standings(result["totals"])),
-                "transfers": tuple(transfers)}
+                "transfers": tuple(transfers),
+                "money_sources": (ledger.sources(rules.money_lines(record), record["players"])
+                                  if money else None)}
 
     @staticmethod
     def _rounds_list(game: Game, result: dict[str, Any]) -> tuple[dict[str, Any], ...]:
