@@ -85,6 +85,52 @@ def load_game(code: str, number: int) -> tuple[Table, Game]:
     return table, game
 
 
+def require_playing(table: Table, game: Game) -> None:
+    """Stop with 409 unless ``game`` is the one the table is playing."""
+    if table.playing is not game:
+        abort(409, f"Game {game.number} is over: its record stays as it is.")
+
+
+def keeper_game(code: str, number: int) -> tuple[Table, Game]:
+    """For a scorekeeper's page of a game being played: the table and the game (or 4xx)."""
+    table, game = load_game(code, number)
+    require_keeper(table)
+    require_playing(table, game)
+    return table, game
+
+
+def _finish(made: Any, default: Callable[[], Response],
+            after_commit: list[Callable[[], None]] = ()) -> Response:
+    """One commit and one answer: a refusal (4xx) changes nothing; else commit, then answer."""
+    response = make_response(made) if made is not None else None
+    if response is not None and response.status_code >= 400:
+        db.session.rollback()
+        return response
+    db.session.commit()
+    for then in after_commit:
+        then()
+    return response if response is not None else default()
+
+
+def table_action(view: Callable[..., Any]) -> Callable[..., Response]:
+    """Make a view a scorekeeper's change to the table itself (seats, dealer, games).
+
+    The table is found and the scorekeeper checked; the view gets the table
+    and returns ``None`` (done: back to the scorekeeper's screen) or a
+    response of its own; then one commit and one answer, as for a game.
+    """
+
+    @wraps(view)
+    @wrong_codes
+    def action(code: str, **values: Any) -> Response:
+        table = find_table(code)
+        require_keeper(table)
+        return _finish(view(table, **values), lambda: redirect(
+            url_for("tables.keeper", code=table.code), code=303))
+
+    return action
+
+
 def _actor(table: Table, who: Who, position: int | None) -> tuple[bool, Seat | None]:
     keeper = is_keeper(table)
     from_seat = request.form.get("from") == "seat"
@@ -132,8 +178,7 @@ def game_action(who: Who, *phases: Enum, refuse: str | None = None, same_round: 
         def action(code: str, number: int, **values: Any) -> Response:
             table, game = load_game(code, number)
             keeper, seat = _actor(table, who, values.get("position"))
-            if table.playing is not game:
-                abort(409, f"Game {game.number} is over: its record stays as it is.")
+            require_playing(table, game)
             flow = flow_for(game.game)
             draft = round_store.locked_draft(game)
             if same_round:
@@ -144,19 +189,13 @@ def game_action(who: Who, *phases: Enum, refuse: str | None = None, same_round: 
                                      "again and tap once more.")
             act = Act(table=table, game=game, flow=flow, draft=draft, view=moment,
                       keeper=keeper, seat=seat, form=request.form)
-            made = view(act, **values)
-            response = make_response(made) if made is not None else None
-            if response is not None and response.status_code >= 400:
-                db.session.rollback()
-                return response
-            db.session.commit()
-            for then in act.after_commit:
-                then()
-            return response if response is not None else answer(table, keeper=keeper)
+            return _finish(view(act, **values), lambda: answer(table, keeper=keeper),
+                           act.after_commit)
 
         return action
 
     return decorate
 
 
-__all__ = ["Act", "Who", "answer", "game_action", "load_game"]
+__all__ = ["Act", "Who", "answer", "game_action", "keeper_game", "load_game",
+           "require_playing", "table_action"]

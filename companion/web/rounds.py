@@ -15,13 +15,12 @@ from flask import Blueprint, abort, redirect, render_template, url_for
 from ..rules import RuleError
 from ..store import rounds as round_store
 from ..store import sealed
-from .actions import Act, Who, game_action, load_game
+from .actions import Act, Who, game_action, keeper_game
 from .flow import GameFlow, View, flow_for
 from .forms import FormError
 from .limits import wrong_codes
 from .live import live_table
 from .regions import phone_region, tablet_region
-from .roles import require_keeper
 
 bp = Blueprint("rounds", __name__)
 
@@ -110,10 +109,7 @@ def _round_number(game_rounds: list[Any], number: int) -> None:
 @wrong_codes
 def past_round(code: str, number: int, round_number: int):
     """The form that corrects a confirmed round, filled in with its facts."""
-    table, game = load_game(code, number)
-    require_keeper(table)
-    if table.playing is not game:
-        abort(409, f"Game {game.number} is over: its record stays as it is.")
+    table, game = keeper_game(code, number)
     _round_number(game.rounds, round_number)
     flow = flow_for(game.game)
     if flow.correction_template is None:

@@ -7,7 +7,8 @@ from flask import Blueprint, abort, redirect, render_template, request, url_for
 from ..extensions import db
 from ..rules import RuleError
 from ..rules.common import describe_counts
-from ..store import ENDED, Seat, SeatRequest, Table, changes, queries, spaced
+from ..store import ENDED, PENDING, Seat, SeatRequest, Table, changes, queries, spaced
+from .actions import table_action
 from .flow import GameFlow, flow_for, flows
 from .forms import (
     MAX_SEATS,
@@ -183,15 +184,10 @@ def _not_while_playing(table: Table, what: str) -> None:
         abort(409, f"{what} only between games: game {table.playing.number} is being played.")
 
 
-def _back(table: Table):
-    return redirect(url_for("tables.keeper", code=table.code), code=303)
-
-
 @bp.post("/t/<code>/seats/<int:position>/move")
-@wrong_codes
-def move_seat(code: str, position: int):
+@table_action
+def move_seat(table: Table, position: int):
     """Move a seat one place up (counter-clockwise) or down (clockwise) before the game."""
-    table = _keeper_table(code)
     seat = _seat(table, position)
     _not_while_playing(table, "Seats can be moved")
     direction = request.form.get("direction")
@@ -201,20 +197,30 @@ def move_seat(code: str, position: int):
     if other is None:
         abort(400, f"Seat {position} is already {'first' if direction == 'up' else 'last'}.")
     changes.move_seat(table, seat, other)
-    db.session.commit()
-    return _back(table)
 
 
-@bp.route("/t/<code>/seats/<int:position>/name", methods=["GET", "POST"])
+def _rename_page(table: Table, seat: Seat, value: str, error: str | None = None,
+                 status: int = 200):
+    return render_template("tables/rename.html", table=table, seat=seat, value=value,
+                           error=error), status
+
+
+@bp.get("/t/<code>/seats/<int:position>/name")
 @wrong_codes
-def rename_seat(code: str, position: int):
-    """Name (or rename) a seat's player before the game starts."""
+def rename_seat_page(code: str, position: int):
+    """The form that names (or renames) a seat's player before the game starts."""
     table = _keeper_table(code)
     seat = _seat(table, position)
     _not_while_playing(table, "Names can be changed")
-    if request.method == "GET":
-        return render_template("tables/rename.html", table=table, seat=seat,
-                               value=seat.name or "")
+    return _rename_page(table, seat, seat.name or "")
+
+
+@bp.post("/t/<code>/seats/<int:position>/name")
+@table_action
+def rename_seat(table: Table, position: int):
+    """Name (or rename) a seat's player before the game starts."""
+    seat = _seat(table, position)
+    _not_while_playing(table, "Names can be changed")
     typed = request.form.get("name", "")
     try:
         name = clean_name(typed, "The name")
@@ -225,31 +231,25 @@ def rename_seat(code: str, position: int):
         if clash is not None:
             raise FormError(f"Seat {clash.position} is already called {clash.name}")
     except FormError as error:
-        return render_template("tables/rename.html", table=table, seat=seat, value=typed[:80],
-                               error=str(error)), 400
+        return _rename_page(table, seat, typed[:80], str(error), 400)
     changes.rename_seat(table, seat, name)
-    db.session.commit()
-    return _back(table)
+    return None
 
 
 @bp.post("/t/<code>/seats/<int:position>/free")
-@wrong_codes
-def free_seat(code: str, position: int):
+@table_action
+def free_seat(table: Table, position: int):
     """Take a seat away from the phone that holds it (it can be claimed again)."""
-    table = _keeper_table(code)
     seat = _seat(table, position)
     if not seat.held:
         abort(409, f"Seat {position} is already free.")
     changes.free_seat(table, seat)
-    db.session.commit()
-    return _back(table)
 
 
 @bp.post("/t/<code>/dealer")
-@wrong_codes
-def dealer(code: str):
+@table_action
+def dealer(table: Table):
     """Choose who deals first, or draw a seat at random."""
-    table = _keeper_table(code)
     _not_while_playing(table, "The first dealer can be chosen")
     choice = request.form.get("dealer", "")
     try:
@@ -258,8 +258,6 @@ def dealer(code: str):
     except FormError as error:
         abort(400, f"{error}.")
     changes.set_first_dealer(table, position)
-    db.session.commit()
-    return _back(table)
 
 
 def _start_page(table: Table, flow: GameFlow, *, form=None, error: str | None = None,
@@ -269,14 +267,19 @@ def _start_page(table: Table, flow: GameFlow, *, form=None, error: str | None = 
                            **flow.options_values(table, form)), status
 
 
-@bp.route("/t/<code>/start", methods=["GET", "POST"])
+@bp.get("/t/<code>/start")
 @wrong_codes
-def start(code: str):
-    """The game's options (GET), and starting it with the seats as they are (POST)."""
+def start_page(code: str):
+    """The game's options, before it starts."""
     table = _keeper_table(code)
+    return _start_page(table, flow_for(table.game))
+
+
+@bp.post("/t/<code>/start")
+@table_action
+def start(table: Table):
+    """Start a game with the seats as they are and the options chosen."""
     flow = flow_for(table.game)
-    if request.method == "GET":
-        return _start_page(table, flow)
     problems = start_problems(table)
     if problems:
         if flow.options_template is None:
@@ -285,49 +288,42 @@ def start(code: str):
                            status=409)
     try:
         options, unit = flow.read_options(table, request.form)
+        if unit is not None:
+            changes.set_unit(table, unit)
+        game = changes.start_game(table, options=options)
+        flow.replay(game.record())
     except (FormError, RuleError) as error:
         message = str(error)
         return _start_page(table, flow, form=request.form,
                            error=message[:1].upper() + message[1:], status=400)
-    if unit is not None:
-        changes.set_unit(table, unit)
-    game = changes.start_game(table, options=options)
-    try:
-        flow.replay(game.record())
-    except RuleError as error:
-        db.session.rollback()
-        abort(400, f"The game cannot start: {error}.")
     flow.started(game)
-    db.session.commit()
-    return _back(table)
+    return None
 
 
 @bp.post("/t/<code>/games/<int:number>/end")
-@wrong_codes
-def end_game(code: str, number: int):
+@table_action
+def end_game(table: Table, number: int):
     """Close the game being played; its record stays, and the table may start another."""
-    table = _keeper_table(code)
     game = db.session.scalar(queries.game_number(table.id, number))
     if game is None:
         abort(404, f"This table has no game {number}.")
     if table.playing is not game:
         abort(409, f"Game {number} is already over.")
     changes.end_game(table, game, ENDED)
-    db.session.commit()
-    return _back(table)
 
 
 @bp.post("/t/<code>/requests/<int:request_id>/<any(approve, deny):answer>")
-@wrong_codes
-def answer_request(code: str, request_id: int, answer: str):
-    """Approve (the asking phone gets the seat) or deny a seat-back request."""
-    table = _keeper_table(code)
+@table_action
+def answer_request(table: Table, request_id: int, answer: str):
+    """Approve (the asking phone gets the seat) or deny a seat-back request.
+
+    A request that lapsed meanwhile (the phone took another seat) is taken
+    off the list and the tablet shows the seats as they are.
+    """
     asked = db.session.get(SeatRequest, request_id)
     if asked is None or asked.table_id != table.id:
         abort(400, "There is no such request at this table.")
-    if not changes.answer_request(table, asked, approve=answer == "approve"):
-        db.session.commit()
+    if asked.status != PENDING:
         abort(409, "That request was already answered, or that phone has taken another "
                    "seat meanwhile.")
-    db.session.commit()
-    return _back(table)
+    changes.answer_request(table, asked, approve=answer == "approve")

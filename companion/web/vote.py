@@ -21,13 +21,12 @@ from typing import Any
 from flask import Blueprint, Response, abort, redirect, render_template, request, url_for
 
 from ..store import sealed
-from .actions import Act, Who, game_action, load_game
+from .actions import Act, Who, game_action, keeper_game
 from .flow import SealedStep, View, flow_for
 from .forms import FormError, whole_number
 from .limits import wrong_codes
 from .live import is_htmx
 from .regions import phone_region
-from .roles import require_keeper
 
 bp = Blueprint("vote", __name__)
 
@@ -164,8 +163,7 @@ def _private_page(view: View, step: SealedStep, *, chooser: str | None = None,
 @wrong_codes
 def private(code: str, number: int, step: str):
     """The tablet's private screen: pick the player without a phone who chooses here."""
-    table, game = load_game(code, number)
-    require_keeper(table)
+    table, game = keeper_game(code, number)
     flow = flow_for(game.game)
     sealed_step = _step(flow.sealed_steps, step)
     return _private_page(flow.moment(table, game), sealed_step,

@@ -17,10 +17,10 @@ from ....rules.common import and_list
 from ....store import rounds as round_store
 from ....store import sealed
 from ....store import tromplemond as store
-from ...actions import Act, Who, game_action, load_game
+from ...actions import Act, Who, game_action, keeper_game, load_game, require_playing
 from ...forms import FormError
 from ...limits import wrong_codes
-from ...roles import require_keeper, require_seat_at
+from ...roles import require_seat_at
 from . import forms
 from .flow import FLOW, Phase, RoundView, bp
 
@@ -155,8 +155,7 @@ def my_hand_page(code: str, number: int, position: int):
     """A phone's card picker for its own 5 cards (2 face up, 3 face down)."""
     table, game = load_game(code, number)
     seat = require_seat_at(table, position)
-    if table.playing is not game:
-        abort(409, f"Game {game.number} is over: its record stays as it is.")
+    require_playing(table, game)
     view = FLOW.moment(table, game, seat.name)
     if view.phase is not Phase.HANDS:
         return redirect(url_for("seats.seat", code=table.code) + "#round", code=303)
@@ -164,19 +163,23 @@ def my_hand_page(code: str, number: int, position: int):
     return _hand_page(view, seat.name or "", keeper=False, values=forms.hand_fields(data))
 
 
+def _save_hand(act: Act, player: str, read: Any):
+    """Save ``player``'s hand as ``read`` reads it from the form, or show the form again."""
+    try:
+        hand = read(act.form, player)
+    except FormError as error:
+        return _hand_page(act.view, player, keeper=act.keeper, error=f"{error}.",
+                          values=forms.hand_fields_from_form(act.form), status=400)
+    _set_hand(act, player, hand)
+    return None
+
+
 @bp.post("/seats/<int:position>/hand")
 @game_action(Who.SEAT, Phase.HANDS,
              refuse="Hands are entered after the vote, when everyone reveals.")
 def my_hand(act: Act, position: int):
     """A phone saves its own 5 cards from the picker."""
-    player = act.player or ""
-    try:
-        hand = forms.read_picker(act.form, player)
-    except FormError as error:
-        return _hand_page(act.view, player, keeper=False, error=f"{error}.",
-                          values=forms.hand_fields_from_form(act.form), status=400)
-    _set_hand(act, player, hand)
-    return None
+    return _save_hand(act, act.player or "", forms.read_picker)
 
 
 def _keeper_player(view: RoundView, position: int) -> str:
@@ -190,10 +193,7 @@ def _keeper_player(view: RoundView, position: int) -> str:
 @wrong_codes
 def keeper_hand_page(code: str, number: int, position: int):
     """The scorekeeper's form for any hand: the cards, the quick form, or clear it."""
-    table, game = load_game(code, number)
-    require_keeper(table)
-    if table.playing is not game:
-        abort(409, f"Game {game.number} is over: its record stays as it is.")
+    table, game = keeper_game(code, number)
     view = FLOW.moment(table, game)
     _hands_view(view)
     player = _keeper_player(view, position)
@@ -206,14 +206,7 @@ def keeper_hand_page(code: str, number: int, position: int):
              refuse="Hands are entered after the vote, when everyone reveals.")
 def keeper_hand(act: Act, position: int):
     """The scorekeeper enters or corrects any hand: cards, the quick form, or clears it."""
-    player = _keeper_player(act.view, position)
-    try:
-        hand = forms.read_hand(act.form, player)
-    except FormError as error:
-        return _hand_page(act.view, player, keeper=True, error=f"{error}.",
-                          values=forms.hand_fields_from_form(act.form), status=400)
-    _set_hand(act, player, hand)
-    return None
+    return _save_hand(act, _keeper_player(act.view, position), forms.read_hand)
 
 
 # --------------------------------------------------------------------------- the end, penalties
@@ -260,10 +253,7 @@ def penalty(act: Act):
 @wrong_codes
 def penalties(code: str, number: int):
     """The penalties, each behind a confirm: shown early, dealer error, banned, void."""
-    table, game = load_game(code, number)
-    require_keeper(table)
-    if table.playing is not game:
-        abort(409, f"Game {game.number} is over: its record stays as it is.")
+    table, game = keeper_game(code, number)
     view = FLOW.moment(table, game)
     if view.phase in (Phase.END, Phase.CUT):
         return redirect(url_for("tables.keeper", code=table.code) + "#round", code=303)
