@@ -88,7 +88,8 @@ def serve(args: list[str]) -> int:
         command = [str(PYTHON), "-m", "flask", "--app", "companion", "run",
                    "--host", "0.0.0.0", "--port", str(port)]
     else:
-        command = [str(BIN / "gunicorn"), "--workers", "1", "--threads", "8",
+        # gunicorn.conf.py: one worker, made after the app (so it holds the ballot key).
+        command = [str(BIN / "gunicorn"), "-c", str(ROOT / "gunicorn.conf.py"),
                    "--bind", f"0.0.0.0:{port}", "--access-logfile", "-", *args,
                    "companion:create_app()"]
     try:

@@ -50,6 +50,10 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
 
     from . import store  # (the models must be known to db and to migrations)
     from .web import register
+    from .web.converters import BoundedInt
+
+    # Every <int:…> in a URL fits the database's integers: a larger one is a 404, not a 500.
+    app.url_map.converters["int"] = BoundedInt
 
     # The key that seals secret choices lives in this process's memory only: made here,
     # before gunicorn forks its workers (--preload), or given for several servers.

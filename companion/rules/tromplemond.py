@@ -1074,6 +1074,10 @@ def _next_phase(phase: _Phase, index: int, totals: Mapping[str, int], opts: Opti
     return _Phase.DONE, (cut_winner, "card cut")
 
 
+RECORD_FLAGS: tuple[str, ...] = ("void", "banned")
+"""The record-level fields a Tromplemond record may carry besides the common ones."""
+
+
 def _read_flags(record: Mapping[str, Any], players: Sequence[str]) -> tuple[bool, str | None]:
     void = true_or_false(record.get("void"), "void")
     banned = record.get("banned")

@@ -22,6 +22,8 @@ from .models import (
     CANCELLED,
     DENIED,
     PENDING,
+    PENDING_PER_ADDRESS,
+    PENDING_PER_TABLE,
     RECORD_FIELDS,
     Game,
     Seat,
@@ -144,11 +146,29 @@ def _cancel_requests(table: Table, hashed: str) -> None:
         .values(status=CANCELLED).execution_options(synchronize_session=False))
 
 
-def ask_for_seat(table: Table, seat: Seat, key: str) -> SeatRequest:
-    """Ask the scorekeeper for a held seat back; any earlier request of this phone lapses."""
-    hashed = key_hash(key)
+class TooManyRequests(ValueError):
+    """More seat-back requests are waiting than a table (or one address) may have."""
+
+
+def ask_for_seat(table: Table, seat: Seat, key: str, address: str = "") -> SeatRequest:
+    """Ask the scorekeeper for a held seat back; any earlier request of this phone lapses.
+
+    Refused (:class:`TooManyRequests`) when the table already has
+    :data:`PENDING_PER_TABLE` requests waiting, or the address has
+    :data:`PENDING_PER_ADDRESS`: a stranger cannot flood the tablet.
+    """
+    hashed, where = key_hash(key), key_hash(address)
     _cancel_requests(table, hashed)
-    request = SeatRequest(table_id=table.id, seat=seat, key_hash=hashed)
+    waiting = db.session.execute(
+        select(SeatRequest.address_hash).where(SeatRequest.table_id == table.id,
+                                               SeatRequest.status == PENDING)).scalars().all()
+    if len(waiting) >= PENDING_PER_TABLE:
+        raise TooManyRequests("Too many phones are asking for their seats at this table: "
+                              "ask the scorekeeper to answer them first.")
+    if sum(1 for h in waiting if h == where) >= PENDING_PER_ADDRESS:
+        raise TooManyRequests("This network has asked for seats too often: ask the "
+                              "scorekeeper to answer the requests waiting first.")
+    request = SeatRequest(table_id=table.id, seat=seat, key_hash=hashed, address_hash=where)
     db.session.add(request)
     bump(table)
     return request
@@ -185,12 +205,17 @@ def answer_request(table: Table, request: SeatRequest, approve: bool) -> bool:
     return True
 
 
-def take_over(table: Table) -> str:
-    """Make a new scorekeeper key for the table (after a recovery code); the old one stops."""
-    key = new_key()
+def take_over(table: Table) -> tuple[str, str]:
+    """Hand the table to a new device (after a recovery code): a new key, a new recovery code.
+
+    Both old ones stop working, so the old device cannot take the table back.
+    Returns the new key and the new recovery code (kept only as hashes).
+    """
+    key, recovery = new_key(), new_code()
     table.scorekeeper_key_hash = key_hash(key)
+    table.recovery_code_hash = recovery_hash(recovery)
     bump(table)
-    return key
+    return key, recovery
 
 
 def start_game(table: Table, record: Mapping[str, Any] | None = None, *,

@@ -21,6 +21,13 @@ NAME_LENGTH = 40
 PENDING, APPROVED, DENIED, CANCELLED = "pending", "approved", "denied", "cancelled"
 """The states of a seat-back request."""
 
+PENDING_PER_TABLE = 8
+"""The most seat-back requests waiting at one table (a table has at most 8 seats)."""
+
+PENDING_PER_ADDRESS = 2
+"""The most seat-back requests waiting at one table from one address (one café's Wi-Fi may
+be several phones, but no phone needs more than one request)."""
+
 PLAYING, ENDED = "playing", "ended"
 """The states of a game."""
 
@@ -119,6 +126,8 @@ class SeatRequest(db.Model):
     seat_id: Mapped[int] = mapped_column(ForeignKey("seats.id", ondelete="CASCADE"))
     key_hash: Mapped[str] = mapped_column(String(64), index=True)
     """The asking phone's key: on approval it becomes the seat's key."""
+    address_hash: Mapped[str | None] = mapped_column(String(64), default=None)
+    """A hash of the address the request came from, to limit the requests one address makes."""
     status: Mapped[str] = mapped_column(String(10), default=PENDING)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=_now)
 

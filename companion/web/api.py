@@ -9,13 +9,16 @@ No cookie is read, so the endpoint is exempt from CSRF.
 
 from __future__ import annotations
 
+import json
+import math
 from collections.abc import Mapping
+from typing import Any
 
 from flask import Blueprint, abort, jsonify, request
 
 from ..extensions import csrf, db
-from ..rules import RuleError, replay
-from ..store import changes
+from ..rules import RuleError, game_module, replay
+from ..store import RECORD_FIELDS, changes
 from .flow import flow_for
 from .forms import MAX_SEATS, FormError, clean_name
 from .limits import api_calls
@@ -40,17 +43,69 @@ def _check_names(record: Mapping[str, object]) -> list[str]:
     return names
 
 
+def read_json_body(what: str) -> dict[str, Any]:
+    """The request's body as a JSON object, read strictly (400 with a message otherwise).
+
+    Refused: anything but an object; NaN, Infinity and numbers too large for a
+    float (1e400), which no JSON reader elsewhere takes back; text that is not
+    valid Unicode (a lone surrogate such as "\\ud800"); nesting so deep it
+    would exhaust the reader.
+    """
+    try:
+        data = json.loads(request.get_data(), parse_constant=_no_constant,
+                          parse_float=_finite_float)
+        _check_text(data)
+    except RecursionError:
+        abort(400, f"Send {what} as a JSON object: this one is nested too deeply.")
+    except UnicodeError:
+        abort(400, f"Send {what} as a JSON object in valid UTF-8 text.")
+    except ValueError as error:
+        abort(400, f"Send {what} as a JSON object (Content-Type: application/json): "
+                   f"{str(error)[:120]}.")
+    if not isinstance(data, dict):
+        abort(400, f"Send {what} as a JSON object (Content-Type: application/json).")
+    return data
+
+
+def _no_constant(name: str) -> None:
+    raise ValueError(f"{name} is not a number JSON allows")
+
+
+def _finite_float(text: str) -> float:
+    number = float(text)
+    if not math.isfinite(number):
+        raise ValueError(f"{text[:20]} is too large a number")
+    return number
+
+
+def _check_text(data: Any) -> None:
+    """Every string (keys included) must be encodable: no lone surrogates."""
+    stack = [data]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, str):
+            item.encode("utf-8")
+        elif isinstance(item, dict):
+            stack.extend(item.keys())
+            stack.extend(item.values())
+        elif isinstance(item, list):
+            stack.extend(item)
+
+
 @bp.post("/games")
 @api_calls
 def import_game():
     """Make a table playing the posted game record; answer its URLs and recovery code."""
-    record = request.get_json(silent=True)
-    if not isinstance(record, dict):
-        abort(400, "Send a game record as a JSON object (Content-Type: application/json).")
+    record = read_json_body("a game record")
     try:
         replay(record)
     except RuleError as error:
         abort(400, str(error))
+    known = set(RECORD_FIELDS) | set(getattr(game_module(record["game"]), "RECORD_FLAGS", ()))
+    unknown = sorted(set(record) - known)
+    if unknown:
+        abort(400, f"A {record['game']} record has no field {unknown[0][:40]!r}: a typo must "
+                   "not drop a fact silently.")
     try:
         names = _check_names(record)
     except FormError as error:

@@ -79,7 +79,7 @@ def whole_number(text: object, what: str, low: int, high: int) -> int:
     >>> whole_number(" 4 ", "The number of seats", 2, 8)
     4
     """
-    if not isinstance(text, str) or not re.fullmatch(r"\s*\d{1,6}\s*", text):
+    if not isinstance(text, str) or not re.fullmatch(r"\s*[0-9]{1,6}\s*", text):
         raise FormError(f"{what} must be a whole number")
     value = int(text)
     if not low <= value <= high:
@@ -127,7 +127,7 @@ def read_money(text: object, unit: str, what: str) -> int:
         typed = typed[len(symbol):].strip()
     if not typed:
         return 0
-    match = re.fullmatch(r"(\d{1,8})(?:[.,](\d{1,2}))?", typed)
+    match = re.fullmatch(r"([0-9]{1,8})(?:[.,]([0-9]{1,2}))?", typed)
     if match is None:
         example = "5" if not places else "2.50"
         raise FormError(f"{what} must be an amount like {example}, "

@@ -53,7 +53,8 @@ def recover():
         return render_template("home/recover.html", code=typed_code[:20], error=(
             "No table has that code and recovery code. The recovery code is on the old "
             "scorekeeper screen, under \u201cRecovery code\u201d.")), 404
-    key = changes.take_over(table)
+    key, new_recovery = changes.take_over(table)
     db.session.commit()
-    remember_keeper(table, key, recovery)
-    return redirect(url_for("tables.keeper", code=table.code), code=303)
+    remember_keeper(table, key, new_recovery)
+    # The new recovery code is shown open on the screen this device lands on.
+    return redirect(url_for("tables.keeper", code=table.code, new_recovery=1), code=303)

@@ -12,7 +12,7 @@ import hashlib
 import json
 from pathlib import Path
 
-from flask import Blueprint, Response, current_app, render_template, url_for
+from flask import Blueprint, Response, current_app, make_response, render_template, url_for
 
 bp = Blueprint("pwa", __name__)
 
@@ -123,6 +123,12 @@ def service_worker() -> Response:
 
 
 @bp.get("/offline")
-def offline() -> str:
-    """The page the service worker shows when a page cannot be fetched."""
-    return render_template("pwa/offline.html", **_offline_context())
+def offline() -> Response:
+    """The page the service worker shows when a page cannot be fetched.
+
+    It holds no seat, key or token, so it may be kept, but always checked
+    again (``no-cache``): the service worker refreshes its copy with the shell.
+    """
+    response = make_response(render_template("pwa/offline.html", **_offline_context()))
+    response.cache_control.no_cache = True
+    return response

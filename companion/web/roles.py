@@ -8,9 +8,11 @@ its hash is still the one on record.
 
 from __future__ import annotations
 
+import hashlib
+import hmac
 from dataclasses import dataclass
 
-from flask import abort, session
+from flask import abort, current_app, session
 
 from ..extensions import db
 from ..store import (
@@ -90,8 +92,21 @@ def phone_key(table: Table) -> str | None:
 
 
 def phone_key_or_new(table: Table) -> str:
-    """This phone's key at the table, or a new one (kept by :func:`remember_phone`)."""
-    return phone_key(table) or new_key()
+    """This phone's key at the table, or one its session gives it (:func:`remember_phone`).
+
+    A phone with no key yet gets one made from its session (the session's
+    own secret CSRF token, signed with the app's key), not a random one: two
+    taps of a fresh phone in the same instant then carry the same key, and a
+    key holds at most one seat of a table (the database's unique constraint).
+    """
+    key = phone_key(table)
+    if key is not None:
+        return key
+    token = session.get("csrf_token")
+    if not isinstance(token, str):
+        return new_key()
+    secret = str(current_app.config["SECRET_KEY"]).encode()
+    return hmac.new(secret, f"phone:{table.code}:{token}".encode(), hashlib.sha256).hexdigest()
 
 
 def remember_phone(table: Table, key: str) -> None:

@@ -130,7 +130,11 @@ def ask(code: str):
     if not seat.held:
         return _refuse(table, 409, f"Seat {seat.position} is free: take it without asking.")
     key = phone_key_or_new(table)
-    changes.ask_for_seat(table, seat, key)
+    try:
+        changes.ask_for_seat(table, seat, key, request.remote_addr or "")
+    except changes.TooManyRequests as error:
+        db.session.rollback()
+        return _refuse(table, 429, str(error))
     db.session.commit()
     remember_phone(table, key)
     return _seat_page(table)

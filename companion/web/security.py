@@ -66,4 +66,7 @@ def add_security_headers(response: Response) -> Response:
     if not shell and "Cache-Control" not in headers:
         # Pages carry seats, keys and CSRF tokens: never stored, never shared.
         headers["Cache-Control"] = "no-store"
+    if request.is_secure:
+        # Behind HTTPS, the browser keeps to HTTPS (a LAN table on plain http gets none).
+        headers.setdefault("Strict-Transport-Security", "max-age=31536000")
     return response

@@ -155,7 +155,8 @@ def keeper(code: str):
                | _keeper_context(table))
     return render_template(
         "tables/keeper.html", join_url=url, qr=qr_svg(url), spaced_code=spaced(table.code),
-        recovery=spaced(recovery) if recovery else None, **context)
+        recovery=spaced(recovery) if recovery else None,
+        new_recovery=bool(request.args.get("new_recovery")), **context)
 
 
 @bp.get("/t/<code>/live")

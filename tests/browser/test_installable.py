@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from playwright.sync_api import expect
 
-LIVE_MS = 5_000
+LIVE_MS = 15_000
 
 
 def wait_for_service_worker(page) -> None:

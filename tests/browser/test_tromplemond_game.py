@@ -29,7 +29,7 @@ from playwright.sync_api import expect
 
 from companion.rules import replay, settle_up
 
-LIVE_MS = 5_000
+LIVE_MS = 15_000
 PLAYERS = ("Rob", "Sam", "Nick", "Emily")
 
 # Round 1: the rules' worked example, with Nick's 10♦ the typo the rules text makes.

@@ -19,7 +19,7 @@ from playwright.sync_api import expect
 
 from companion.rules import replay
 
-LIVE_MS = 5_000
+LIVE_MS = 15_000
 PLAYERS = ("Rob", "Sam", "Nick", "Emily")
 
 

@@ -230,3 +230,11 @@ def test_a_poll_that_fails_gets_a_small_fragment_not_a_page(client):
     assert response.status_code == 404
     html = response.get_data(as_text=True)
     assert "<html" not in html and 'role="alert"' in html
+
+
+def test_the_offline_page_is_revalidated_and_https_keeps_to_https(client):
+    offline = client.get("/offline")
+    assert offline.status_code == 200 and offline.headers["Cache-Control"] == "no-cache"
+    assert "Strict-Transport-Security" not in client.get("/").headers  # plain http on a LAN
+    secure = client.get("/", base_url="https://companion.example.org")
+    assert secure.headers["Strict-Transport-Security"] == "max-age=31536000"

@@ -58,11 +58,14 @@ def test_a_wrong_code_is_a_404_that_says_so(client):
     assert "There is no table with the code BCDF GHJK" in response.get_data(as_text=True)
 
 
+WRONG = [f"BCDFGH{a}{b}" for a in "JKLM" for b in "23456789"][:30]
+"""Thirty wrong codes: the most one address may type in a minute."""
+
+
 def test_wrong_codes_are_limited_per_device_with_a_clear_429(app, client, actions):
     code = actions.create_table()
-    for attempt in range(10):
-        assert client.get("/join", query_string={"code": f"BCDFGHJ{attempt + 2}"}).status_code \
-            == 404
+    for wrong in WRONG:
+        assert client.get("/join", query_string={"code": wrong}).status_code == 404
     response = client.get("/join", query_string={"code": "BCDFGHJK"})
     assert response.status_code == 429
     assert "Too many tries" in response.get_data(as_text=True)
@@ -70,6 +73,17 @@ def test_wrong_codes_are_limited_per_device_with_a_clear_429(app, client, action
     assert client.get("/j/BCDFGHJK").status_code == 429
     # Another device is not affected.
     assert actions.phone().get(f"/j/{code}").status_code == 200
+
+
+def test_eight_phones_on_one_wifi_with_typos_are_never_refused(actions):
+    code = actions.create_table(game="trefeltromp", players=[f"P{i}" for i in range(1, 9)])
+    phones = [actions.phone() for _ in range(8)]
+    for phone in phones:
+        phone.environ_base["REMOTE_ADDR"] = "203.0.113.9"  # one café's address
+    for phone, typo in zip(phones, WRONG[::3], strict=False):
+        for wrong in (typo, typo[::-1]):  # two typos each, sixteen in all
+            assert phone.get("/join", query_string={"code": wrong}).status_code == 404
+        assert phone.get("/join", query_string={"code": code.lower()}).status_code == 303
 
 
 def test_right_codes_do_not_count_towards_the_limit(client, actions):
@@ -100,11 +114,19 @@ def test_recovery_moves_the_scorekeeper_to_the_new_device(app, client, actions):
     response = actions.post("/recover", {"code": code.lower(), "recovery": recovery.lower()},
                             client=tablet)
     assert response.status_code == 303
-    assert response.headers["Location"].endswith(f"/t/{code}")
-    assert tablet.get(f"/t/{code}").status_code == 200
+    assert response.headers["Location"].endswith(f"/t/{code}?new_recovery=1")
+    page = tablet.get(response.headers["Location"]).get_data(as_text=True)
+    assert 'data-testid="new-recovery"' in page and '<details class="panel recovery" open>' in page
     # The old tablet is no longer the scorekeeper.
     assert client.get(f"/t/{code}").status_code == 403
     assert actions.post(f"/t/{code}/seats/1/move", {"direction": "down"}).status_code == 403
+    # The recovery code is new: the old device cannot take the table back with the old one.
+    fresh = recovery_code_of(tablet, code)
+    assert normalise_code(fresh) != normalise_code(recovery)
+    back = actions.post("/recover", {"code": code, "recovery": recovery}, client=client)
+    assert back.status_code == 404 and tablet.get(f"/t/{code}").status_code == 200
+    again = actions.post("/recover", {"code": code, "recovery": fresh}, client=client)
+    assert again.status_code == 303 and client.get(f"/t/{code}").status_code == 200
 
 
 def test_a_wrong_recovery_code_is_a_404_and_changes_nothing(client, actions):
@@ -128,8 +150,8 @@ def test_guessing_recovery_codes_is_limited(actions):
     code = actions.create_table()
     right = recovery_code_of(actions.keeper, code)
     tablet = actions.phone()
-    statuses = [actions.post("/recover", {"code": code, "recovery": f"BCDFGHJ{d}"},
-                             client=tablet).status_code for d in "23456789BC"]
-    assert statuses == [404] * 10
+    statuses = [actions.post("/recover", {"code": code, "recovery": wrong},
+                             client=tablet).status_code for wrong in WRONG]
+    assert statuses == [404] * len(WRONG)
     response = actions.post("/recover", {"code": code, "recovery": right}, client=tablet)
     assert response.status_code == 429, "even the right code waits once the limit is hit"

@@ -322,3 +322,55 @@ def test_the_cookie_stays_small_however_many_tables_a_device_joins(actions):
     # The latest tables are remembered; the oldest were let go.
     assert device.get(f"/t/{codes[-1]}").status_code == 200
     assert "You are Rob" in device.get(f"/t/{codes[-1]}/seat").get_data(as_text=True)
+
+
+def test_a_fresh_phone_tapping_two_seats_in_the_same_instant_gets_one(actions):
+    import threading
+
+    code = actions.create_table()
+    phone = actions.phone()
+    phone.get(f"/j/{code}")  # the join page: a session (and its CSRF token), no seat key yet
+    token = actions.token(phone)
+    start = threading.Barrier(2)
+    answers: dict[int, int] = {}
+
+    def claim(position: int) -> None:
+        start.wait()
+        answers[position] = phone.post(f"/j/{code}/claim", data={
+            "csrf_token": token, "seat": str(position)}).status_code
+
+    threads = [threading.Thread(target=claim, args=(n,)) for n in (1, 2)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    held = [seat.position for seat in actions.table(code).seats if seat.held]
+    assert len(held) == 1, (answers, held)
+    # And the seat is the phone's: it shows "You are …", so no seat is held by a lost key.
+    page = phone.get(f"/t/{code}/seat").get_data(as_text=True)
+    assert f'data-seat="{held[0]}"' in page and "You are" in page
+
+
+def test_seat_back_requests_are_limited_per_address_and_per_table(actions):
+    code = actions.create_table(game="trefeltromp",
+                                players=["A", "B", "C", "D", "E", "F", "G", "H"])
+    for position in range(1, 9):
+        actions.claim(code, position)
+    # One address (a café's Wi-Fi): two requests wait at most; the third is refused.
+    same_wifi = []
+    for position in (1, 2, 3):
+        phone = actions.phone()
+        phone.environ_base["REMOTE_ADDR"] = "203.0.113.7"
+        same_wifi.append(ask(actions, code, position, phone=phone)[1].status_code)
+    assert same_wifi == [303, 303, 429]
+    assert len(pending(actions, code)) == 2
+    # The table: eight wait at most, whoever asks.
+    others = [ask(actions, code, position)[1].status_code for position in (3, 4, 5, 6, 7, 8, 3)]
+    assert others[:6] == [303] * 6 and others[6] == 429
+    refused = ask(actions, code, 4)[1]
+    assert refused.status_code == 429 and "Too many phones are asking" in refused.get_data(
+        as_text=True)
+    assert len(pending(actions, code)) == 8
+    # Answering one makes room again.
+    actions.post(f"/t/{code}/requests/{pending(actions, code)[0].id}/deny")
+    assert ask(actions, code, 5)[1].status_code == 303

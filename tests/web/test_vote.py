@@ -189,8 +189,10 @@ def test_the_scorekeeper_settles_a_tie_by_a_card_cut(client, actions, table):
     vote_all(actions, code, phones, {"Rob": "Sam", "Sam": "Rob", "Nick": "Sam", "Emily": "Rob"})
     vote_all(actions, code, phones, {"Nick": "Rob"})  # one tie-break slip in, then the cut
     response = cut(actions, code, "Sam", **HTMX)
-    assert response.status_code == 200 and 'data-phase="hands"' in text_of(response)
-    assert "<strong>Sam</strong> is off (card cut)" in text_of(response)
+    # The same answer whoever goes off: a redirect, whose size names nobody.
+    assert response.status_code == 303 and response.headers["Location"].endswith("#round")
+    tablet = tablet_round(client, code)
+    assert 'data-phase="hands"' in tablet and "<strong>Sam</strong> is off (card cut)" in tablet
     now = status(actions.app, code)
     assert (now.settled_off, now.how) == ("Sam", Stage.CUT)
     assert "Card cut: Sam goes off" in tablet_round(client, code)
@@ -540,3 +542,20 @@ def test_after_the_reveal_the_screens_cannot_tell_who_named_whom(app, actions, m
     other = _run(app, actions, monkeypatch, {"Rob": "Emily", "Sam": "Nick", "Nick": "Emily",
                                              "Emily": "Nick"})
     assert one == other
+
+
+def test_a_restart_during_the_vote_asks_everyone_again_and_says_so(app, client, actions, table):
+    from companion.store import sealed
+
+    code, phones = table
+    open_vote(actions, code)
+    vote_all(actions, code, phones, {"Rob": "Sam", "Sam": "Rob"})
+    sealed.install_key(app, None)  # a restart: the new process has a new key
+    for html in (tablet_round(client, code), phone_round(phones["Rob"], code)):
+        assert "The server restarted: please vote again." in html
+        assert "0 of 4</strong> slips in" in html  # nothing is guessed from the old slips
+    assert 'data-step="choose"' in slip_of(phone_round(phones["Rob"], code))
+    vote_all(actions, code, phones, {"Rob": "Emily", "Sam": "Emily", "Nick": "Emily",
+                                     "Emily": "Rob"})
+    assert status(actions.app, code).settled_off == "Emily"
+    assert "restarted" not in tablet_round(client, code)

@@ -54,12 +54,17 @@ def open_vote(act: Act):
 @bp.post("/cut")
 @game_action(Who.KEEPER, Phase.VOTE, refuse="There is no tie to settle now.")
 def card_cut(act: Act):
-    """Settle a tie of the vote by a card cut: the scorekeeper records who goes off."""
+    """Settle a tie of the vote by a card cut: the scorekeeper records who goes off.
+
+    The answer is the same redirect whoever goes off, so nothing of the name
+    shows in the size of the answer or the access log.
+    """
     try:
         store.record_cut(act.game, act.draft.round_index, act.form.get("name", ""))
     except sealed.SealError as error:
         abort(error.status, str(error))
     act.after_commit.append(sealed.scrub)
+    return redirect(url_for("tables.keeper", code=act.table.code) + "#round", code=303)
 
 
 @bp.post("/shown-early")

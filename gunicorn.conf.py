@@ -1,0 +1,43 @@
+"""gunicorn's settings for the companion: the Procfile and ``manage.py serve`` both use them.
+
+One worker process with threads, made after the app (``preload_app``):
+
+- the key that seals secret choices is made once, in the app, before the
+  worker forks, so the worker holds it (``companion.store.sealed``);
+- the rate limits, counted in that process's memory, hold for every request;
+- the replayed results a live screen needs are shared by every screen.
+
+More workers (``WEB_CONCURRENCY``) need the rate limits in shared storage
+(``RATELIMIT_STORAGE_URI=redis://…``): gunicorn refuses to start otherwise.
+"""
+
+from __future__ import annotations
+
+import os
+
+bind = f"{os.environ.get('COMPANION_HOST', '0.0.0.0')}:{os.environ.get('PORT', '5000')}"
+preload_app = True
+workers = int(os.environ.get("WEB_CONCURRENCY", "1"))
+worker_class = "gthread"
+threads = int(os.environ.get("COMPANION_THREADS", "16"))
+keepalive = 30  # phones poll every 2 s: keep their connections open between polls
+control_socket_disable = True  # no runtime control (gunicornc); two servers never share one
+
+
+def on_starting(server) -> None:
+    """Refuse several workers that would each count the rate limits on their own."""
+    storage = os.environ.get("RATELIMIT_STORAGE_URI") or "memory://"
+    if server.cfg.workers > 1 and storage.startswith("memory://"):
+        raise RuntimeError(
+            f"{server.cfg.workers} workers would each keep their own rate limits: set "
+            "RATELIMIT_STORAGE_URI to shared storage (redis://host:6379) or WEB_CONCURRENCY=1")
+
+
+def post_fork(server, worker) -> None:
+    """Each worker opens its own database connections (none are shared across the fork)."""
+    from companion.extensions import db
+
+    app = server.app.callable
+    if app is not None:
+        with app.app_context():
+            db.engine.dispose(close=False)
