@@ -15,7 +15,7 @@ from sqlalchemy.engine import Engine
 from werkzeug.middleware.proxy_fix import ProxyFix
 
 from .config import DEFAULTS, HTMX_SRI, HTMX_URL, from_environment, htmx_fallback, secret_key
-from .extensions import csrf, db, limiter, migrate
+from .extensions import compress, csrf, db, limiter, migrate
 
 MIGRATIONS = Path(__file__).resolve().parent / "migrations"
 
@@ -44,6 +44,7 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     migrate.init_app(app, db, directory=str(MIGRATIONS))
     csrf.init_app(app)
     limiter.init_app(app)
+    compress.init_app(app)
     with app.app_context():
         if db.engine.dialect.name == "sqlite":
             _tune_sqlite(db.engine)
@@ -61,6 +62,10 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
 
     register(app)
     app.after_request(add_security_headers)
+    from .web.polls import UnchangedPolls
+
+    with app.app_context():
+        app.wsgi_app = UnchangedPolls(app.wsgi_app, db.engine)  # type: ignore[method-assign]
     app.context_processor(lambda: _htmx_context(app))
     return app
 

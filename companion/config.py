@@ -126,11 +126,19 @@ DEFAULTS: dict[str, Any] = {
     "SESSION_COOKIE_NAME": "companion",
     # A seat must outlive a closed tab and a night's sleep of the phone.
     "PERMANENT_SESSION_LIFETIME": timedelta(days=30),
+    # The cookie is sent again only when it changes, not with every poll of every screen.
+    "SESSION_REFRESH_EACH_REQUEST": False,
     # The tablet keeps one page open for a whole evening; its token must not expire.
     "WTF_CSRF_TIME_LIMIT": None,
     "MAX_CONTENT_LENGTH": 512 * 1024,
     "SQLALCHEMY_ENGINE_OPTIONS": {"pool_pre_ping": True},
     "RATELIMIT_HEADERS_ENABLED": False,
+    # Pages and regions gzipped for the phones' Wi-Fi, small regions left as they are: gzip
+    # (in the standard library) only, so no other compressor needs installing.
+    "COMPRESS_ALGORITHM": ["gzip"],
+    "COMPRESS_ALGORITHM_STREAMING": ["gzip"],
+    "COMPRESS_MIN_SIZE": 2048,
+    "COMPRESS_LEVEL": 6,
     # Wrong codes only (a right one never counts), per address: a table of eight phones on
     # one café Wi-Fi with a few typos each stays far below; guessing one of 28**8 codes
     # at 1,000 a day is hopeless (see the README).

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from flask_compress import Compress
 from flask_limiter import Limiter
 from flask_limiter.util import get_remote_address
 from flask_migrate import Migrate
@@ -27,3 +28,4 @@ db = SQLAlchemy(model_class=Base)
 migrate = Migrate()
 csrf = CSRFProtect()
 limiter = Limiter(get_remote_address)
+compress = Compress()

@@ -437,14 +437,19 @@
   /* 11. Choices being made survive live updates. */
   function keepChoices() {
     var kept = null;
-    document.addEventListener("htmx:beforeSwap", function () {
+
+    function save() {
+      if (kept) {
+        return; // Saved at the first swap of this answer (a pulse swaps several regions).
+      }
       kept = [];
       var ticked = document.querySelectorAll("[data-keep-choice] input:checked");
       Array.prototype.forEach.call(ticked, function (input) {
         kept.push([input.closest("[data-keep-choice]").id, input.name, input.value]);
       });
-    });
-    document.addEventListener("htmx:afterSwap", function () {
+    }
+
+    function restore() {
       (kept || []).forEach(function (choice) {
         var holder = document.getElementById(choice[0]);
         if (!holder || !holder.hasAttribute("data-keep-choice")) {
@@ -457,6 +462,14 @@
           }
         });
       });
+    }
+
+    document.addEventListener("htmx:beforeSwap", save);
+    document.addEventListener("htmx:oobBeforeSwap", save);
+    document.addEventListener("htmx:afterSwap", restore);
+    document.addEventListener("htmx:oobAfterSwap", restore);
+    document.addEventListener("htmx:afterSettle", function () {
+      restore();
       kept = null;
     });
   }

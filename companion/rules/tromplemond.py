@@ -1407,8 +1407,10 @@ class Progress:
         return self.round_index + 1
 
 
-def progress(record: Mapping[str, Any]) -> Progress:
+def progress(record: Mapping[str, Any], result: Mapping[str, Any] | None = None) -> Progress:
     """Where the game of ``record`` stands (RuleError when the record is refused).
+
+    ``result``, when given, is ``replay(record)`` already made (it is not made again).
 
     >>> rec = {"game": "tromplemond", "players": ["Rob", "Sam", "Nick", "Emily"],
     ...        "first_dealer": "Sam", "options": {"rounds": 1}, "rounds": []}
@@ -1421,7 +1423,7 @@ def progress(record: Mapping[str, Any]) -> Progress:
     >>> now.extra_round, now.tied, now.dealer
     (True, ('Rob', 'Sam', 'Nick'), 'Nick')
     """
-    result = replay(record)
+    result = dict(result) if result is not None else replay(record)
     header = read_header(record, GAME, PLAYERS, DEFAULTS)
     players, opts = header.players, read_options(header.options)
     played = len(header.rounds)

@@ -12,11 +12,6 @@ def table_by_code(code: str) -> Select[tuple[Table]]:
     return select(Table).where(Table.code == code)
 
 
-def table_version(code: str) -> Select[tuple[int, int, str]]:
-    """A table's id, version and scorekeeper key hash: all a poll needs to answer 204."""
-    return select(Table.id, Table.version, Table.scorekeeper_key_hash).where(Table.code == code)
-
-
 def seat_at(table_id: int, position: int) -> Select[tuple[Seat]]:
     """The seat at ``position`` of a table."""
     return select(Seat).where(Seat.table_id == table_id, Seat.position == position)

@@ -28,7 +28,10 @@ dealing checklists and the scoreboard.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+import json
+import threading
+from collections import OrderedDict
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from enum import Enum
 from types import ModuleType
@@ -38,7 +41,7 @@ from flask import Blueprint, abort, current_app
 from werkzeug.datastructures import MultiDict
 
 from ..rules import RuleError, game_module
-from ..rules.common import and_list
+from ..rules.common import and_list, describe_counts
 from ..store import Game, Table
 from ..store import rounds as round_store
 from ..store.sealed import SealedStatus
@@ -46,6 +49,53 @@ from .charts import score_chart
 from .forms import MAX_SEATS, FormError, money_text
 
 FLOWS_EXTENSION = "companion.flows"
+
+
+# --------------------------------------------------------------------------- replayed results
+
+
+class Results:
+    """The rules' results of recent records, by their content, shared by every screen.
+
+    A record is keyed by its JSON text: the same facts give the same key, so a
+    changed round, option or flag is a new key and an unchanged record is
+    replayed once however many screens poll it. A refusal (``RuleError``) is
+    kept too. At most ``size`` records are kept, the least recently used going.
+    """
+
+    def __init__(self, size: int = 512) -> None:
+        self.size = size
+        self._kept: OrderedDict[tuple[Any, str], Any] = OrderedDict()
+        self._lock = threading.Lock()
+        self.made = 0
+        """How many results were made (not found kept): one per record and rules."""
+
+    def get(self, replay: Callable[[Mapping[str, Any]], dict[str, Any]],
+            record: Mapping[str, Any]) -> dict[str, Any]:
+        """``replay(record)``, made once and then shared."""
+        key = (replay, json.dumps(record, ensure_ascii=False, separators=(",", ":"),
+                                  default=str))
+        with self._lock:
+            kept = self._kept.get(key)
+            if kept is not None:
+                self._kept.move_to_end(key)
+        if kept is None:
+            try:
+                kept = replay(record)
+            except RuleError as error:
+                kept = error
+            with self._lock:
+                self.made += 1
+                self._kept[key] = kept
+                while len(self._kept) > self.size:
+                    self._kept.popitem(last=False)
+        if isinstance(kept, RuleError):
+            raise kept
+        return kept
+
+
+RESULTS = Results()
+"""The results of this process: one worker process serves every screen (gunicorn.conf.py)."""
 
 
 # --------------------------------------------------------------------------- what a screen shows
@@ -248,9 +298,21 @@ class GameFlow:
         counts = self.rules.PLAYERS
         return [n for n in range(1, MAX_SEATS + 1) if n in counts]
 
+    def check_player_count(self, count: int) -> None:
+        """Refuse (``FormError``) a number of players the game does not take."""
+        counts = self.allowed_players()
+        if count not in counts:
+            raise FormError(f"{self.title} is for {describe_counts(counts)} players, "
+                            f"not {count}")
+
     def replay(self, record: Mapping[str, Any]) -> dict[str, Any]:
-        """The record's result (``RuleError`` when the rules refuse it)."""
-        return self.rules.replay(record)
+        """The record's result (``RuleError`` when the rules refuse it), made once per record.
+
+        Every screen that shows the same record (the tablet, the phones, the
+        scoreboard, each poll) shares one result: see :data:`RESULTS`. The
+        result is shared, so it is read, never changed.
+        """
+        return RESULTS.get(self.rules.replay, record)
 
     # -- starting a game
 

@@ -1,8 +1,9 @@
 """Live regions: small partials that htmx polls on every ``companion:tick``.
 
 A region is rendered with its table's version (``?v=<version>``); a poll whose
-version is still current gets 204 and no body, so htmx leaves the page alone
-and the server does one indexed lookup.
+version is still current gets 204 and no body, so htmx leaves the page alone.
+Those are answered before the app, by :mod:`companion.web.polls`, with one
+indexed lookup; here the region is rendered for a poll that needs it.
 """
 
 from __future__ import annotations
@@ -11,31 +12,13 @@ from collections.abc import Callable
 
 from flask import Response, abort, redirect, request, url_for
 
-from ..extensions import db
-from ..store import Table, is_code, normalise_code, queries
-from .roles import find_table, keeper_holds
+from ..store import Table
+from .roles import find_table, is_keeper
 
 
 def is_htmx() -> bool:
     """True for a request htmx made (a poll or a boosted link or form)."""
     return request.headers.get("HX-Request") == "true"
-
-
-def unchanged(code: str, *, keeper: bool = False) -> Response | None:
-    """204 when the table's version is the one the poll has; else None (render the region).
-
-    With ``keeper``, the region is the scorekeeper's: another device answers 403.
-    """
-    normal = normalise_code(code)
-    row = db.session.execute(queries.table_version(normal)).first() if is_code(normal) else None
-    if row is None:
-        abort(404, f"There is no table with the code {code[:20]}.")
-    _table_id, version, keeper_hash = row
-    if keeper and not keeper_holds(normal, keeper_hash):
-        abort(403, "This screen no longer runs the table: another device took it over.")
-    if request.args.get("v") == str(version):
-        return Response(status=204)
-    return None
 
 
 def page_instead(url: str) -> Response | None:
@@ -54,10 +37,12 @@ def live_table(code: str, page: str | Callable[[Table], str], *, keeper: bool = 
     ``page`` with the table's code and ``page_values``, or ``page(table)``)
     for a plain browser that opened the region's own URL.
     """
-    quiet = unchanged(code, keeper=keeper)
-    if quiet is not None:
-        abort(quiet)
     table = find_table(code)
+    if keeper and not is_keeper(table):
+        abort(403, "This screen no longer runs the table: another device took it over.")
+    if request.args.get("v") == str(table.version):
+        # Most polls are answered before the app (companion.web.polls); a plain one lands here.
+        abort(Response(status=204))
     url = page(table) if callable(page) else url_for(page, code=table.code, **page_values)
     elsewhere = page_instead(url)
     if elsewhere is not None:

@@ -7,12 +7,16 @@ flow's :class:`~companion.web.flow.View` of the moment.
 
 from __future__ import annotations
 
+import hashlib
+import json
 from typing import Any
 
 from flask import render_template, url_for
 
-from ..store import Game, Table
+from ..extensions import db
+from ..store import Game, Table, queries
 from .flow import GameFlow, flow_for
+from .forms import FormError
 from .roles import Phone, is_keeper, phone
 
 
@@ -58,6 +62,99 @@ def current_scoreboard_context(table: Table) -> dict[str, Any]:
     """The scoreboard of the table's current game, as the seat and tablet pages show it."""
     return scoreboard_context(table, table.current_game,
                               url_for("games.current_scoreboard", code=table.code))
+
+
+def stamp(*parts: Any) -> str:
+    """A short digest of what a region shows: it changes when they change."""
+    text = json.dumps(parts, ensure_ascii=False, separators=(",", ":"), default=str)
+    return hashlib.blake2b(text.encode(), digest_size=6).hexdigest()
+
+
+def score_stamp(table: Table, game: Game | None) -> str:
+    """The scoreboard's stamp: the game's record, its status and the table's money unit."""
+    if game is None:
+        return stamp(None)
+    return stamp(game.id, game.status, table.unit, game.record())
+
+
+def seats_stamp(table: Table, me: Phone | None = None) -> str:
+    """The seats' stamp: who sits where, who holds a seat, who asks, who deals first."""
+    asking = [(r.id, r.seat_id) for r in db.session.scalars(queries.pending_requests(table.id))]
+    playing = table.playing
+    mine = None
+    if me is not None:
+        mine = (me.seat.id if me.seat else None,
+                (me.request.id, me.request.status) if me.request else None, me.known)
+    return stamp([(s.position, s.name, s.held) for s in table.seats], asking, table.first_dealer,
+                 table.dealer_drawn, playing.number if playing else None, mine)
+
+
+def stamps(table: Table, game: Game | None, me: Phone | None = None) -> dict[str, Any]:
+    """What a page shows now, as its pulse carries it."""
+    return {"v": table.version, "s": score_stamp(table, game), "p": seats_stamp(table, me)}
+
+
+def start_problems(table: Table) -> list[str]:
+    """What stops the table from starting a game now (empty: ready)."""
+    problems = []
+    if table.playing is not None:
+        problems.append(f"Game {table.playing.number} is being played.")
+    unnamed = [str(seat.position) for seat in table.seats if not seat.name]
+    if unnamed:
+        which = ", ".join(unnamed)
+        problems.append(f"Seat{'s' if len(unnamed) > 1 else ''} {which} "
+                        f"ha{'ve' if len(unnamed) > 1 else 's'} no name yet.")
+    try:
+        flow_for(table.game).check_player_count(len(table.seats))
+    except FormError as error:
+        problems.append(f"{error}.")
+    return problems
+
+
+def seats_context(table: Table) -> dict[str, Any]:
+    """What the scorekeeper's seats region shows: seats, requests, the dealer, the start."""
+    dealer = table.seat_at(table.first_dealer) if table.first_dealer else None
+    return {
+        "table": table,
+        "next_flow": flow_for(table.game),
+        "requests": db.session.scalars(queries.pending_requests(table.id)).all(),
+        "dealer": dealer,
+        "problems": start_problems(table),
+        "seats_fixed": table.playing is not None,
+    }
+
+
+def keeper_context(table: Table) -> dict[str, Any]:
+    """Everything the tablet's regions show (the round, the scoreboard, the seats), its pulse."""
+    return (current_scoreboard_context(table) | round_context(table, keeper=True)
+            | seats_context(table)
+            | {"hide_empty": True, "pulse_url": url_for("pulse.keeper", code=table.code),
+               "pulse_stamps": stamps(table, table.current_game)})
+
+
+def join_context(table: Table, **extra: object) -> dict[str, Any]:
+    """What the join page shows (the free seats, this phone's standing there), its pulse."""
+    me = phone(table)
+    return {"table": table, "flow": table_flow(table), "me": me,
+            "pulse_url": url_for("pulse.join", code=table.code),
+            "pulse_stamps": stamps(table, None, me), **extra}
+
+
+def seat_context(table: Table, me: Phone) -> dict[str, Any]:
+    """Everything a phone's regions show (its seat, its round, the scoreboard), its pulse."""
+    return (current_scoreboard_context(table) | round_context(table, keeper=False, me=me)
+            | {"table": table, "flow": table_flow(table), "me": me,
+               "pulse_url": url_for("pulse.seat", code=table.code),
+               "pulse_stamps": stamps(table, table.current_game, me)})
+
+
+def game_page_context(table: Table, number: int) -> dict[str, Any]:
+    """What a game's score page shows (its scoreboard), and its pulse."""
+    game = db.session.scalar(queries.game_number(table.id, number))
+    return (scoreboard_context(table, game, url_for("games.scoreboard", code=table.code,
+                                                     number=number))
+            | {"pulse_url": url_for("pulse.game", code=table.code, number=number),
+               "pulse_stamps": stamps(table, game)})
 
 
 def scoreboard_region(table: Table, game: Game | None, live_url: str) -> str:

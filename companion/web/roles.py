@@ -66,12 +66,6 @@ def is_keeper(table: Table) -> bool:
     return isinstance(entry, dict) and same_key(entry.get("key"), table.scorekeeper_key_hash)
 
 
-def keeper_holds(code: str, stored_hash: str) -> bool:
-    """:func:`is_keeper` from a code and a hash alone (a poll that loads no table)."""
-    entry = (session.get(KEEPER) or {}).get(code) or {}
-    return isinstance(entry, dict) and same_key(entry.get("key"), stored_hash)
-
-
 def recovery_code(table: Table) -> str | None:
     """The recovery code this scorekeeper device was given, to show behind a tap."""
     entry = (session.get(KEEPER) or {}).get(table.code) or {}

@@ -18,7 +18,7 @@ from ..store import Game, Table, queries
 from .flow import flow_for, flows
 from .limits import wrong_codes
 from .live import live_table
-from .regions import scoreboard_context, scoreboard_region
+from .regions import game_page_context, scoreboard_region
 from .roles import find_table, phone
 
 bp = Blueprint("games", __name__)
@@ -44,9 +44,8 @@ def game(code: str, number: int):
     """A game's public page: anyone with the join link may watch the scoreboard."""
     table = find_table(code)
     played = _game(table, number)
-    live_url = url_for("games.scoreboard", code=table.code, number=number)
     return render_template("games/game.html", me_phone=phone(table),
-                           **scoreboard_context(table, played, live_url))
+                           **game_page_context(table, played.number))
 
 
 @bp.get("/t/<code>/games/<int:number>/scoreboard")

@@ -9,7 +9,7 @@ from ..store import Seat, Table, changes
 from .forms import FormError, clean_name, same_name, whole_number
 from .limits import wrong_codes
 from .live import live_table
-from .regions import current_scoreboard_context, round_context, table_flow
+from .regions import join_context, seat_context
 from .roles import (
     find_table,
     forget_phone,
@@ -20,10 +20,6 @@ from .roles import (
 )
 
 bp = Blueprint("seats", __name__)
-
-
-def _join_context(table: Table, **extra: object) -> dict[str, object]:
-    return {"table": table, "flow": table_flow(table), "me": phone(table), **extra}
 
 
 def _seat_page(table: Table):
@@ -40,7 +36,7 @@ def join(code: str):
     me = phone(table)
     if me.seat is not None or me.waiting:
         return _seat_page(table)
-    return render_template("seats/join.html", **_join_context(table))
+    return render_template("seats/join.html", **join_context(table))
 
 
 @bp.get("/j/<code>/live")
@@ -48,7 +44,7 @@ def join(code: str):
 def join_live(code: str):
     """The join page's live region: which seats are free right now."""
     table = live_table(code, "seats.join")
-    return render_template("seats/_join.html", **_join_context(table))
+    return render_template("seats/_join.html", **join_context(table))
 
 
 def _chosen_seat(table: Table) -> Seat:
@@ -64,7 +60,7 @@ def _chosen_seat(table: Table) -> Seat:
 
 def _refuse(table: Table, status: int, message: str):
     """The join page again, with what went wrong on top."""
-    return render_template("seats/join.html", **_join_context(table, error=message)), status
+    return render_template("seats/join.html", **join_context(table, error=message)), status
 
 
 @bp.get("/j/<code>/seats/<int:position>")
@@ -152,21 +148,15 @@ def leave(code: str, position: int):
     return redirect(url_for("seats.join", code=table.code), code=303)
 
 
-def _seat_context(table: Table) -> dict[str, object]:
-    return {"table": table, "flow": table_flow(table), "me": phone(table)}
-
-
 @bp.get("/t/<code>/seat")
 @wrong_codes
 def seat(code: str):
     """This phone's page at the table: "You are Sam (seat 2)", the seats, the game."""
     table = find_table(code)
-    context = _seat_context(table)
-    if not context["me"].known:
+    me = phone(table)
+    if not me.known:
         return redirect(url_for("seats.join", code=table.code), code=303)
-    return render_template("seats/seat.html", **(
-        current_scoreboard_context(table)
-        | round_context(table, keeper=False, me=context["me"]) | context))
+    return render_template("seats/seat.html", **seat_context(table, me))
 
 
 @bp.get("/t/<code>/seat/live")
@@ -174,4 +164,4 @@ def seat(code: str):
 def seat_live(code: str):
     """The seat page's live region: this phone's seat (or its request) and the seats."""
     table = live_table(code, "seats.seat")
-    return render_template("seats/_you.html", **_seat_context(table))
+    return render_template("seats/_you.html", **seat_context(table, phone(table)))

@@ -22,7 +22,7 @@ from .forms import (
 from .limits import wrong_codes
 from .live import live_table
 from .qr import join_url, qr_svg
-from .regions import current_scoreboard_context, round_context
+from .regions import keeper_context, seats_context, start_problems
 from .roles import find_table, is_keeper, recovery_code, remember_keeper, require_keeper
 
 bp = Blueprint("tables", __name__)
@@ -39,12 +39,6 @@ def _check_game(game: object) -> GameFlow:
     if not isinstance(game, str) or game not in flows():
         raise FormError("Pick one of the games")
     return flows()[game]
-
-
-def _check_player_count(flow: GameFlow, count: int) -> None:
-    counts = flow.allowed_players()
-    if count not in counts:
-        raise FormError(f"{flow.title} is for {describe_counts(counts)} players, not {count}")
 
 
 def _form_page(form, *, error: str | None = None, status: int = 200):
@@ -75,7 +69,7 @@ def new():
         name = required_name(form.get("name"), "The table's name")
         flow = _check_game(form.get("game"))
         count = whole_number(form.get("seats"), "The number of seats", 1, MAX_SEATS)
-        _check_player_count(flow, count)
+        flow.check_player_count(count)
         typed = form.getlist("player")
         if len(typed) > MAX_SEATS:
             raise FormError(f"A table has at most {MAX_SEATS} seats")
@@ -106,36 +100,6 @@ def new():
     return redirect(url_for("tables.keeper", code=table.code), code=303)
 
 
-def start_problems(table: Table) -> list[str]:
-    """What stops the table from starting a game now (empty: ready)."""
-    problems = []
-    if table.playing is not None:
-        problems.append(f"Game {table.playing.number} is being played.")
-    unnamed = [str(seat.position) for seat in table.seats if not seat.name]
-    if unnamed:
-        which = ", ".join(unnamed)
-        problems.append(f"Seat{'s' if len(unnamed) > 1 else ''} {which} "
-                        f"ha{'ve' if len(unnamed) > 1 else 's'} no name yet.")
-    try:
-        _check_player_count(flow_for(table.game), len(table.seats))
-    except FormError as error:
-        problems.append(f"{error}.")
-    return problems
-
-
-def _keeper_context(table: Table) -> dict[str, object]:
-    """What the scorekeeper's seats region shows."""
-    dealer = table.seat_at(table.first_dealer) if table.first_dealer else None
-    return {
-        "table": table,
-        "flow": flow_for(table.game),
-        "requests": db.session.scalars(queries.pending_requests(table.id)).all(),
-        "dealer": dealer,
-        "problems": start_problems(table),
-        "seats_fixed": table.playing is not None,
-    }
-
-
 @bp.get("/t/<code>")
 @wrong_codes
 def keeper(code: str):
@@ -151,12 +115,11 @@ def keeper(code: str):
                    (url_for("seats.join", code=table.code), "Take a seat instead")]), 403
     url = join_url(table)
     recovery = recovery_code(table)
-    context = (current_scoreboard_context(table) | round_context(table, keeper=True)
-               | _keeper_context(table))
     return render_template(
         "tables/keeper.html", join_url=url, qr=qr_svg(url), spaced_code=spaced(table.code),
         recovery=spaced(recovery) if recovery else None,
-        new_recovery=bool(request.args.get("new_recovery")), **context)
+        new_recovery=bool(request.args.get("new_recovery")), **keeper_context(table))
+
 
 
 @bp.get("/t/<code>/live")
@@ -164,7 +127,7 @@ def keeper(code: str):
 def keeper_live(code: str):
     """The scorekeeper's live seats region: seats, who joined, seat-back requests."""
     table = live_table(code, "tables.keeper", keeper=True)
-    return render_template("tables/_keeper.html", **_keeper_context(table))
+    return render_template("tables/_keeper.html", **seats_context(table))
 
 
 def _keeper_table(code: str) -> Table:

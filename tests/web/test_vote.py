@@ -397,7 +397,7 @@ def test_an_unchanged_poll_is_a_204_and_a_slip_changes_every_region(client, acti
     assert phones["Nick"].get(f"/t/{code}/seat/round?v={v}", headers=HTMX).status_code == 204
     actions.vote(code, phones["Rob"], "Sam")
     html = text_of(phones["Nick"].get(f"/t/{code}/seat/round?v={v}", headers=HTMX))
-    assert f"?v={v + 1}" in html and "1 of 4</strong> slips in" in html
+    assert f'data-version="{v + 1}"' in html and "1 of 4</strong> slips in" in html
     assert "1 of 4</strong> slips in" in text_of(client.get(f"/t/{code}/round?v={v}",
                                                       headers=HTMX))
 
@@ -464,13 +464,15 @@ def _screens(actions, code, phones, watcher) -> dict[str, str]:
     keeper = actions.keeper
     got = {}
     for name, client, urls in (
-        ("tablet", keeper, [f"/t/{code}", f"/t/{code}/round", f"/t/{code}/live",
+        ("tablet", keeper, [f"/t/{code}", f"/t/{code}/pulse", f"/t/{code}/round",
+                            f"/t/{code}/live",
                             f"/t/{code}/scoreboard", f"/t/{code}/games/1",
                             f"/t/{code}/games/1/record.json",
                             f"/t/{code}/games/1/sealed/vote/private"]),
-        ("watcher", watcher, [f"/t/{code}/games/1", f"/t/{code}/scoreboard",
+        ("watcher", watcher, [f"/t/{code}/games/1", f"/t/{code}/games/1/pulse",
+                              f"/t/{code}/scoreboard", f"/j/{code}/pulse",
                               f"/t/{code}/games/1/record.json", f"/j/{code}"]),
-        *((player, phone, [f"/t/{code}/seat", f"/t/{code}/seat/live",
+        *((player, phone, [f"/t/{code}/seat", f"/t/{code}/seat/pulse", f"/t/{code}/seat/live",
                            f"/t/{code}/seat/round", f"/t/{code}/games/1"])
           for player, phone in phones.items()),
     ):

@@ -293,7 +293,7 @@ class TromplemondFlow(GameFlow):
         """The round now, for the tablet or ``me``'s phone."""
         record = game.record()
         try:
-            now = rules.progress(record)
+            now = rules.progress(record, self.replay(record))
             options = rules.read_options(record["options"])
         except RuleError as error:
             return RoundView(table=table, game=game, me=me, phase=Phase.END, result=None,
@@ -366,7 +366,7 @@ class TromplemondFlow(GameFlow):
         if not missing and not conflicts:
             round_facts = store.round_facts(draft, off)
             try:
-                preview = rules.replay(record | {"rounds": [*record["rounds"], round_facts]})
+                preview = self.replay(record | {"rounds": [*record["rounds"], round_facts]})
             except RuleError as error:
                 problem = str(error)
         return {"hands": tuple(lines), "conflicts": tuple(c.message for c in conflicts),

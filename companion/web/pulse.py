@@ -1,0 +1,76 @@
+"""One live poll per screen: the page's pulse, answered with only what changed.
+
+Each page that follows the table live (the tablet, a phone's seat page, a
+game's score page, the join page) has one ``#pulse`` element that htmx polls
+on every ``companion:tick`` with what the page shows now: the table's version
+``v``, and a stamp of the scoreboard ``s`` and of the seats ``p``. The answer:
+
+- ``204`` and nothing when the version is the table's (before the app even
+  starts, by :mod:`companion.web.polls`);
+- otherwise the regions whose stamp changed, each swapped in by its id
+  (htmx out-of-band swaps): the round always (it follows every change), the
+  scoreboard only when the record changed, the seats only when they did; and
+  the pulse again, with the new version and stamps.
+
+So a tick, a slip or a hand re-renders one region per screen, not three, and
+a screen makes one request every two seconds, not one per region.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import Blueprint, render_template, request
+
+from .limits import wrong_codes
+from .live import live_table
+from .regions import game_page_context, join_context, keeper_context, seat_context
+from .roles import phone
+
+bp = Blueprint("pulse", __name__)
+
+
+def _changed(now: dict[str, Any]) -> set[str]:
+    """The stamps of the page that differ from the ones the poll brought."""
+    return {key for key, value in now.items() if request.args.get(key) != str(value)}
+
+
+def _answer(template: str, **context: Any) -> str:
+    """The page's regions whose stamps changed, and its pulse again (out of band)."""
+    return render_template(template, changed=_changed(context["pulse_stamps"]), oob=True,
+                           **context)
+
+
+@bp.get("/t/<code>/pulse")
+@wrong_codes
+def keeper(code: str):
+    """The tablet's pulse: its round, the scoreboard and the seats, as they changed."""
+    table = live_table(code, "tables.keeper", keeper=True)
+    return _answer("tables/_pulse.html", **keeper_context(table))
+
+
+@bp.get("/t/<code>/seat/pulse")
+@wrong_codes
+def seat(code: str):
+    """A phone's pulse: its seat, its round and the scoreboard, as they changed."""
+    table = live_table(code, "seats.seat")
+    return _answer("seats/_pulse.html", **seat_context(table, phone(table)))
+
+
+@bp.get("/t/<code>/games/<int:number>/pulse")
+@wrong_codes
+def game(code: str, number: int):
+    """A game's score page's pulse: its scoreboard, when the record changed."""
+    table = live_table(code, "games.game", number=number)
+    return _answer("games/_pulse.html", **game_page_context(table, number))
+
+
+@bp.get("/j/<code>/pulse")
+@wrong_codes
+def join(code: str):
+    """The join page's pulse: the free seats, when they changed."""
+    table = live_table(code, "seats.join")
+    return _answer("seats/_join_pulse.html", **join_context(table))
+
+
+__all__ = ["bp"]
