@@ -220,6 +220,21 @@ def _page(table: Table, evening: Evening):
     return redirect(url_for("ledger.evening", code=table.code, number=evening.number), code=303)
 
 
+def _saved(table: Table, evening: Evening):
+    """Commit the change and go back to the ledger (every other screen's follows live)."""
+    db.session.commit()
+    return _page(table, evening)
+
+
+def _checked(table: Table, evening: Evening, what: str):
+    """Commit the change when the rules still read the evening; else refuse it, unchanged."""
+    try:
+        ledger_of(evenings.evening_record(evening))
+    except RuleError as error:
+        return _refuse(table, evening, 400, f"The rules refuse {what}: {error}.")
+    return _saved(table, evening)
+
+
 def _refuse(table: Table, evening: Evening, status: int, message: str):
     """The ledger page again, with what went wrong on top; nothing is changed."""
     db.session.rollback()
@@ -409,12 +424,7 @@ def mark_paid(code: str, number: int):
     except FormError as error:
         return _refuse(table, evening, 400, f"{error}.")
     evenings.mark_paid(evening, payer, payee, amount)
-    try:
-        ledger_of(evenings.evening_record(evening))
-    except RuleError as error:
-        return _refuse(table, evening, 400, f"The rules refuse that payment: {error}.")
-    db.session.commit()
-    return _page(table, evening)
+    return _checked(table, evening, "that payment")
 
 
 @bp.post(EVENING + "/payments/<int:payment_id>/undo")
@@ -431,8 +441,7 @@ def undo_payment(code: str, number: int, payment_id: int):
     if not (shown.keeper or shown.me == payment.payee):
         abort(403, f"Only {payment.payee}'s phone or the scorekeeper takes this payment back.")
     evenings.undo_payment(evening, payment)
-    db.session.commit()
-    return _page(table, evening)
+    return _saved(table, evening)
 
 
 # --------------------------------------------------------------------------- the scorekeeper
@@ -463,16 +472,8 @@ def chip_value(code: str, number: int, game_number: int):
         value = read_money(typed, unit, "The chip value") if typed.strip() else None
     except FormError as error:
         return _refuse(table, evening, 400, f"{error}.")
-    record = evenings.evening_record(evening)
-    record["games"] = [g.record() | ({"options": evenings.options_with(
-        g, {"chip_value": value})} if g is game else {}) for g in evening.games]
-    try:
-        ledger_of(record)
-    except RuleError as error:
-        return _refuse(table, evening, 400, f"The rules refuse that chip value: {error}.")
     evenings.set_chip_value(game, value)
-    db.session.commit()
-    return _page(table, evening)
+    return _checked(table, evening, "that chip value")
 
 
 @bp.post(EVENING + "/name")
@@ -485,8 +486,7 @@ def name(code: str, number: int):
     except FormError as error:
         return _refuse(table, evening, 400, f"{error}.")
     evenings.rename_evening(evening, named)
-    db.session.commit()
-    return _page(table, evening)
+    return _saved(table, evening)
 
 
 @bp.post(EVENING + "/close")
@@ -508,8 +508,7 @@ def close(code: str, number: int):
                                                 "evening in one go.")
         changes.end_game(table, playing, ENDED)
     evenings.close_evening(evening)
-    db.session.commit()
-    return _page(table, evening)
+    return _saved(table, evening)
 
 
 __all__ = ["CSV_FIELDS", "Balance", "Cell", "Column", "Ledger", "Transfer", "balances", "bp",
