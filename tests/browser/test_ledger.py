@@ -93,39 +93,40 @@ def test_an_evening_on_the_ledger(tromplemond_table, live_app, screenshot):
 
     # The ledger on the tablet: the Clumond's chips are not money until they have a value.
     tablet.get_by_test_id("ledger-link").click()
-    expect(tablet.locator("#ledger")).to_have_attribute("data-evening", "1")
-    expect(tablet.get_by_test_id("no-chip-value-note")).to_be_visible()
-    expect(cell(tablet, "Rob", 2)).to_have_attribute("data-chips", "9")
+    expect(tablet.locator("#ledger")).to_have_attribute("data-evening", "1", timeout=WAIT_MS)
+    expect(tablet.get_by_test_id("no-chip-value-note")).to_be_visible(timeout=WAIT_MS)
+    expect(cell(tablet, "Rob", 2)).to_have_attribute("data-chips", "9", timeout=WAIT_MS)
     tablet.get_by_test_id("chip-value-2").fill("0.05")
     tablet.get_by_test_id("set-chip-value-2").click()
     expect(cell(tablet, "Rob", 2)).to_have_attribute("data-amount", "45", timeout=WAIT_MS)
-    expect(tablet.get_by_test_id("no-chip-value-note")).to_have_count(0)
+    expect(tablet.get_by_test_id("no-chip-value-note")).to_have_count(0, timeout=WAIT_MS)
 
     result = ledger_of(record_of(tablet))
     assert result["net"] == {"Rob": 445, "Sam": -20, "Nick": -225, "Emily": -200}
     for index, game in enumerate(result["games"], 1):
         for player, amount in game["money"].items():
-            expect(cell(tablet, player, index)).to_have_attribute("data-amount", str(amount))
+            expect(cell(tablet, player, index)).to_have_attribute("data-amount", str(amount),
+                                                                  timeout=WAIT_MS)
     for player, amount in result["net"].items():
         expect(tablet.locator(f'td[data-net="{player}"]')).to_have_attribute(
-            "data-amount", str(amount))
+            "data-amount", str(amount), timeout=WAIT_MS)
     owing = {(payer, payee): amount for payer, payee, amount in result["owing"]}
     assert owing[("Emily", "Rob")] == 200 and ("Nick", "Rob") in owing
-    expect(tablet.locator("li.transfer")).to_have_count(len(owing))
+    expect(tablet.locator("li.transfer")).to_have_count(len(owing), timeout=WAIT_MS)
     screenshot(tablet, "tablet-ledger")
 
     # Two phones open it: each sees its own row and its own transfers.
     for name in ("Emily", "Rob"):
         phones[name].get_by_test_id("ledger-link").click()
-        expect(phones[name].locator("#ledger")).to_be_visible()
+        expect(phones[name].locator("#ledger")).to_be_visible(timeout=WAIT_MS)
         expect(phones[name].locator(f'table.ledger-grid tr.mine[data-player="{name}"]')
-               ).to_be_visible()
+               ).to_be_visible(timeout=WAIT_MS)
     emily, rob = phones["Emily"], phones["Rob"]
-    expect(transfer(emily, "Emily", "Rob")).to_have_class("transfer mine")
-    expect(transfer(emily, "Emily", "Rob")).to_contain_text("You pay Rob £2.00")
-    expect(transfer(emily, "Nick", "Rob")).to_have_class("transfer")
-    expect(transfer(rob, "Emily", "Rob")).to_contain_text("Emily pays you £2.00")
-    expect(emily.get_by_test_id("mark-paid-Emily-Rob")).to_have_count(0)
+    expect(transfer(emily, "Emily", "Rob")).to_have_class("transfer mine", timeout=WAIT_MS)
+    expect(transfer(emily, "Emily", "Rob")).to_contain_text("You pay Rob £2.00", timeout=WAIT_MS)
+    expect(transfer(emily, "Nick", "Rob")).to_have_class("transfer", timeout=WAIT_MS)
+    expect(transfer(rob, "Emily", "Rob")).to_contain_text("Emily pays you £2.00", timeout=WAIT_MS)
+    expect(emily.get_by_test_id("mark-paid-Emily-Rob")).to_have_count(0, timeout=WAIT_MS)
     screenshot(emily, "emily-ledger")
 
     # Rob, the payee, marks Emily's £2.00 paid on his phone: every screen follows.
@@ -140,7 +141,7 @@ def test_an_evening_on_the_ledger(tromplemond_table, live_app, screenshot):
     tablet.get_by_test_id("mark-paid-Nick-Rob").click()
     expect(payment(rob, "Nick", "Rob")).to_have_attribute("data-amount", str(nick_owes),
                                                          timeout=WAIT_MS)
-    expect(transfer(rob, "Nick", "Rob")).to_have_count(0)
+    expect(transfer(rob, "Nick", "Rob")).to_have_count(0, timeout=WAIT_MS)
     assert record_of(tablet)["paid"] == [["Emily", "Rob", 200], ["Nick", "Rob", nick_owes]]
     undo = payment(tablet, "Nick", "Rob").get_by_role("button", name="Undo")
     accept_next_dialog(tablet)
@@ -153,10 +154,10 @@ def test_an_evening_on_the_ledger(tromplemond_table, live_app, screenshot):
     assert record["paid"] == [["Emily", "Rob", 200]]
     still = ledger_of(record)["owing"]
     rows = tablet.locator("li.transfer")
-    expect(rows).to_have_count(len(still))
+    expect(rows).to_have_count(len(still), timeout=WAIT_MS)
     assert [[row.get_attribute("data-payer"), row.get_attribute("data-payee"),
              int(row.get_attribute("data-amount"))] for row in rows.all()] == still
-    expect(tablet.get_by_test_id("square")).to_have_count(0)
+    expect(tablet.get_by_test_id("square")).to_have_count(0, timeout=WAIT_MS)
 
     # The scorekeeper closes the evening; the phones see it closed.
     accept_next_dialog(tablet)
@@ -168,11 +169,12 @@ def test_an_evening_on_the_ledger(tromplemond_table, live_app, screenshot):
 
     # Found again under the past evenings, with its ledger and each player's balance.
     tablet.get_by_test_id("past-evenings").click()
-    expect(tablet.get_by_test_id("evening-1")).to_be_visible()
-    expect(tablet.locator('td[data-balance="Rob"]')).to_have_attribute("data-amount", "445")
+    expect(tablet.get_by_test_id("evening-1")).to_be_visible(timeout=WAIT_MS)
+    expect(tablet.locator('td[data-balance="Rob"]')).to_have_attribute("data-amount", "445",
+                                                                      timeout=WAIT_MS)
     tablet.get_by_test_id("evening-1").click()
-    expect(tablet.get_by_test_id("evening-title")).to_contain_text("Evening 1")
-    expect(tablet.get_by_test_id("evening-closed")).to_be_visible()
-    expect(cell(tablet, "Rob", 2)).to_have_attribute("data-amount", "45")
+    expect(tablet.get_by_test_id("evening-title")).to_contain_text("Evening 1", timeout=WAIT_MS)
+    expect(tablet.get_by_test_id("evening-closed")).to_be_visible(timeout=WAIT_MS)
+    expect(cell(tablet, "Rob", 2)).to_have_attribute("data-amount", "45", timeout=WAIT_MS)
     assert record_of(tablet) == record
     screenshot(tablet, "tablet-past-evening")
