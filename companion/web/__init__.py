@@ -14,6 +14,7 @@ from .api import bp as api_bp
 from .flow import FLOWS_EXTENSION
 from .games import FLOWS
 from .home import bp as home_bp
+from .ledger import bp as ledger_bp
 from .pulse import bp as pulse_bp
 from .pwa import bp as pwa_bp
 from .rounds import bp as rounds_bp
@@ -22,8 +23,8 @@ from .seats import bp as seats_bp
 from .tables import bp as tables_bp
 from .vote import bp as vote_bp
 
-BLUEPRINTS = (home_bp, tables_bp, seats_bp, games_bp, rounds_bp, vote_bp, pulse_bp, api_bp,
-              pwa_bp)
+BLUEPRINTS = (home_bp, tables_bp, seats_bp, games_bp, rounds_bp, vote_bp, pulse_bp, ledger_bp,
+              api_bp, pwa_bp)
 
 
 def register(app: Flask) -> None:

@@ -1,10 +1,12 @@
-"""The JSON API: import a game record (a backup, a game moved from another server).
+"""The JSON API: import a game record or an evening (a backup, a move from another server).
 
 ``POST /api/games`` takes a record (``docs/records.md``), checks it
 with the rules, and makes a table playing that game: its seats are named
-after the players and free for phones to claim. Nobody holds the new
-table's scorekeeper key: the answer's recovery code takes it over.
-No cookie is read, so the endpoint is exempt from CSRF.
+after the players and free for phones to claim. ``POST /api/evenings``
+does the same for an evening's record: a table with its games, in order,
+and the payments marked. Nobody holds the new table's scorekeeper key: the
+answer's recovery code takes it over. No cookie is read, so the endpoints
+are exempt from CSRF.
 """
 
 from __future__ import annotations
@@ -18,7 +20,8 @@ from flask import Blueprint, abort, jsonify, request
 
 from ..extensions import csrf, db
 from ..rules import RuleError, game_module, replay
-from ..store import RECORD_FIELDS, changes
+from ..rules import evening as ledger_of
+from ..store import ENDED, NAME_LENGTH, RECORD_FIELDS, changes, evenings
 from .flow import flow_for
 from .forms import MAX_SEATS, FormError, clean_name
 from .limits import api_calls
@@ -28,19 +31,31 @@ bp = Blueprint("api", __name__, url_prefix="/api")
 csrf.exempt(bp)
 
 
+def _exact_name(text: object, what: str) -> str:
+    """A name as it is kept: within a seat's length, with no spaces to tidy."""
+    name = clean_name(text, what)
+    if name != text:
+        raise FormError(f"{what} has extra spaces")
+    return name
+
+
 def _check_names(record: Mapping[str, object]) -> list[str]:
     """The players' names, within what a seat can hold (the rules checked the rest)."""
     players = record["players"]
     assert isinstance(players, list)
     if len(players) > MAX_SEATS:
         raise FormError(f"The app seats at most {MAX_SEATS} players, not {len(players)}")
-    names = []
-    for player in players:
-        name = clean_name(player, f"The name {str(player)[:20]!r}")
-        if name != player:
-            raise FormError(f"The name {str(player)[:20]!r} has extra spaces")
-        names.append(name)
-    return names
+    return [_exact_name(player, f"The name {str(player)[:20]!r}") for player in players]
+
+
+def _made(table, recovery: str, **urls: str):
+    """The answer to an import: the new table's addresses and its recovery code."""
+    return jsonify(
+        table_url=public_url("tables.keeper", code=table.code), **urls,
+        join_url=public_url("seats.join", code=table.code),
+        recover_url=public_url("home.recover", code=table.code),
+        recovery_code=recovery,
+    ), 201
 
 
 def read_json_body(what: str) -> dict[str, Any]:
@@ -117,10 +132,48 @@ def import_game():
         first_dealer=names.index(record.get("first_dealer", names[0])) + 1)
     game = changes.start_game(table, record)
     db.session.commit()
-    return jsonify(
-        table_url=public_url("tables.keeper", code=table.code),
-        game_url=public_url("games.game", code=table.code, number=game.number),
-        join_url=public_url("seats.join", code=table.code),
-        recover_url=public_url("home.recover", code=table.code),
-        recovery_code=recovery,
-    ), 201
+    return _made(table, recovery,
+                 game_url=public_url("games.game", code=table.code, number=game.number))
+
+
+@bp.post("/evenings")
+@api_calls
+def import_evening():
+    """Make a table with the posted evening's games and payments; answer as for a game.
+
+    Its seats are the evening's players. A game the rules call finished is
+    over; so is every game but the last, which is still being played when
+    the rules say it runs on.
+    """
+    record = read_json_body("an evening record")
+    try:
+        result = ledger_of(record)
+    except RuleError as error:
+        abort(400, str(error))
+    games = record.get("games") or []
+    if not games:
+        abort(400, "The evening has no games: there is nothing to make a table of.")
+    try:
+        names = _check_names({"players": result["players"]})
+        name = record.get("evening")
+        if name is not None:
+            name = _exact_name(name, "The evening's name")
+    except FormError as error:
+        abort(400, f"{error}.")
+    last = games[-1]
+    title = f"{name or 'An evening'} (imported)"
+    table, _key, recovery = changes.create_table(
+        name=title if len(title) <= NAME_LENGTH else name, game=last["game"], names=names,
+        allow_phone_names=False, unit=record["unit"],
+        first_dealer=names.index(last.get("first_dealer") or last["players"][0]) + 1)
+    for game, shown in zip(games, result["games"], strict=True):
+        played = changes.start_game(table, game)
+        if shown["finished"] or game is not last:
+            changes.end_game(table, played, ENDED)
+    evening = evenings.open_evening(table)
+    evening.name = name
+    evenings.add_payments(evening, record.get("paid"))
+    db.session.commit()
+    return _made(table, recovery,
+                 evening_url=public_url("ledger.evening", code=table.code,
+                                        number=evening.number))

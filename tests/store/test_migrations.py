@@ -218,3 +218,38 @@ def test_the_game_flows_migration_goes_back_with_the_drafts_facts(bare_app):
     assert rounds.current_draft(db.session.get(Game, 1)).facts == {
         "hands": {"Rob": ROB, "Sam": SAM}, "voted_off": "Emily", "dealer_forfeit": True,
         "called": ["Sam"]}
+
+
+def test_the_evenings_migration_puts_each_tables_games_in_a_first_open_evening(bare_app):
+    from companion.store import evenings
+
+    flask_migrate.upgrade(revision="d4e5f6a7b8c9")
+    with db.engine.begin() as conn:
+        for table_id, code in ((1, "BCDFGHJK"), (2, "BCDFGHJM"), (3, "BCDFGHJN")):
+            conn.execute(sa.insert(OLD_TABLES).values(
+                id=table_id, code=code, name="Friday", game="tromplemond",
+                allow_phone_names=False, first_dealer=1, dealer_drawn=False, version=1,
+                scorekeeper_key_hash="k" * 64, recovery_code_hash="r" * 64, created_at=T0,
+                unit="GBP"))
+        conn.execute(sa.insert(OLD_GAMES), [
+            {"id": number, "table_id": table_id, "number": number - offset,
+             "game": "tromplemond", "players": PLAYERS, "first_dealer": "Rob",
+             "options": {"joining_fee": 100}, "rounds": [], "flags": {},
+             "status": "ended" if number == 1 else "playing",
+             "created_at": T0 + timedelta(hours=number)}
+            for number, table_id, offset in ((1, 1, 0), (2, 1, 0), (3, 2, 2))])
+    flask_migrate.upgrade()
+
+    first, second = (db.session.scalar(evenings.open_evening_of(t)) for t in (1, 2))
+    assert db.session.scalar(evenings.open_evening_of(3)) is None  # no game: made when needed
+    assert (first.number, first.first_game, first.last_game, first.closed) == (1, 1, None, False)
+    assert [g.id for g in first.games] == [1, 2] and [g.id for g in second.games] == [3]
+    assert first.opened_at.replace(tzinfo=UTC) == T0 + timedelta(hours=1)
+    assert evenings.evening_record(first) == {
+        "evening": None, "unit": "GBP", "games": [g.record() for g in first.games], "paid": []}
+    db.session.rollback()  # the session's reads must not hold locks the downgrade waits for
+
+    flask_migrate.downgrade(revision="d4e5f6a7b8c9")
+    assert not {"evenings", "payments"} & set(inspect(db.engine).get_table_names())
+    flask_migrate.upgrade()
+    assert len(db.session.scalar(evenings.open_evening_of(1)).games) == 2

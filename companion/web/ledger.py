@@ -1,0 +1,515 @@
+"""The evening's ledger: every game's money at the table, who pays whom, payments marked.
+
+One page per evening of a table (``/t/<code>/evenings/<n>``; ``/t/<code>/evening``
+is the one open now), reached from the tablet and from every phone. It shows
+a player × game grid of money (each cell opens its money lines), the money
+still in play, who pays whom, and the payments marked; each phone sees its
+own row and its own transfers picked out. The payee's phone or the
+scorekeeper marks a transfer paid (and can undo it); the scorekeeper sets a
+chip game's chip value, names and closes the evening. Past evenings stay
+readable (``/t/<code>/evenings``), with each player's balance across them.
+
+Every number comes from ``companion.rules.evening`` of the evening's record
+(:func:`companion.store.evenings.evening_record`); this module only chooses
+what to show. A game the scorekeeper ended before its end is not finished
+by the rules: its money stays out of ``net`` and ``owing`` (nobody pays or
+is paid for it: each player keeps what they put in), and the page says so.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from flask import Blueprint, Response, abort, jsonify, redirect, render_template, request, url_for
+
+from ..extensions import db
+from ..rules import RuleError, game_module
+from ..rules import evening as ledger_of
+from ..store import ENDED, PLAYING, Game, Table, changes, evenings
+from ..store.evenings import Evening, Payment
+from .flow import flow_for
+from .forms import UNITS as MONEY_UNITS
+from .forms import FormError, clean_name, read_money
+from .limits import wrong_codes
+from .live import live_table
+from .roles import find_table, is_keeper, phone, require_keeper
+
+bp = Blueprint("ledger", __name__)
+
+EVENING = "/t/<code>/evenings/<int:number>"
+
+FINISHED, RUNNING, CLOSED_EARLY = "finished", "in play", "closed early"
+"""How a game of the evening stands for the ledger."""
+
+CSV_FIELDS = ("game", "table_game", "title", "status", "round", "player", "what", "amount",
+              "unit")
+"""The columns of the money lines' CSV, one line of money each."""
+
+
+# --------------------------------------------------------------------------- what a page shows
+
+
+@dataclass(frozen=True)
+class Column:
+    """One game of the evening, as the grid's column."""
+
+    index: int
+    """The game's count in the evening (from 1), as the rules' lines give it."""
+    game: Game
+    title: str
+    status: str
+    """:data:`FINISHED`, :data:`RUNNING` or :data:`CLOSED_EARLY`."""
+    money: dict[str, int]
+    """The rules' money in the evening's unit (``{}``: no money, or chips without a value)."""
+    chips: dict[str, int] | None
+    """A chip game's money in chips (None for other games)."""
+
+    @property
+    def counted(self) -> bool:
+        """True when the game's money counts in the evening's net."""
+        return self.status == FINISHED
+
+    @property
+    def chip_value(self) -> int | None:
+        """A chip game's chip value (None: not set, or not a chip game)."""
+        return self.game.options.get("chip_value")
+
+
+@dataclass(frozen=True)
+class Cell:
+    """A player's money in one game, and the lines behind it."""
+
+    amount: int | None
+    """In the evening's unit (None: the player did not play it, or it has no money)."""
+    chips: int | None
+    """In chips, for a chip game without a chip value."""
+    lines: tuple[dict[str, Any], ...]
+
+
+@dataclass(frozen=True)
+class Transfer:
+    """A transfer still to make, as this screen sees it."""
+
+    payer: str
+    payee: str
+    amount: int
+    mine: bool
+    """This phone's player pays or is paid."""
+    may_mark: bool
+    """This screen may mark it paid (the scorekeeper, or the payee's phone)."""
+
+
+@dataclass(frozen=True)
+class Ledger:
+    """An evening's ledger for one screen (the tablet, a phone, or a watcher)."""
+
+    table: Table
+    evening: Evening
+    unit: str
+    result: dict[str, Any] | None
+    """``companion.rules.evening`` of the record (None when the rules refuse it)."""
+    problem: str | None
+    columns: tuple[Column, ...]
+    me: str | None
+    """This phone's player (None for the tablet and for watchers)."""
+    keeper: bool
+
+    @property
+    def players(self) -> list[str]:
+        """The evening's players, in the order first seen."""
+        return self.result["players"] if self.result else []
+
+    def cell(self, player: str, column: Column) -> Cell:
+        """``player``'s money in ``column``'s game."""
+        if player not in column.game.players:
+            return Cell(None, None, ())
+        lines = tuple(line for line in self.result["lines"]
+                      if line["game"] == column.index and line["player"] == player)
+        chips = column.chips.get(player) if column.chips is not None and not column.money \
+            else None
+        return Cell(column.money.get(player), chips, lines)
+
+    @property
+    def transfers(self) -> list[Transfer]:
+        """Who still pays whom, the fewest transfers (the rules' ``owing``)."""
+        return [Transfer(payer, payee, amount, self.me in (payer, payee),
+                         self.keeper or self.me == payee)
+                for payer, payee, amount in (self.result["owing"] if self.result else [])]
+
+    @property
+    def payments(self) -> list[tuple[Payment, bool]]:
+        """The payments marked, each with whether this screen may undo it."""
+        return [(payment, self.keeper or self.me == payment.payee)
+                for payment in self.evening.payments]
+
+    @property
+    def running(self) -> list[Column]:
+        """The games being played now, whose money is still in play."""
+        return [column for column in self.columns if column.status == RUNNING]
+
+    @property
+    def closed_early(self) -> list[Column]:
+        """The games the scorekeeper closed before their end: their money is not counted."""
+        return [column for column in self.columns if column.status == CLOSED_EARLY]
+
+    @property
+    def square(self) -> bool:
+        """True when nothing is owed and no game is being played."""
+        return bool(self.result) and not self.result["owing"] and not self.running
+
+    @property
+    def uncounted_chips(self) -> list[Column]:
+        """The chip games whose chips are not money yet (no chip value)."""
+        return [column for column in self.columns
+                if column.chips is not None and column.chip_value is None]
+
+
+def _status(game: Game, finished: bool) -> str:
+    if finished:
+        return FINISHED
+    return RUNNING if game.status == PLAYING else CLOSED_EARLY
+
+
+def ledger_view(table: Table, evening: Evening) -> Ledger:
+    """The evening's ledger for this screen: the rules' result and what this screen may do."""
+    games = evening.games
+    keeper = is_keeper(table)
+    seat = None if keeper else phone(table).seat
+    result = problem = None
+    try:
+        result = ledger_of(evenings.evening_record(evening))
+    except RuleError as error:
+        problem = str(error)
+    columns = tuple(
+        Column(index, game, flow_for(game.game).title, _status(game, shown["finished"]),
+               shown["money"], shown.get("chips"))
+        for index, (game, shown) in enumerate(zip(games, result["games"], strict=True), 1)
+    ) if result else ()
+    return Ledger(table=table, evening=evening, unit=evening.money_unit, result=result,
+                  problem=problem, columns=columns, me=seat.name if seat else None,
+                  keeper=keeper)
+
+
+# --------------------------------------------------------------------------- finding evenings
+
+
+def _evening(table: Table, number: int) -> Evening:
+    """Evening ``number`` of the table (the open one may not be saved yet), or 404."""
+    evening = db.session.scalar(evenings.evening_number(table.id, number))
+    if evening is None:
+        current = evenings.current_evening(table)
+        if current.number != number:
+            abort(404, f"This table has no evening {number}.")
+        evening = current
+    return evening
+
+
+def _locked(table: Table, number: int) -> Evening:
+    """Evening ``number`` for a change: saved now if it was not, and locked."""
+    evening = _evening(table, number)
+    if evening.id is None:
+        evening = evenings.open_evening(table)
+    return evenings.locked_evening(evening)
+
+
+def _page(table: Table, evening: Evening):
+    return redirect(url_for("ledger.evening", code=table.code, number=evening.number), code=303)
+
+
+def _saved(table: Table, evening: Evening):
+    """Commit the change and go back to the ledger (every other screen's follows live)."""
+    db.session.commit()
+    return _page(table, evening)
+
+
+def _checked(table: Table, evening: Evening, what: str):
+    """Commit the change when the rules still read the evening; else refuse it, unchanged."""
+    try:
+        ledger_of(evenings.evening_record(evening))
+    except RuleError as error:
+        return _refuse(table, evening, 400, f"The rules refuse {what}: {error}.")
+    return _saved(table, evening)
+
+
+def _refuse(table: Table, evening: Evening, status: int, message: str):
+    """The ledger page again, with what went wrong on top; nothing is changed."""
+    db.session.rollback()
+    return render_template("ledger/evening.html", error=message,
+                           **_context(table, _evening(table, evening.number))), status
+
+
+def _context(table: Table, evening: Evening) -> dict[str, Any]:
+    return {"table": table, "ledger": ledger_view(table, evening), "plain_amount": plain_amount,
+            "live_url": url_for("ledger.live", code=table.code, number=evening.number)}
+
+
+# --------------------------------------------------------------------------- pages
+
+
+@bp.get("/t/<code>/evening")
+@wrong_codes
+def current(code: str):
+    """The ledger of the table's evening now (the link on the tablet and on every phone)."""
+    table = find_table(code)
+    return _page(table, evenings.current_evening(table))
+
+
+@bp.get(EVENING)
+@wrong_codes
+def evening(code: str, number: int):
+    """An evening's ledger: the grid, who pays whom, the payments; live on every screen."""
+    table = find_table(code)
+    return render_template("ledger/evening.html", **_context(table, _evening(table, number)))
+
+
+@bp.get(EVENING + "/live")
+@wrong_codes
+def live(code: str, number: int):
+    """The ledger's live region."""
+    table = live_table(code, "ledger.evening", number=number)
+    return render_template("ledger/_ledger.html", **_context(table, _evening(table, number)))
+
+
+@bp.get("/t/<code>/evenings")
+@wrong_codes
+def past(code: str):
+    """The table's evenings, and each player's balance across them, by name."""
+    table = find_table(code)
+    shown = list(db.session.scalars(evenings.evenings_of(table.id)))
+    current = evenings.current_evening(table)
+    if current.id is None and current.games:
+        shown.append(current)
+    rows = [(e, ledger_view(table, e)) for e in reversed(shown)]
+    return render_template("ledger/evenings.html", table=table, rows=rows,
+                           balances=balances(table, shown),
+                           current_number=current.number)
+
+
+@dataclass(frozen=True)
+class Balance:
+    """The players' balance across a table's evenings in one money unit."""
+
+    unit: str
+    evenings: tuple[tuple[Evening, dict[str, int]], ...]
+    """Each evening (oldest first) and its ``net``."""
+    result: dict[str, Any]
+    """``companion.rules.evening`` of all those evenings' games and payments at once."""
+
+
+def balances(table: Table, shown: Sequence[Evening]) -> list[Balance]:
+    """Each player's balance across the evenings, by name: one per money unit used.
+
+    The rules read the evenings' games and payments as one record, so the
+    balance (``net``) and what is still owed across evenings (``owing``)
+    are theirs, never a sum made here. An evening the rules refuse is left out.
+    """
+    by_unit: dict[str, list[tuple[Evening, dict[str, Any]]]] = {}
+    for evening in shown:
+        record = evenings.evening_record(evening)
+        try:
+            ledger_of(record)
+        except RuleError:
+            continue
+        by_unit.setdefault(record["unit"], []).append((evening, record))
+    found = []
+    for unit, pairs in by_unit.items():
+        together = {"unit": unit,
+                    "games": [game for _e, record in pairs for game in record["games"]],
+                    "paid": [paid for _e, record in pairs for paid in record["paid"]]}
+        found.append(Balance(unit, tuple((e, ledger_of(record)["net"]) for e, record in pairs),
+                             ledger_of(together)))
+    return found
+
+
+# --------------------------------------------------------------------------- exports
+
+
+@bp.get(EVENING + "/evening.json")
+@wrong_codes
+def record(code: str, number: int):
+    """The evening's record: its export, and the format ``POST /api/evenings`` imports."""
+    table = find_table(code)
+    response = jsonify(evenings.evening_record(_evening(table, number)))
+    response.headers["Content-Disposition"] = (
+        f'inline; filename="{table.code.lower()}-evening-{number}.json"')
+    return response
+
+
+def plain_amount(amount: int, unit: str) -> str:
+    """An amount as a form field or a spreadsheet takes it: ``-3.50``, ``15``.
+
+    >>> plain_amount(-350, "GBP"), plain_amount(5, "EUR"), plain_amount(-15, "chips")
+    ('-3.50', '0.05', '-15')
+    """
+    places = MONEY_UNITS.get(unit, MONEY_UNITS["chips"])[2]
+    if not places:
+        return str(amount)
+    whole, part = divmod(abs(amount), 10**places)
+    return f"{'-' if amount < 0 else ''}{whole}.{part:0{places}d}"
+
+
+def _cell_text(value: object) -> object:
+    """A text cell a spreadsheet will not run as a formula (a name may start with ``=``)."""
+    if isinstance(value, str) and value[:1] in ("=", "+", "-", "@", "\t", "\r"):
+        return "'" + value
+    return value
+
+
+@bp.get(EVENING + "/lines.csv")
+@wrong_codes
+def lines_csv(code: str, number: int):
+    """The money lines of the evening as CSV, one movement of money a row, for a spreadsheet."""
+    table = find_table(code)
+    shown = ledger_view(table, _evening(table, number))
+    if shown.result is None:
+        abort(409, f"The rules refuse this evening's record: {shown.problem}")
+    columns = {column.index: column for column in shown.columns}
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\r\n")
+    writer.writerow(CSV_FIELDS)
+    for line in shown.result["lines"]:
+        column = columns[line["game"]]
+        unit = line.get("unit", shown.unit)
+        writer.writerow([line["game"], column.game.number, _cell_text(column.title),
+                         column.status, "" if line["round"] is None else line["round"],
+                         _cell_text(line["player"]), line["what"],
+                         plain_amount(line["amount"], unit), unit])
+    response = Response(out.getvalue(), mimetype="text/csv")
+    response.headers["Content-Disposition"] = (
+        f'attachment; filename="{table.code.lower()}-evening-{number}-lines.csv"')
+    return response
+
+
+# --------------------------------------------------------------------------- payments
+
+
+def _player(shown: Ledger, name: object, what: str) -> str:
+    if not isinstance(name, str) or name not in shown.players:
+        raise FormError(f"{what} must be a player of this evening, not "
+                        f"\u201c{str(name)[:40]}\u201d")
+    return name
+
+
+@bp.post(EVENING + "/paid")
+@wrong_codes
+def mark_paid(code: str, number: int):
+    """Mark a transfer paid: the payee's phone, or the scorekeeper. Part of it may be paid."""
+    table = find_table(code)
+    evening = _locked(table, number)
+    shown = ledger_view(table, evening)
+    form = request.form
+    try:
+        payer = _player(shown, form.get("payer"), "The payer")
+        payee = _player(shown, form.get("payee"), "The payee")
+    except FormError as error:
+        return _refuse(table, evening, 400, f"{error}.")
+    if not (shown.keeper or shown.me == payee):
+        abort(403, f"Only {payee}'s phone or the scorekeeper marks a payment to {payee}.")
+    owed = next((t.amount for t in shown.transfers if (t.payer, t.payee) == (payer, payee)),
+                None)
+    if owed is None:
+        return _refuse(table, evening, 409, f"{payer} owes {payee} nothing now: look at what "
+                                            "is still owed and tap again.")
+    try:
+        amount = read_money(form.get("amount"), shown.unit, "The amount")
+        if amount == 0:
+            raise FormError("The amount is empty: type what was paid")
+        if amount > owed:
+            raise FormError(f"{payer} owes {payee} {plain_amount(owed, shown.unit)}, "
+                            f"not {plain_amount(amount, shown.unit)}")
+    except FormError as error:
+        return _refuse(table, evening, 400, f"{error}.")
+    evenings.mark_paid(evening, payer, payee, amount)
+    return _checked(table, evening, "that payment")
+
+
+@bp.post(EVENING + "/payments/<int:payment_id>/undo")
+@wrong_codes
+def undo_payment(code: str, number: int, payment_id: int):
+    """Take back a payment marked by mistake: the scorekeeper, or the payee's phone."""
+    table = find_table(code)
+    evening = _locked(table, number)
+    payment = next((p for p in evening.payments if p.id == payment_id), None)
+    if payment is None:
+        return _refuse(table, evening, 409, "That payment is not marked on this evening "
+                                            "(any more): look again.")
+    shown = ledger_view(table, evening)
+    if not (shown.keeper or shown.me == payment.payee):
+        abort(403, f"Only {payment.payee}'s phone or the scorekeeper takes this payment back.")
+    evenings.undo_payment(evening, payment)
+    return _saved(table, evening)
+
+
+# --------------------------------------------------------------------------- the scorekeeper
+
+
+def _keeper_evening(code: str, number: int) -> tuple[Table, Evening]:
+    table = find_table(code)
+    require_keeper(table)
+    return table, _locked(table, number)
+
+
+@bp.post(EVENING + "/games/<int:game_number>/chip-value")
+@wrong_codes
+def chip_value(code: str, number: int, game_number: int):
+    """Set (or clear) a chip game's chip value: what one chip is worth in the table's money."""
+    table, evening = _keeper_evening(code, number)
+    if evening.closed:
+        abort(409, f"Evening {number} is closed: its chip values stay as they were.")
+    game = next((g for g in evening.games if g.number == game_number), None)
+    if game is None:
+        abort(404, f"Game {game_number} is not part of evening {number}.")
+    if "chip_value" not in game_module(game.game).DEFAULTS:
+        return _refuse(table, evening, 400, f"{flow_for(game.game).title} is not played for "
+                                            "chips: it has no chip value.")
+    unit = evening.money_unit
+    typed = request.form.get("chip_value", "")
+    try:
+        value = read_money(typed, unit, "The chip value") if typed.strip() else None
+    except FormError as error:
+        return _refuse(table, evening, 400, f"{error}.")
+    evenings.set_chip_value(game, value)
+    return _checked(table, evening, "that chip value")
+
+
+@bp.post(EVENING + "/name")
+@wrong_codes
+def name(code: str, number: int):
+    """Name the evening ("Friday"), or clear its name."""
+    table, evening = _keeper_evening(code, number)
+    try:
+        named = clean_name(request.form.get("name", ""), "The evening's name")
+    except FormError as error:
+        return _refuse(table, evening, 400, f"{error}.")
+    evenings.rename_evening(evening, named)
+    return _saved(table, evening)
+
+
+@bp.post(EVENING + "/close")
+@wrong_codes
+def close(code: str, number: int):
+    """Close the evening: every game over (the one being played may be ended with it)."""
+    table, evening = _keeper_evening(code, number)
+    if evening.closed:
+        abort(409, f"Evening {number} is already closed.")
+    games = evening.games
+    if not games:
+        return _refuse(table, evening, 409, "Nothing has been played this evening yet: "
+                                            "there is nothing to close.")
+    playing = table.playing
+    if playing is not None:
+        if request.form.get("end") != str(playing.number):
+            return _refuse(table, evening, 409, f"Game {playing.number} is being played: "
+                                                "end it first, or end it and close the "
+                                                "evening in one go.")
+        changes.end_game(table, playing, ENDED)
+    evenings.close_evening(evening)
+    return _saved(table, evening)
+
+
+__all__ = ["CSV_FIELDS", "Balance", "Cell", "Column", "Ledger", "Transfer", "balances", "bp",
+           "ledger_view", "plain_amount"]

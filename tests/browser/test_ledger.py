@@ -1,0 +1,180 @@
+"""Issue 12 in a real browser: an evening's ledger on the tablet and on two phones.
+
+Rob, Sam, Nick and Emily play a Tromplemond of one round for a £2.00 joining
+fee (Emily goes off; Rob wins, Sam is runner-up), then a Clumond that Rob,
+Sam and Nick played for chips. The scorekeeper sets the chip value (5p) on
+the ledger page, and the grid follows. Emily and Rob open the ledger on
+their phones: each sees their own row and transfers picked out. Rob's phone
+marks Emily's £2.00 paid, the scorekeeper marks Nick's, then takes it back;
+every screen follows without a reload. The scorekeeper closes the evening
+and finds it again under the past evenings.
+
+Clumond has no round screens yet: its game is written through
+``companion.store`` as the finished record its screens would make (the table
+turned to Clumond), until those screens land.
+
+Screenshots: test-output/screenshots/test_an_evening_*.png.
+"""
+
+from __future__ import annotations
+
+from playwright.sync_api import expect
+
+from companion.extensions import db
+from companion.rules import evening as ledger_of
+from companion.store import ENDED, changes, queries
+
+WAIT_MS = 15_000  # generous: a busy two-core machine runs other tests too
+QUICK = {"Rob": "20", "Sam": "12", "Nick": "10"}
+CLUMOND = {"game": "clumond", "players": ["Rob", "Sam", "Nick"], "first_dealer": "Nick",
+           "options": {"rounds": 1},
+           "rounds": [{"tricks": {"Rob": 3, "Sam": 4, "Nick": 6},
+                       "declared": {"Rob": 3, "Sam": 8, "Nick": 1}}]}
+
+
+def accept_next_dialog(page) -> None:
+    """Answer OK to the next "are you sure?" the page asks."""
+    page.once("dialog", lambda dialog: dialog.accept())
+
+
+def play_clumond(app, code: str) -> None:
+    """The table turns to Clumond and plays it to its end (written through the store)."""
+    with app.app_context():
+        table = db.session.scalar(queries.table_by_code(code))
+        table.game = "clumond"
+        game = changes.start_game(table, CLUMOND)
+        changes.end_game(table, game, ENDED)
+        db.session.commit()
+        db.session.remove()
+
+
+def transfer(page, payer: str, payee: str):
+    return page.locator(f'li.transfer[data-payer="{payer}"][data-payee="{payee}"]')
+
+
+def payment(page, payer: str, payee: str):
+    return page.locator(f'ul.payments-list li[data-payer="{payer}"][data-payee="{payee}"]')
+
+
+def cell(page, player: str, game: int):
+    return page.locator(f'table.ledger-grid tr[data-player="{player}"] td[data-game="{game}"]')
+
+
+def record_of(page) -> dict:
+    """The evening's record, exported from the ledger page's own link."""
+    href = page.get_by_test_id("evening-json").get_attribute("href")
+    return page.context.request.get(href).json()
+
+
+def test_an_evening_on_the_ledger(tromplemond_table, live_app, screenshot):
+    table = tromplemond_table()
+    tablet, phones = table.tablet, table.phones
+
+    # A Tromplemond for a £2.00 fee, one round: Emily goes off, the tablet enters the hands.
+    table.start(joining_fee="2.00", rounds=1)
+    table.open_vote()
+    table.vote({"Rob": "Emily", "Sam": "Emily", "Nick": "Emily", "Emily": "Rob"})
+    table.wait_phase("hands")
+    for position, (name, points) in enumerate(QUICK.items(), 1):
+        tablet.get_by_test_id(f"edit-hand-{position}").click()
+        tablet.get_by_test_id("quick-points").fill(points)
+        tablet.get_by_test_id("quick-public-jacks").fill("0")
+        tablet.get_by_test_id("quick-secret-jacks").fill("0")
+        tablet.get_by_test_id("save-quick").click()
+        expect(table.hand_row(name)).to_have_attribute("data-entered", "yes", timeout=WAIT_MS)
+    table.confirm_round()
+    table.wait_phase("end")
+    accept_next_dialog(tablet)
+    tablet.get_by_test_id("end-game").click()
+    expect(tablet.get_by_test_id("end-game")).to_have_count(0, timeout=WAIT_MS)
+
+    # Then a Clumond of Rob, Sam and Nick, for chips.
+    play_clumond(live_app, table.code)
+
+    # The ledger on the tablet: the Clumond's chips are not money until they have a value.
+    tablet.get_by_test_id("ledger-link").click()
+    expect(tablet.locator("#ledger")).to_have_attribute("data-evening", "1", timeout=WAIT_MS)
+    expect(tablet.get_by_test_id("no-chip-value-note")).to_be_visible(timeout=WAIT_MS)
+    expect(cell(tablet, "Rob", 2)).to_have_attribute("data-chips", "9", timeout=WAIT_MS)
+    tablet.get_by_test_id("chip-value-2").fill("0.05")
+    tablet.get_by_test_id("set-chip-value-2").click()
+    expect(cell(tablet, "Rob", 2)).to_have_attribute("data-amount", "45", timeout=WAIT_MS)
+    expect(tablet.get_by_test_id("no-chip-value-note")).to_have_count(0, timeout=WAIT_MS)
+
+    result = ledger_of(record_of(tablet))
+    assert result["net"] == {"Rob": 445, "Sam": -20, "Nick": -225, "Emily": -200}
+    for index, game in enumerate(result["games"], 1):
+        for player, amount in game["money"].items():
+            expect(cell(tablet, player, index)).to_have_attribute("data-amount", str(amount),
+                                                                  timeout=WAIT_MS)
+    for player, amount in result["net"].items():
+        expect(tablet.locator(f'td[data-net="{player}"]')).to_have_attribute(
+            "data-amount", str(amount), timeout=WAIT_MS)
+    owing = {(payer, payee): amount for payer, payee, amount in result["owing"]}
+    assert owing[("Emily", "Rob")] == 200 and ("Nick", "Rob") in owing
+    expect(tablet.locator("li.transfer")).to_have_count(len(owing), timeout=WAIT_MS)
+    screenshot(tablet, "tablet-ledger")
+
+    # Two phones open it: each sees its own row and its own transfers.
+    for name in ("Emily", "Rob"):
+        phones[name].get_by_test_id("ledger-link").click()
+        expect(phones[name].locator("#ledger")).to_be_visible(timeout=WAIT_MS)
+        expect(phones[name].locator(f'table.ledger-grid tr.mine[data-player="{name}"]')
+               ).to_be_visible(timeout=WAIT_MS)
+    emily, rob = phones["Emily"], phones["Rob"]
+    expect(transfer(emily, "Emily", "Rob")).to_have_class("transfer mine", timeout=WAIT_MS)
+    expect(transfer(emily, "Emily", "Rob")).to_contain_text("You pay Rob £2.00", timeout=WAIT_MS)
+    expect(transfer(emily, "Nick", "Rob")).to_have_class("transfer", timeout=WAIT_MS)
+    expect(transfer(rob, "Emily", "Rob")).to_contain_text("Emily pays you £2.00", timeout=WAIT_MS)
+    expect(emily.get_by_test_id("mark-paid-Emily-Rob")).to_have_count(0, timeout=WAIT_MS)
+    screenshot(emily, "emily-ledger")
+
+    # Rob, the payee, marks Emily's £2.00 paid on his phone: every screen follows.
+    rob.get_by_test_id("mark-paid-Emily-Rob").click()
+    for page in (rob, emily, tablet):
+        expect(transfer(page, "Emily", "Rob")).to_have_count(0, timeout=WAIT_MS)
+        expect(payment(page, "Emily", "Rob")).to_be_visible(timeout=WAIT_MS)
+    screenshot(rob, "rob-marked-paid")
+
+    # The scorekeeper marks Nick's transfer paid, then takes it back.
+    nick_owes = owing[("Nick", "Rob")]
+    tablet.get_by_test_id("mark-paid-Nick-Rob").click()
+    expect(payment(rob, "Nick", "Rob")).to_have_attribute("data-amount", str(nick_owes),
+                                                         timeout=WAIT_MS)
+    expect(transfer(rob, "Nick", "Rob")).to_have_count(0, timeout=WAIT_MS)
+    assert record_of(tablet)["paid"] == [["Emily", "Rob", 200], ["Nick", "Rob", nick_owes]]
+    undo = payment(tablet, "Nick", "Rob").get_by_role("button", name="Undo")
+    accept_next_dialog(tablet)
+    undo.click()
+    for page in (tablet, rob, emily):
+        expect(payment(page, "Nick", "Rob")).to_have_count(0, timeout=WAIT_MS)
+        expect(transfer(page, "Nick", "Rob")).to_have_attribute(
+            "data-amount", str(nick_owes), timeout=WAIT_MS)
+    record = record_of(tablet)
+    assert record["paid"] == [["Emily", "Rob", 200]]
+    still = ledger_of(record)["owing"]
+    rows = tablet.locator("li.transfer")
+    expect(rows).to_have_count(len(still), timeout=WAIT_MS)
+    assert [[row.get_attribute("data-payer"), row.get_attribute("data-payee"),
+             int(row.get_attribute("data-amount"))] for row in rows.all()] == still
+    expect(tablet.get_by_test_id("square")).to_have_count(0, timeout=WAIT_MS)
+
+    # The scorekeeper closes the evening; the phones see it closed.
+    accept_next_dialog(tablet)
+    tablet.get_by_test_id("close-evening").click()
+    expect(tablet.locator("#ledger")).to_have_attribute("data-closed", "yes", timeout=WAIT_MS)
+    for page in (rob, emily):
+        expect(page.get_by_test_id("evening-closed")).to_be_visible(timeout=WAIT_MS)
+    screenshot(tablet, "tablet-closed")
+
+    # Found again under the past evenings, with its ledger and each player's balance.
+    tablet.get_by_test_id("past-evenings").click()
+    expect(tablet.get_by_test_id("evening-1")).to_be_visible(timeout=WAIT_MS)
+    expect(tablet.locator('td[data-balance="Rob"]')).to_have_attribute("data-amount", "445",
+                                                                      timeout=WAIT_MS)
+    tablet.get_by_test_id("evening-1").click()
+    expect(tablet.get_by_test_id("evening-title")).to_contain_text("Evening 1", timeout=WAIT_MS)
+    expect(tablet.get_by_test_id("evening-closed")).to_be_visible(timeout=WAIT_MS)
+    expect(cell(tablet, "Rob", 2)).to_have_attribute("data-amount", "45", timeout=WAIT_MS)
+    assert record_of(tablet) == record
+    screenshot(tablet, "tablet-past-evening")
