@@ -77,6 +77,20 @@ Where the rules leave a question open, the companion reads it this way
   table's smallest unit of money per chip) but plays no part in the game:
   ``money`` stays in chips, and the evening's ledger multiplies
   (:func:`companion.rules.evening`).
+- Going for Clumond asks each player once, in turn from the dealer's left;
+  the first yes ends the asking (:class:`Offers`). The last answer, or the
+  trump named, may be taken back (a tap on the wrong button).
+- The first trick is led left of the declarer, or left of the dealer when
+  nobody went for Clumond (:func:`leader`).
+- A round is confirmed only when the tricks add up to 13, every set of kept
+  cards given holds exactly 3 cards of the 48-card deck, and no card is in two
+  players' kept cards (:func:`round_checks`).
+- Net chips (``money``) are each stack less the starting stack; with a chip
+  value, net money is that times the chip value, and who pays whom is
+  :func:`companion.rules.settle_up` of it (the evening's ledger does both).
+- Only a game that reaches its agreed end shares out its pot: a game closed
+  before then leaves the stacks as they are, and the chips in the pot are
+  nobody's.
 """
 
 from __future__ import annotations

@@ -419,7 +419,7 @@ def test_the_working_as_cards_are_ticked(game):
     url = f"/t/{game.code}/games/1/clumond/working"
     assert words(text(game.phones["Ann"].get(url + "?tricks=11&kept=KH&kept=2C",
                                              headers=HTMX))) == \
-        "11 tricks: 1 counts declaration K♥ 2♣: 2 + 3 = 5 so far"
+        "11 tricks: 1 counts · declaration K♥ 2♣: 2 + 3 = 5 so far"
     assert "10♦ is not in the Clumond deck" in text(game.keeper.get(url + "?kept=10D"))
     assert game.keeper.get("/t/BCDFGHJK/games/1/clumond/working").status_code == 404
 
@@ -616,7 +616,7 @@ def test_a_declarer_round_won_and_one_lost(game):
     result = replay(game.record())
     assert result["totals"] == {"Ann": 97, "Bo": 105, "Cy": 97} and result["pot"] == 1
     scores = game.scores()
-    assert re.search(r'class="declarer">Bo <small>no trumps</small> <span class="missed"',
+    assert re.search(r'class="declarer">Bo <abbr title="no trumps">NT</abbr> <span class="missed"',
                      scores)
 
 
@@ -883,5 +883,7 @@ def test_the_record_goes_out_and_comes_back_the_same(game):
 def test_the_rules_help_marks_the_house_decisions(game):
     assert 'data-testid="rules-link"' in game.phone("Bo")
     page = text(game.phones["Bo"].get(f"/rules/clumond?back=/t/{game.code}/seat"))
-    assert page.count('<strong class="house"') >= 8 and "Going for Clumond" in page
-    assert "(house)" not in page
+    assert page.count('<strong class="house"') >= 13 and "(house)" not in page
+    assert re.search(r'<strong class="house"[^>]*>house</strong> Going for Clumond asks each '
+                     r"player once", page)
+    assert f'href="/t/{game.code}/seat"' in page
