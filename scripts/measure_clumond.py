@@ -33,23 +33,10 @@ import argparse
 import asyncio
 import re
 import statistics
-import sys
-import tempfile
 import time
 from pathlib import Path
 
-from measure_round import (
-    CHROMIUM,
-    CHROMIUM_ARGS,
-    HTMX_URL,
-    PHONE,
-    TABLET,
-    WAIT_MS,
-    Device,
-    expect_attribute,
-    htmx_file,
-    serve,
-)
+from measure_round import HTMX_URL, PHONE, TABLET, WAIT_MS, Device, expect_attribute, measure
 
 TARGET_SECONDS = 20
 TARGET_TABLET_TAPS = 3
@@ -150,28 +137,6 @@ async def one_round(browser, base_url: str, htmx: Path, pause: float) -> dict:
             "phone_log": phones["Ann"].log}
 
 
-async def measure(runs: int, pause: float) -> list[dict]:
-    """Start the companion and Chromium, and play ``runs`` rounds, each at a new table."""
-    from playwright.async_api import async_playwright
-
-    if not Path(CHROMIUM).is_file():
-        sys.exit(f"no Chromium at {CHROMIUM}: `apt-get install chromium`")
-    htmx = htmx_file()
-    with tempfile.TemporaryDirectory() as folder:
-        server, base_url = serve(Path(folder) / "companion.sqlite")
-        try:
-            async with async_playwright() as playwright:
-                browser = await playwright.chromium.launch(
-                    executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
-                try:
-                    return [await one_round(browser, base_url, htmx, pause)
-                            for _ in range(runs)]
-                finally:
-                    await browser.close()
-        finally:
-            server.shutdown()
-
-
 def met(ok: bool) -> str:
     return "met" if ok else "MISSED"
 
@@ -208,7 +173,7 @@ def main() -> None:
                         help="seconds a person takes before each tap (default 0.4)")
     parser.add_argument("--runs", type=int, default=1, help="rounds to measure (default 1)")
     args = parser.parse_args()
-    results = asyncio.run(measure(max(1, args.runs), max(0.0, args.pause)))
+    results = asyncio.run(measure(max(1, args.runs), max(0.0, args.pause), one_round))
     report(results, args.pause)
 
 

@@ -68,8 +68,15 @@ def at_once(pages, selector: str, *, delay_ms: int = 400) -> None:
 def above_the_fold(page, locator) -> None:
     """``locator`` shows whole on the first screen, without scrolling."""
     page.evaluate("window.scrollTo(0, 0)")
+    expect(locator).to_be_visible(timeout=WAIT_MS)
     box = locator.bounding_box()
     assert box is not None and box["y"] + box["height"] <= page.viewport_size["height"], box
+
+
+def touch_size(locator) -> None:
+    """Every element of ``locator`` is at least 44×44 px."""
+    for box in (element.bounding_box() for element in locator.all()):
+        assert box is not None and box["width"] >= 44 and box["height"] >= 44, box
 
 
 class ClumondTable:
@@ -111,6 +118,7 @@ class ClumondTable:
         phone = self.phones[declarer]
         expect(phone.get_by_test_id("name-trump")).to_be_visible(timeout=WAIT_MS)
         tile = "trump-none" if trump == "none" else f"trump-{'♠♥♦♣'.index(trump) + 1}"
+        above_the_fold(phone, phone.locator("#round").get_by_test_id(tile))
         phone.locator("#round").get_by_test_id(tile).click()
         self.wait_phase("tricks")
 
@@ -175,7 +183,7 @@ class ClumondTable:
 
 
 def test_a_whole_clumond_game(new_context, make_table, screenshot):
-    tablet = new_context("tablet").new_page()
+    tablet = new_context("tablet", viewport={"width": 800, "height": 1280}).new_page()
     join_url = make_table(tablet, "Clumond night", list(PLAYERS), "clumond")
     expect(tablet.locator("#first-dealer")).to_contain_text("drawn at random")
     tablet.get_by_test_id("dealer-choice").select_option("3")
@@ -215,6 +223,8 @@ def test_a_whole_clumond_game(new_context, make_table, screenshot):
         "Your stack 100 · you ante 5 · pot 15 after the antes")
     expect(phones["Ann"].get_by_test_id("go-for-clumond")).to_be_visible()
     above_the_fold(phones["Ann"], phones["Ann"].get_by_test_id("offer-no"))
+    touch_size(phones["Ann"].locator("#round button:visible"))
+    above_the_fold(tablet, tablet.get_by_test_id("next-action"))
     expect(phones["Bo"].get_by_test_id("offer-turn")).to_contain_text("Ann is deciding")
     expect(tablet.locator('[data-testid="offers"] li[data-said="now"]')).to_contain_text("Ann")
     screenshot(tablet, "01-tablet-offer")
@@ -226,6 +236,8 @@ def test_a_whole_clumond_game(new_context, make_table, screenshot):
     # --- Round 1: three phones save at once, Cy with Ann's 3♥ ---------------------------------
     above_the_fold(phones["Cy"], phones["Cy"].get_by_test_id("enter-mine"))
     table.open_entry("Ann")
+    above_the_fold(phones["Ann"], phones["Ann"].get_by_test_id("save-entry"))
+    touch_size(phones["Ann"].locator("label.tile, label.pick"))
     table.pick("Ann", 3, ["3♥", "7♠", "4♦"])
     expect(phones["Ann"].get_by_test_id("working")).to_contain_text(
         "3 tricks: 3 count · declaration 3♥ 7♠ 4♦: 2 + 1 + 0 = 3")
@@ -242,6 +254,8 @@ def test_a_whole_clumond_game(new_context, make_table, screenshot):
     expect(phones["Bo"].get_by_test_id("problem-elsewhere")).to_be_visible(timeout=WAIT_MS)
     expect(tablet.get_by_test_id("problems")).to_contain_text(conflict, timeout=WAIT_MS)
     expect(tablet.get_by_test_id("confirm-round")).to_be_disabled()
+    above_the_fold(tablet, tablet.get_by_test_id("confirm-round"))
+    above_the_fold(phones["Cy"], phones["Cy"].get_by_test_id("my-problems"))
     screenshot(phones["Cy"], "03-cy-conflict")
     screenshot(tablet, "03-tablet-conflict")
     form = tablet.locator('form:has([data-testid="confirm-round"])')
@@ -358,6 +372,7 @@ def test_a_whole_clumond_game(new_context, make_table, screenshot):
         expect(end.get_by_test_id("share-out")).to_contain_text(
             "The 1 chip left in the pot was shared out evenly in the last round")
         expect(end.locator('[data-share="Ann"]')).to_have_text("1")
+        above_the_fold(page, end.get_by_test_id("winner"))
         for name, amount in final.items():
             expect(end.locator(f'td[data-total="{name}"]')).to_have_text(str(amount))
             expect(end.locator(f'td[data-money="{name}"]')).to_have_text(said(money[name]))

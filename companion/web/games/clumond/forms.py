@@ -140,13 +140,14 @@ def read_how(form: Mapping[str, str], name: str = "how") -> str:
     return how
 
 
-def read_phone_entry(form: MultiDict[str, str], player: str) -> tuple[int | None, list[str] | None]:
+def read_phone_entry(form: MultiDict[str, str], player: str,
+                     ) -> tuple[int | None, list[str] | None, None]:
     """What a phone saves: its tricks and its 3 kept cards (either may wait, not both)."""
     tricks = read_tricks(form, player)
     kept = read_kept(form, player)
     if tricks is None and kept is None:
         raise FormError(f"Tap your tricks and pick your {rules.KEPT} kept cards")
-    return tricks, kept
+    return tricks, kept, None
 
 
 def read_keeper_entry(form: MultiDict[str, str], player: str, prefix: str = "",

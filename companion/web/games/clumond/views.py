@@ -116,15 +116,30 @@ def _enter(act: Act, player: str, tricks: int | None, kept: list[str] | None,
     round_store.update_facts(act.draft, changes)
 
 
-def _entry_page(view: RoundView, player: str, *, keeper: bool, values: dict[str, Any],
-                error: str | None = None, status: int = 200):
-    """The page of one player's tricks and declaration (a phone's own, or the tablet's)."""
+def _entry_page(view: RoundView, player: str, *, keeper: bool,
+                values: dict[str, Any] | None = None, error: str | None = None,
+                status: int = 200):
+    """The page of one player's tricks and declaration (a phone's own, or the tablet's):
+    filled in with what is saved, or with ``values`` as they were sent."""
     entry = next(e for e in view.entries if e.player == player)
+    if values is None:
+        values = forms.entry_fields(player, entry.tricks, entry.kept, entry.declared)
     taken = {code for e in view.entries if e.player != player for code in forms.codes_of(e.kept)}
     return render_template(
         "clumond/entry.html", view=view, entry=entry, player=player, keeper=keeper,
         position=view.position_of(player), fields=values, taken=taken, error=error,
         **_working_of(values["tricks"], values["kept"]), **forms.pads()), status
+
+
+def _save_entry(act: Act, player: str, read: Any, *, keep_declared: bool = False):
+    """Save ``player``'s entry as ``read`` reads it from the form, or show the form again."""
+    try:
+        tricks, kept, declared = read(act.form, player)
+    except FormError as error:
+        return _entry_page(_view(act), player, keeper=act.keeper, error=f"{error}.",
+                           status=400, values=forms.entry_fields_from_form(act.form, player))
+    _enter(act, player, tricks, kept, declared, keep_declared=keep_declared)
+    return None
 
 
 def _working_of(tricks: str, kept: list[str]) -> dict[str, str]:
@@ -139,26 +154,31 @@ def _working_of(tricks: str, kept: list[str]) -> dict[str, str]:
     return said
 
 
-def _playing(code: str, number: int):
+def _tricks_view(code: str, number: int, *, keeper: bool, position: int,
+                 ) -> tuple[RoundView | None, str]:
+    """The moment for an entry page, and whose page it is (None: the tricks are not now)."""
     table, game = load_game(code, number)
+    if keeper:
+        require_keeper(table)
+        seat = table.seat_at(position)
+    else:
+        seat = require_seat_at(table, position)
     if table.playing is not game:
         abort(409, f"Game {game.number} is over: its record stays as it is.")
-    return table, game
+    if seat is None or seat.name not in game.players:
+        abort(404, f"There is no player in seat {position}.")
+    view = FLOW.moment(table, game, None if keeper else seat.name)
+    return (view if view.phase is Phase.TRICKS else None), seat.name
 
 
 @bp.get("/seats/<int:position>/entry")
 @wrong_codes
 def my_entry_page(code: str, number: int, position: int):
     """A phone's tricks pad and kept-card picker (filled in with what it saved)."""
-    table, game = _playing(code, number)
-    seat = require_seat_at(table, position)
-    view = FLOW.moment(table, game, seat.name)
-    if view.phase is not Phase.TRICKS or view.mine is None:
-        return redirect(url_for("seats.seat", code=table.code) + "#round", code=303)
-    mine = view.mine
-    return _entry_page(view, mine.player, keeper=False,
-                       values=forms.entry_fields(mine.player, mine.tricks, mine.kept,
-                                                 mine.declared))
+    view, player = _tricks_view(code, number, keeper=False, position=position)
+    if view is None:
+        return redirect(url_for("seats.seat", code=code) + "#round", code=303)
+    return _entry_page(view, player, keeper=False)
 
 
 @bp.post("/seats/<int:position>/entry")
@@ -166,44 +186,24 @@ def my_entry_page(code: str, number: int, position: int):
 def my_entry(act: Act, position: int):
     """A phone saves its own tricks and 3 kept cards (a number from the tablet stays if no
     cards are picked)."""
-    player = act.player or ""
-    try:
-        tricks, kept = forms.read_phone_entry(act.form, player)
-    except FormError as error:
-        return _entry_page(_view(act), player, keeper=False, error=f"{error}.", status=400,
-                           values=forms.entry_fields_from_form(act.form, player))
-    _enter(act, player, tricks, kept, None, keep_declared=True)
+    return _save_entry(act, act.player or "", forms.read_phone_entry, keep_declared=True)
 
 
 @bp.get("/players/<int:position>")
 @wrong_codes
 def keeper_entry_page(code: str, number: int, position: int):
     """The tablet's form for any player: tricks, and kept cards or the declared number."""
-    table, game = _playing(code, number)
-    require_keeper(table)
-    view = FLOW.moment(table, game)
-    if view.phase is not Phase.TRICKS:
-        return redirect(url_for("tables.keeper", code=table.code) + "#round", code=303)
-    seat = table.seat_at(position)
-    if seat is None or seat.name not in game.players:
-        abort(404, f"There is no player in seat {position}.")
-    entry = next(e for e in view.entries if e.player == seat.name)
-    return _entry_page(view, seat.name, keeper=True,
-                       values=forms.entry_fields(seat.name, entry.tricks, entry.kept,
-                                                 entry.declared))
+    view, player = _tricks_view(code, number, keeper=True, position=position)
+    if view is None:
+        return redirect(url_for("tables.keeper", code=code) + "#round", code=303)
+    return _entry_page(view, player, keeper=True)
 
 
 @bp.post("/players/<int:position>")
 @game_action(Who.KEEPER, Phase.TRICKS, refuse=NOT_YET)
 def keeper_entry(act: Act, position: int):
     """The tablet enters or corrects any player: kept cards, the declared number, or neither."""
-    player = _player(act, position)
-    try:
-        tricks, kept, declared = forms.read_keeper_entry(act.form, player)
-    except FormError as error:
-        return _entry_page(_view(act), player, keeper=True, error=f"{error}.", status=400,
-                           values=forms.entry_fields_from_form(act.form, player))
-    _enter(act, player, tricks, kept, declared)
+    return _save_entry(act, _player(act, position), forms.read_keeper_entry)
 
 
 @bp.get("/working")
