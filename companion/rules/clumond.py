@@ -729,17 +729,6 @@ def read_trump(value: object) -> str:
         raise RuleError("name a trump suit (♠ ♥ ♦ ♣) or no trumps") from None
 
 
-def trump_text(trump: str | None) -> str:
-    """The trump of a round as players say it; nobody went for Clumond: no trumps.
-
-    >>> trump_text("♥"), trump_text("none"), trump_text(None)
-    ('♥ trumps', 'no trumps', 'no trumps')
-    """
-    if trump is None or read_trump(trump) == NO_TRUMPS:
-        return "no trumps"
-    return f"{read_trump(trump)} trumps"
-
-
 def leader(players: Sequence[str], dealer: str, declarer: str | None) -> str:
     """Who leads the first trick: left of the declarer, or left of the dealer.
 

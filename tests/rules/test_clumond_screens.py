@@ -17,7 +17,6 @@ from companion.rules.clumond import (
     replay,
     round_checks,
     round_record,
-    trump_text,
     working,
 )
 
@@ -44,11 +43,6 @@ def test_a_trump_is_read_in_any_spelling(given, read):
 def test_anything_else_is_not_a_trump(given):
     with pytest.raises(RuleError, match="name a trump suit"):
         read_trump(given)
-
-
-def test_trumps_as_players_say_them():
-    assert [trump_text(t) for t in ("♠", "hearts", "none", None)] == [
-        "♠ trumps", "♥ trumps", "no trumps", "no trumps"]
 
 
 def test_the_first_lead_is_left_of_the_declarer_or_of_the_dealer():

@@ -372,6 +372,14 @@ def test_the_tablet_takes_back_the_last_answer_or_the_trump(game):
     assert game.phase() == "offer" and 'data-testid="go-for-clumond"' in game.phone("Ann")
 
 
+def test_a_refusal_comes_back_in_place_of_the_round_with_its_message(game):
+    response = game.post("seats/3/offer", {"answer": "yes"}, client=game.phones["Cy"],
+                         headers=HTMX)
+    assert response.status_code == 409
+    assert 'data-status="409"' in text(response)
+    assert "It is Ann's turn to answer, not Cy's." in text(response)
+
+
 def test_offers_refused_for_a_bad_answer_another_seat_a_stranger_or_an_old_round(game):
     before = game.version()
     assert game.post("seats/1/offer", {"answer": "maybe"},
@@ -837,6 +845,19 @@ def test_the_end_shares_out_the_pot_and_settles_the_money(actions):
     assert game.post("seats/1/offer", {"answer": "yes"}, client=game.phones["Ann"],
                      round_=3).status_code == 409
     assert "Stacks after each round" in game.scores()
+
+
+def test_the_last_round_of_a_finished_game_can_be_undone_and_played_again(actions):
+    game = start(actions, rounds="1")
+    game.play(**TWO_MAKE_IT)
+    record = game.record()
+    assert replay(record)["finished"] and game.phase() == "end"
+    assert 'data-testid="undo-round"' in game.scores()
+    game.ok("undo", {"rounds": "1"})
+    page = game.tablet()
+    assert game.phase(page) == "tricks" and 'data-testid="ends-game"' in page
+    game.confirm()
+    assert game.record() == record
 
 
 def test_the_end_at_a_target_and_a_shared_win(actions):

@@ -17,7 +17,7 @@ working fact: ``passed``, who said no to Clumond so far.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from enum import Enum
 from typing import Any
 
@@ -107,7 +107,6 @@ class RoundView(View):
 
     now: rules.Progress | None = None
     options: rules.Options | None = None
-    facts: Mapping[str, Any] = field(default_factory=dict)
     offers: rules.Offers | None = None
     trump: str | None = None
     """The declarer's trump as the record writes it (None: not named yet, or nobody)."""
@@ -124,7 +123,6 @@ class RoundView(View):
     phones: frozenset[str] = frozenset()
     """The players whose seat a phone holds."""
     end: End | None = None
-    chart: str = ""
 
     # -- this screen
 
@@ -132,11 +130,6 @@ class RoundView(View):
     def mine(self) -> Entry | None:
         """This phone's own entry."""
         return next((e for e in self.entries if e.player == self.me), None)
-
-    @property
-    def my_position(self) -> int | None:
-        """This phone's seat."""
-        return next((s.position for s in self.table.seats if s.name == self.me), None)
 
     def position_of(self, player: str) -> int:
         """``player``'s seat."""
@@ -148,11 +141,6 @@ class RoundView(View):
     def declarer(self) -> str | None:
         """Who went for Clumond this round."""
         return self.offers.declarer if self.offers is not None else None
-
-    @property
-    def trump_text(self) -> str:
-        """``♥ trumps`` or ``no trumps``."""
-        return rules.trump_text(self.trump)
 
     @property
     def trump_choices(self) -> tuple[str, ...]:
@@ -242,10 +230,9 @@ class ClumondFlow(GameFlow):
         result = now.result
         fields: dict[str, Any] = {
             "table": table, "game": game, "me": me, "result": result, "now": now,
-            "options": now.options, "facts": draft.facts, "round_index": draft.round_index,
+            "options": now.options, "round_index": draft.round_index,
             "drawn": table.dealer_drawn,
             "phones": frozenset(s.name for s in table.seats if s.held and s.name),
-            "chart": self.chart(result, now.options),
             "correction": self.correction(game, draft, result, me),
         }
         if now.finished or game.status != PLAYING:
