@@ -253,8 +253,13 @@ async def one_round(browser, base_url: str, htmx: Path, pause: float) -> dict:
             "phone_taps": {name: device.taps for name, device in phones.items()}}
 
 
-async def measure(runs: int, pause: float) -> list[dict]:
-    """Start the companion and Chromium, and play ``runs`` rounds, each at a new table."""
+async def measure(runs: int, pause: float, play=None) -> list[dict]:
+    """Start the companion and Chromium, and play ``runs`` rounds, each at a new table.
+
+    ``play`` plays one round (default: Tromplemond's :func:`one_round`), so another
+    game's measure can use the same server and browser.
+    """
+    play = play or one_round
     from playwright.async_api import async_playwright
 
     if not Path(CHROMIUM).is_file():
@@ -267,7 +272,7 @@ async def measure(runs: int, pause: float) -> list[dict]:
                 browser = await playwright.chromium.launch(
                     executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
                 try:
-                    return [await one_round(browser, base_url, htmx, pause)
+                    return [await play(browser, base_url, htmx, pause)
                             for _ in range(runs)]
                 finally:
                     await browser.close()

@@ -77,6 +77,20 @@ Where the rules leave a question open, the companion reads it this way
   table's smallest unit of money per chip) but plays no part in the game:
   ``money`` stays in chips, and the evening's ledger multiplies
   (:func:`companion.rules.evening`).
+- Going for Clumond asks each player once, in turn from the dealer's left;
+  the first yes ends the asking (:class:`Offers`). The last answer, or the
+  trump named, may be taken back (a tap on the wrong button).
+- The first trick is led left of the declarer, or left of the dealer when
+  nobody went for Clumond (:func:`leader`).
+- A round is confirmed only when the tricks add up to 13, every set of kept
+  cards given holds exactly 3 cards of the 48-card deck, and no card is in two
+  players' kept cards (:func:`round_checks`).
+- Net chips (``money``) are each stack less the starting stack; with a chip
+  value, net money is that times the chip value, and who pays whom is
+  :func:`companion.rules.settle_up` of it (the evening's ledger does both).
+- Only a game that reaches its agreed end shares out its pot: a game closed
+  before then leaves the stacks as they are, and the chips in the pot are
+  nobody's.
 """
 
 from __future__ import annotations
@@ -86,9 +100,10 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
-from .cards import Card, Rank, Suit, SuitCard, parse_card, parse_suit, standard_deck
+from .cards import SUITS, Card, Rank, Suit, SuitCard, parse_card, parse_suit, standard_deck
 from .common import (
     Checklist,
+    and_list,
     clockwise_from,
     distribute_odd_units,
     left_of,
@@ -469,8 +484,8 @@ class Table:
         played = self.played + 1
         over = self._end_reason(stacks, played)
         if over is not None and s.left_in_pot:
-            order = clockwise_from(self.players, left_of(self.players, self.dealer))
-            shares = distribute_odd_units(s.left_in_pot, order)
+            shares = distribute_odd_units(s.left_in_pot, from_dealers_left(self.players,
+                                                                            self.dealer))
             s = Settlement(s.ante, s.pot_carried, s.payments, s.success, s.payouts,
                            tuple(shares[p] for p in self.players))
             stacks = tuple(st + sh for st, sh in zip(stacks, s.share_out, strict=True))
@@ -501,6 +516,15 @@ class Table:
 # Replay
 
 
+def from_dealers_left(players: Sequence[str], dealer: str) -> list[str]:
+    """The players clockwise from the dealer's left: the order of asking, and of odd chips.
+
+    >>> from_dealers_left(["Ann", "Bo", "Cy"], "Bo")
+    ['Cy', 'Ann', 'Bo']
+    """
+    return clockwise_from(players, left_of(players, dealer))
+
+
 def _walk(record: object) -> tuple[Table, list[tuple[str, RoundFacts, Settlement, Table]]]:
     if isinstance(record, Mapping) and isinstance(record.get("rounds"), list):
         for i, raw in enumerate(record["rounds"]):
@@ -522,7 +546,11 @@ def _walk(record: object) -> tuple[Table, list[tuple[str, RoundFacts, Settlement
 
 def replay(record: Mapping[str, Any]) -> dict[str, Any]:
     """The result of a Clumond record (see the module docstring for its shape)."""
-    table, history = _walk(record)
+    return _result(*_walk(record))
+
+
+def _result(table: Table, history: list[tuple[str, RoundFacts, Settlement, Table]],
+            ) -> dict[str, Any]:
     players = table.players
     rounds = []
     for dealer, facts, s, after in history:
@@ -677,3 +705,335 @@ def deal_steps(players: Sequence[str], dealer: str, options: Mapping[str, Any]) 
         "Declaration: 3 per ♣, 2 per ♥, 1 per ♠, 0 per ♦ among the kept cards. "
         "Tricks that count: tricks won, less 10 from 10 up.",
     ))
+
+
+# ---------------------------------------------------------------------------
+# The round at the table: what the screens show before a round is confirmed
+
+
+TRUMP_CHOICES: tuple[str, ...] = (*(str(suit) for suit in SUITS), NO_TRUMPS)
+"""What a declarer may name, as the record writes it: a suit, or ``"none"``."""
+
+
+def read_trump(value: object) -> str:
+    """A declarer's choice as the record writes it (``♥``, or ``"none"`` for no trumps).
+
+    >>> read_trump("hearts"), read_trump("No trumps")
+    ('♥', 'none')
+    """
+    if isinstance(value, str) and value.strip().lower() in (NO_TRUMPS, "no trumps", "no trump"):
+        return NO_TRUMPS
+    try:
+        return str(parse_suit(value))
+    except RuleError:
+        raise RuleError("name a trump suit (♠ ♥ ♦ ♣) or no trumps") from None
+
+
+def leader(players: Sequence[str], dealer: str, declarer: str | None) -> str:
+    """Who leads the first trick: left of the declarer, or left of the dealer.
+
+    >>> leader(["Ann", "Bo", "Cy"], "Cy", None), leader(["Ann", "Bo", "Cy"], "Cy", "Bo")
+    ('Ann', 'Cy')
+    """
+    return left_of(players, declarer if declarer is not None else dealer)
+
+
+def counting(tricks: int) -> str:
+    """Tricks won and the tricks that count, as the screens say it.
+
+    >>> counting(12), counting(9), counting(1), counting(11)
+    ('12 tricks: 2 count', '9 tricks: 9 count', '1 trick: 1 counts', '11 tricks: 1 counts')
+    """
+    counted = tricks_that_count(tricks)
+    return (f"{tricks} trick{'' if tricks == 1 else 's'}: "
+            f"{counted} count{'s' if counted == 1 else ''}")
+
+
+def pick(cards: Iterable[Card | str]) -> tuple[SuitCard, ...]:
+    """Kept cards as picked so far: cards of the 48-card deck, none twice, at most 3.
+
+    >>> pick(["3h", "7S"])
+    (SuitCard('3♥'), SuitCard('7♠'))
+    >>> pick(["10♥"])  # doctest: +IGNORE_EXCEPTION_DETAIL
+    Traceback (most recent call last):
+    RuleError: 10♥ is not in the Clumond deck: the four 10s are taken out
+    """
+    picked: list[SuitCard] = []
+    for text in cards:
+        try:
+            card = parse_card(text)
+        except RuleError:
+            raise RuleError(f"{str(text).strip()[:12]!r} is not a card") from None
+        if not isinstance(card, SuitCard) or card not in DECK:
+            why = ": the four 10s are taken out" if card in _TENS else ""
+            raise RuleError(f"{card} is not in the Clumond deck{why}")
+        if card in picked:
+            raise RuleError(f"{card} is picked twice")
+        picked.append(card)
+    if len(picked) > KEPT:
+        raise RuleError(f"{len(picked)} cards are picked: each player keeps {KEPT}")
+    return tuple(picked)
+
+
+_TENS = frozenset(c for c in standard_deck() if c.rank is Rank.TEN)
+
+
+def working(cards: Iterable[Card | str]) -> str:
+    """How kept cards make a declaration, as the screens show it (so far, for fewer than 3).
+
+    >>> working(["3♥", "7♠", "4♦"])
+    '3♥ 7♠ 4♦: 2 + 1 + 0 = 3'
+    >>> working(["A♣", "K♥"]), working(["A♣"]), working([])
+    ('A♣ K♥: 3 + 2 = 5 so far', 'A♣: 3 so far', '')
+    """
+    picked = pick(cards)
+    if not picked:
+        return ""
+    values = [SUIT_VALUE[card.suit] for card in picked]
+    sums = str(values[0]) if len(values) == 1 else f"{' + '.join(map(str, values))} = {sum(values)}"
+    return f"{' '.join(map(str, picked))}: {sums}{'' if len(picked) == KEPT else ' so far'}"
+
+
+@dataclass(frozen=True)
+class Offers:
+    """Going for Clumond so far: the order of asking, who said no, and who said yes."""
+
+    order: tuple[str, ...]
+    """Clockwise from the dealer's left."""
+    passed: tuple[str, ...] = ()
+    """Who said no, in the order asked."""
+    declarer: str | None = None
+    """The first to say yes."""
+
+    def __post_init__(self) -> None:
+        if self.passed != self.order[:len(self.passed)]:
+            raise RuleError(f"going for Clumond is asked in turn ({', '.join(self.order)}), "
+                            f"not {', '.join(self.passed)}")
+        if self.declarer is not None and self.declarer not in self.order[len(self.passed):][:1]:
+            raise RuleError(f"{self.declarer} was not the one asked after "
+                            f"{', '.join(self.passed) or 'nobody'}")
+
+    @property
+    def turn(self) -> str | None:
+        """Who is asked now (None once someone said yes or everyone said no)."""
+        if self.declarer is not None or self.nobody:
+            return None
+        return self.order[len(self.passed)]
+
+    @property
+    def nobody(self) -> bool:
+        """True when everyone said no: the round is played with no trumps."""
+        return len(self.passed) == len(self.order)
+
+    @property
+    def answers(self) -> tuple[tuple[str, bool | None], ...]:
+        """Each player in the order of asking, with yes (True), no (False) or not asked (None)."""
+        return tuple((p, False if p in self.passed else True if p == self.declarer else None)
+                     for p in self.order)
+
+    def answer(self, player: str, accept: bool) -> Offers:
+        """``player`` says yes (``accept``) or no; refused when it is not their turn."""
+        if self.turn is None:
+            raise RuleError("Going for Clumond is over for this round"
+                            + (f": {self.declarer} went for it" if self.declarer else ""))
+        if player != self.turn:
+            raise RuleError(f"It is {self.turn}'s turn to answer, not {player}'s")
+        if accept:
+            return Offers(self.order, self.passed, player)
+        return Offers(self.order, (*self.passed, player))
+
+    def take_back(self) -> Offers:
+        """The offers with the last answer taken back (refused before any answer)."""
+        if self.declarer is not None:
+            return Offers(self.order, self.passed)
+        if not self.passed:
+            raise RuleError("Nobody has answered yet")
+        return Offers(self.order, self.passed[:-1])
+
+
+def going_for_clumond(players: Sequence[str], dealer: str, passed: Sequence[str] = (),
+                      declarer: str | None = None) -> Offers:
+    """The offers of a round dealt by ``dealer``, as far as they went.
+
+    >>> offers = going_for_clumond(["Ann", "Bo", "Cy"], "Cy", passed=["Ann"])
+    >>> offers.turn, offers.answer("Bo", True).declarer
+    ('Bo', 'Bo')
+    """
+    return Offers(tuple(from_dealers_left(players, dealer)), tuple(passed), declarer)
+
+
+@dataclass(frozen=True)
+class Progress:
+    """The game between rounds, for the screens: the round to play, its dealer and its pot."""
+
+    result: dict[str, Any]
+    """``replay`` of the record."""
+    options: Options
+    round_number: int
+    """The round in progress as players count it (the last one played, once over)."""
+    dealer: str | None
+    """Who deals the round in progress (None once over)."""
+    pot: int
+    """The pot carried into the round in progress."""
+    pot_after_antes: int
+
+    @property
+    def finished(self) -> bool:
+        """True once the game has reached its agreed end."""
+        return bool(self.result["finished"])
+
+    @property
+    def label(self) -> str:
+        """``Round 3 of 10``, ``Round 3 · first to 150``, ``Round 3 of 10 · or first to 150``."""
+        rounds, target = self.options.rounds, self.options.target
+        label = f"Round {self.round_number}" + (f" of {rounds}" if rounds is not None else "")
+        if target is not None:
+            label += f" · {'or ' if rounds is not None else ''}first to {target}"
+        return label
+
+
+def progress(record: Mapping[str, Any]) -> Progress:
+    """The game now: the result, and the round in progress with its dealer and pot.
+
+    >>> now = progress({"game": "clumond", "players": ["Ann", "Bo", "Cy"],
+    ...                 "first_dealer": "Cy", "options": {"target": 150}, "rounds": []})
+    >>> now.label, now.dealer, now.pot, now.pot_after_antes
+    ('Round 1 of 10 · or first to 150', 'Cy', 0, 15)
+    """
+    table, history = _walk(record)
+    return Progress(
+        result=_result(table, history), options=table.options,
+        round_number=table.played + (0 if table.finished else 1),
+        dealer=None if table.finished else table.dealer, pot=table.pot,
+        pot_after_antes=table.pot + table.options.ante * len(table.players))
+
+
+@dataclass(frozen=True)
+class Problem:
+    """Something wrong with a round as entered, and the players it concerns."""
+
+    message: str
+    players: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class Checks:
+    """What stops a round as entered from being confirmed: problems, and what is missing."""
+
+    problems: tuple[Problem, ...]
+    missing: tuple[str, ...]
+    """``Bo's tricks``, ``Cy's tricks and kept cards`` …"""
+
+    @property
+    def ready(self) -> bool:
+        """True when nothing is wrong and nothing is missing."""
+        return not self.problems and not self.missing
+
+    def concerning(self, player: str) -> tuple[str, ...]:
+        """The messages of the problems that concern ``player``."""
+        return tuple(p.message for p in self.problems if player in p.players)
+
+
+def round_checks(players: Sequence[str], declarer: str | None, tricks: Mapping[str, int],
+                 kept: Mapping[str, Sequence[str]], declared: Mapping[str, int]) -> Checks:
+    """Check a round as far as it is entered: the tricks, the kept cards, what is missing.
+
+    In a declarer round only the declarer's declaration is needed; kept
+    cards given by anyone are checked all the same.
+
+    >>> checks = round_checks(["Ann", "Bo", "Cy"], None, {"Ann": 9, "Bo": 5},
+    ...                       {"Ann": ["A♣", "2♥", "3♠"], "Bo": ["A♣", "K♦", "Q♦"]}, {})
+    >>> for problem in checks.problems: print(problem.message)
+    The tricks entered so far add up to 14: more than 13
+    A♣ is in both Ann's and Bo's kept cards
+    >>> checks.missing
+    ("Cy's tricks and kept cards",)
+    """
+    problems: list[Problem] = []
+    given = [p for p in players if tricks.get(p) is not None]
+    total = sum(tricks[p] for p in given)
+    if len(given) == len(players) and total != TRICKS:
+        problems.append(Problem(f"The tricks add up to {total}, not {TRICKS}", tuple(players)))
+    elif total > TRICKS:
+        problems.append(Problem(f"The tricks entered so far add up to {total}: "
+                                f"more than {TRICKS}", tuple(given)))
+    holder: dict[SuitCard, str] = {}
+    for player in players:
+        if kept.get(player) is None:
+            continue
+        try:
+            cards = pick(kept[player])
+            if len(cards) != KEPT:
+                raise RuleError(f"{len(cards)} kept cards: each player keeps {KEPT}")
+        except RuleError as error:
+            problems.append(Problem(f"{player}: {error}", (player,)))
+            continue
+        for card in cards:
+            if card in holder:
+                problems.append(Problem(f"{card} is in both {holder[card]}'s and {player}'s "
+                                        "kept cards", (holder[card], player)))
+            else:
+                holder[card] = player
+    missing = []
+    for player in players:
+        lacks = [] if tricks.get(player) is not None else ["tricks"]
+        if ((declarer is None or declarer == player) and kept.get(player) is None
+                and declared.get(player) is None):
+            lacks.append("kept cards")
+        if lacks:
+            missing.append(f"{player}'s {and_list(lacks)}")
+    return Checks(tuple(problems), tuple(missing))
+
+
+def round_record(players: Sequence[str], declarer: str | None, trump: str | None,
+                 tricks: Mapping[str, int], kept: Mapping[str, Sequence[str]],
+                 declared: Mapping[str, int]) -> dict[str, Any]:
+    """A round of the record from what was entered, players in seat order.
+
+    A player's kept cards stand in for a declared number; ``kept`` and
+    ``declared`` are left out when nobody gave one.
+
+    >>> round_record(["Ann", "Bo", "Cy"], "Bo", "♥", {"Ann": 3, "Bo": 6, "Cy": 4},
+    ...              {}, {"Bo": 6})
+    {'declarer': 'Bo', 'trump': '♥', 'tricks': {'Ann': 3, 'Bo': 6, 'Cy': 4}, 'declared': {'Bo': 6}}
+    """
+    facts: dict[str, Any] = {
+        "declarer": declarer, "trump": trump if declarer is not None else None,
+        "tricks": {p: tricks[p] for p in players if tricks.get(p) is not None}}
+    cards = {p: list(kept[p]) for p in players if kept.get(p) is not None}
+    numbers = {p: declared[p] for p in players
+               if declared.get(p) is not None and p not in cards}
+    if cards:
+        facts["kept"] = cards
+    if numbers:
+        facts["declared"] = numbers
+    return facts
+
+
+def explain(breakdown: Mapping[str, Any], player: str) -> str:
+    """One player's round in words, from a round's ``breakdown`` (every number is in it).
+
+    >>> result = replay({"game": "clumond", "players": ["Ann", "Bo", "Cy"],
+    ...     "first_dealer": "Cy", "rounds": [{"tricks": {"Ann": 3, "Bo": 4, "Cy": 6},
+    ...                                       "declared": {"Ann": 3, "Bo": 8, "Cy": 1}}]})
+    >>> explain(result["rounds"][0]["breakdown"], "Ann")
+    '3 tricks: 3 count, declared 3: made it, takes ⅓ of the pot: 8'
+    >>> explain(result["rounds"][0]["breakdown"], "Bo")
+    '4 tricks: 4 count, declared 8: 4 off, pays 4'
+    """
+    line = breakdown["players"][player]
+    declarer = breakdown["declarer"]
+    said = counting(line["tricks"])
+    if line["declaration"] is not None:
+        said += f", declared {line['declaration']}"
+    if declarer is None:
+        if line["success"]:
+            return f"{said}: made it, takes ⅓ of the pot: {line['payout']}"
+        return f"{said}: {line['payment']} off, pays {line['payment']}"
+    if player == declarer:
+        if line["success"]:
+            return f"went for Clumond, {said}: made it, takes the whole pot: {line['payout']}"
+        return f"went for Clumond, {said}: missed, the pot goes to the other two"
+    if breakdown["players"][declarer]["success"]:
+        return f"{said}; {declarer} made Clumond: nothing from the pot"
+    return f"{said}; {declarer} missed Clumond: takes half the pot: {line['payout']}"

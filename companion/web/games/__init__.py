@@ -10,11 +10,11 @@ scoreboard.
 from __future__ import annotations
 
 from ..flow import DefaultFlow, GameFlow
-from . import tromplemond
+from . import clumond, tromplemond
 
 FLOWS: dict[str, GameFlow] = {
     "tromplemond": tromplemond.FLOW,
-    "clumond": DefaultFlow("clumond"),
+    "clumond": clumond.FLOW,
     "trumplestiltskin": DefaultFlow("trumplestiltskin"),
     "trefeltromp": DefaultFlow("trefeltromp"),
     "tremp": DefaultFlow("tremp"),

@@ -1,0 +1,181 @@
+"""Measure one Clumond round at the table: taps and seconds from "13 tricks played" to the confirm.
+
+Usage: ``.venv/bin/python scripts/measure_clumond.py [--pause 0.4] [--runs 1]``
+
+The script starts the companion on a temporary SQLite database on
+127.0.0.1, drives Debian's Chromium (``/usr/bin/chromium``) with Playwright
+as the scorekeeper's tablet and three phones, and plays one round: the table
+is made (Ann, Bo and Cy; Cy deals), the phones take their seats, the game
+starts (100 chips, ante 5) and the offer goes round: Ann, Bo and Cy each say
+no on their phone. None of that is measured.
+
+The clock starts when the offers are settled and every screen shows the round
+being played: that stands for "13 tricks played" (the app has nothing to do
+during the tricks). Then, at the same time, as at a real table:
+
+- each phone opens its entry page, taps its tricks, ticks its 3 kept cards
+  and saves (Ann and Bo make their declarations, Cy misses by 5);
+- the tablet waits until every entry is in and the round adds up, and
+  confirms it.
+
+The clock stops when the tablet shows the round in its score table ("round
+confirmed"). Every tap is made at human pace: a pause (``--pause``, 0.4 s by
+default) before each tap, per device. Taps on the tablet are counted (the
+target: at most 3) and so are each phone's (at most 8); the seconds are
+compared with the target (under 20 s). The script only reports: it never
+fails on timing. It borrows the server, the devices and the browser set-up
+of ``scripts/measure_round.py`` (Tromplemond's measure).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import re
+import statistics
+import time
+from pathlib import Path
+
+from measure_round import HTMX_URL, PHONE, TABLET, WAIT_MS, Device, expect_attribute, measure
+
+TARGET_SECONDS = 20
+TARGET_TABLET_TAPS = 3
+TARGET_PHONE_TAPS = 8
+
+PLAYERS = ("Ann", "Bo", "Cy")
+ENTRIES = {  # tricks and kept cards: Ann and Bo make it, Cy misses by 5
+    "Ann": (3, ["3H", "7S", "4D"]),
+    "Bo": (4, ["AC", "5S", "6D"]),
+    "Cy": (6, ["5D", "QS", "2D"]),
+}
+
+
+async def set_up(browser, base_url: str, htmx: Path, pause: float):
+    """Make the table, seat the phones, start the game, settle the offers (not measured)."""
+    from playwright.async_api import expect
+
+    async def serve_htmx(route) -> None:
+        await route.fulfill(path=str(htmx), content_type="application/javascript",
+                            headers={"Access-Control-Allow-Origin": "*"})
+
+    async def context(device: dict):
+        made = await browser.new_context(base_url=base_url, **device)
+        made.set_default_timeout(WAIT_MS)
+        await made.route(HTMX_URL, serve_htmx)
+        return made
+
+    tablet = await (await context(TABLET)).new_page()
+    await tablet.goto("/new?game=clumond&seats=3")
+    await tablet.get_by_test_id("table-name").fill("Measured Clumond")
+    for position, name in enumerate(PLAYERS, 1):
+        await tablet.get_by_test_id(f"player-{position}").fill(name)
+    await tablet.get_by_test_id("phone-names").set_checked(False)
+    await tablet.get_by_test_id("dealer").select_option("3")
+    await tablet.get_by_test_id("create-table").click()
+    await tablet.wait_for_url(re.compile(r"/t/[^/]+$"))
+    join_url = (await tablet.locator("#join-url").inner_text()).strip()
+
+    phones = {}
+    for position, name in enumerate(PLAYERS, 1):
+        page = await (await context(PHONE)).new_page()
+        await page.goto(join_url)
+        await page.get_by_test_id(f"claim-{position}").click()
+        await expect(page.locator("#you-are")).to_contain_text(f"You are {name}")
+        phones[name] = Device(name, page, pause)
+    for position in range(1, len(PLAYERS) + 1):
+        await expect_attribute(tablet.locator(f'li.seat[data-seat="{position}"]'),
+                               "data-joined", "yes")
+
+    await tablet.get_by_test_id("start-game").click()
+    await tablet.get_by_test_id("start-options").click()
+    await expect_attribute(tablet.locator("#round"), "data-phase", "offer")
+    for name in PLAYERS:  # Cy deals: Ann is asked first
+        page = phones[name].page
+        await expect(page.get_by_test_id("go-for-clumond")).to_be_visible(timeout=WAIT_MS)
+        await page.locator("#round").get_by_test_id("offer-no").click()
+    for device in (tablet, *(p.page for p in phones.values())):
+        await expect_attribute(device.locator("#round"), "data-phase", "tricks")
+    return Device("tablet", tablet, pause), phones
+
+
+async def enter(device: Device) -> None:
+    """A phone opens its entry page, taps its tricks and 3 kept cards, and saves."""
+    page = device.page
+    await device.tap(page.locator("#round").get_by_test_id("enter-mine"), "open the entry")
+    tricks, kept = ENTRIES[device.name]
+    await device.tap(page.locator(f'label.tile:has(> input[name="tricks"][value="{tricks}"])'),
+                     f"{tricks} tricks")
+    for code in kept:
+        await device.tap(page.locator(f'label.pick:has(> input[name="kept"][value="{code}"])'),
+                         code)
+    await device.tap(page.get_by_test_id("save-entry"), "save")
+    await expect_attribute(page.get_by_test_id("my-entry"), "data-entered", "yes")
+
+
+async def keep_score(tablet: Device) -> None:
+    """The scorekeeper waits for every entry to add up, then confirms the round."""
+    from playwright.async_api import expect
+
+    page = tablet.page
+    confirm = page.get_by_test_id("confirm-round")
+    await expect(confirm).to_be_enabled(timeout=4 * WAIT_MS)
+    await tablet.tap(confirm, "confirm the round")
+    confirmed = page.locator('[data-testid="score-table"] tr[data-round="1"]')
+    await expect(confirmed).to_be_visible(timeout=WAIT_MS)
+
+
+async def one_round(browser, base_url: str, htmx: Path, pause: float) -> dict:
+    """Play one round; return the seconds and the taps from the tricks to the confirm."""
+    tablet, phones = await set_up(browser, base_url, htmx, pause)
+    started = time.perf_counter()  # the 13 tricks are played: everyone enters
+    await asyncio.gather(keep_score(tablet), *(enter(p) for p in phones.values()))
+    seconds = time.perf_counter() - started
+    for context in {tablet.page.context, *(p.page.context for p in phones.values())}:
+        await context.close()
+    return {"seconds": seconds, "tablet_taps": tablet.taps, "tablet_log": tablet.log,
+            "phone_taps": {name: device.taps for name, device in phones.items()},
+            "phone_log": phones["Ann"].log}
+
+
+def met(ok: bool) -> str:
+    return "met" if ok else "MISSED"
+
+
+def report(results: list[dict], pause: float) -> None:
+    """Print the figures next to the targets."""
+    print("Clumond: one round, from \"13 tricks played\" (the offers are settled) "
+          "to \"round confirmed\" on the tablet")
+    print(f"Three phones enter their tricks and kept cards at the same time, at human pace: "
+          f"a {pause:.1f} s pause before every tap, on every device (the tablet too).")
+    print("The screens update by polling every 2 s, as in real use.")
+    for number, result in enumerate(results, 1):
+        print(f"\nRun {number} (a new table):")
+        print(f"  seconds:            {result['seconds']:.1f} s  (target: under "
+              f"{TARGET_SECONDS} s: {met(result['seconds'] < TARGET_SECONDS)})")
+        taps = result["tablet_taps"]
+        print(f"  taps on the tablet: {taps}  (target: at most {TARGET_TABLET_TAPS}: "
+              f"{met(taps <= TARGET_TABLET_TAPS)}): " + ", ".join(result["tablet_log"]))
+        most = max(result["phone_taps"].values())
+        print("  taps per phone:     " + ", ".join(f"{name} {count}" for name, count
+                                                    in result["phone_taps"].items())
+              + f"  (target: at most {TARGET_PHONE_TAPS}: {met(most <= TARGET_PHONE_TAPS)}): "
+              + ", ".join(result["phone_log"]))
+    if len(results) > 1:
+        seconds = [r["seconds"] for r in results]
+        print(f"\nSeconds over {len(results)} runs: median {statistics.median(seconds):.1f}, "
+              f"best {min(seconds):.1f}, worst {max(seconds):.1f}")
+
+
+def main() -> None:
+    """Parse the arguments, measure, print."""
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--pause", type=float, default=0.4,
+                        help="seconds a person takes before each tap (default 0.4)")
+    parser.add_argument("--runs", type=int, default=1, help="rounds to measure (default 1)")
+    args = parser.parse_args()
+    results = asyncio.run(measure(max(1, args.runs), max(0.0, args.pause), one_round))
+    report(results, args.pause)
+
+
+if __name__ == "__main__":
+    main()
