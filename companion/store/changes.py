@@ -12,7 +12,7 @@ import secrets
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from sqlalchemy import select, update
+from sqlalchemy import delete, select, update
 from sqlalchemy.exc import IntegrityError
 
 from ..extensions import db
@@ -97,6 +97,48 @@ def move_seat(table: Table, seat: Seat, other: Seat) -> None:
         table.first_dealer = here
     db.session.expire(seat)
     db.session.expire(other)
+    db.session.expire(table, ["seats"])
+    bump(table)
+
+
+def set_game(table: Table, game: str) -> None:
+    """Choose the game the table plays next (between games)."""
+    if table.game != game:
+        table.game = game
+        bump(table)
+
+
+def add_seat(table: Table) -> Seat:
+    """Add an empty seat after the last one (between games)."""
+    seat = Seat(table_id=table.id, position=len(table.seats) + 1, name=None)
+    db.session.add(seat)
+    db.session.flush()
+    db.session.expire(table, ["seats"])
+    bump(table)
+    return seat
+
+
+def remove_seat(table: Table, seat: Seat) -> None:
+    """Take a seat away (between games); the seats after it move up one place.
+
+    Its phone, if any, loses the seat; the first dealer stays with their player
+    (or moves to the seat that now takes the removed one's place).
+    """
+    gone = seat.position
+    db.session.execute(delete(SeatRequest).where(SeatRequest.seat_id == seat.id)
+                       .execution_options(synchronize_session=False))
+    db.session.delete(seat)
+    db.session.flush()
+    later = sorted((s for s in table.seats if s.position > gone), key=lambda s: s.position)
+    for moved in later:  # in order, each into the place the one before it left free
+        db.session.execute(update(Seat).where(Seat.id == moved.id)
+                           .values(position=moved.position - 1)
+                           .execution_options(synchronize_session=False))
+    count = len(table.seats) - 1
+    if table.first_dealer is not None and table.first_dealer > gone:
+        table.first_dealer -= 1
+    if table.first_dealer is not None and table.first_dealer > count:
+        table.first_dealer = count or None
     db.session.expire(table, ["seats"])
     bump(table)
 

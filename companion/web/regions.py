@@ -15,7 +15,7 @@ from flask import render_template, url_for
 
 from ..extensions import db
 from ..store import Game, Table, queries
-from .flow import GameFlow, flow_for
+from .flow import GameFlow, flow_for, flows
 from .forms import FormError
 from .roles import Phone, is_keeper, phone
 
@@ -116,6 +116,7 @@ def seats_context(table: Table) -> dict[str, Any]:
     dealer = table.seat_at(table.first_dealer) if table.first_dealer else None
     return {
         "table": table,
+        "games": list(flows().values()),
         "next_flow": flow_for(table.game),
         "requests": db.session.scalars(queries.pending_requests(table.id)).all(),
         "dealer": dealer,

@@ -200,6 +200,39 @@ def rename_seat(table: Table, position: int):
     return None
 
 
+@bp.post("/t/<code>/next-game")
+@table_action
+def next_game(table: Table):
+    """Choose the game the table plays next: between games, any of the games."""
+    _not_while_playing(table, "The next game can be chosen")
+    try:
+        flow = _check_game(request.form.get("game"))
+    except FormError as error:
+        abort(400, f"{error}.")
+    changes.set_game(table, flow.name)
+
+
+@bp.post("/t/<code>/seats/add")
+@table_action
+def add_seat(table: Table):
+    """Add a seat for one more player (between games)."""
+    _not_while_playing(table, "Seats can be added")
+    if len(table.seats) >= MAX_SEATS:
+        abort(409, f"A table has at most {MAX_SEATS} seats.")
+    changes.add_seat(table)
+
+
+@bp.post("/t/<code>/seats/<int:position>/remove")
+@table_action
+def remove_seat(table: Table, position: int):
+    """Take a seat away (between games): its player sits out the next game."""
+    seat = _seat(table, position)
+    _not_while_playing(table, "Seats can be taken away")
+    if len(table.seats) <= 1:
+        abort(409, "A table keeps at least one seat.")
+    changes.remove_seat(table, seat)
+
+
 @bp.post("/t/<code>/seats/<int:position>/free")
 @table_action
 def free_seat(table: Table, position: int):

@@ -401,3 +401,44 @@ def test_another_device_on_the_scorekeeper_screen_is_shown_the_way_back(actions)
     assert response.status_code == 403
     html = response.get_data(as_text=True)
     assert f'href="/recover?code={code}"' in html and f'href="/j/{code}"' in html
+
+
+def test_between_games_the_table_chooses_another_game_and_its_seats(actions):
+    from tests.web.test_tromplemond import Table as Game
+
+    code = actions.create_table()
+    phones = actions.seat_everyone(code)
+    actions.start(code)
+    assert actions.post(f"/t/{code}/seats/add").status_code == 409  # not while playing
+    assert actions.post(f"/t/{code}/next-game", {"game": "clumond"}).status_code == 409
+    game = Game(actions, code, phones)
+    game.vote_off("Emily")
+    for name in ("Rob", "Sam", "Nick"):
+        game.quick(name, 20)
+    game.confirm()
+    actions.post(f"/t/{code}/games/1/end")
+    # Clumond next: three seats; Emily sits out.
+    assert actions.post(f"/t/{code}/next-game", {"game": "chess"}).status_code == 400
+    assert actions.post(f"/t/{code}/next-game", {"game": "clumond"}).status_code == 303
+    problems = actions.keeper.get(f"/t/{code}").get_data(as_text=True)
+    assert "Clumond is for 3 players, not 4" in problems
+    assert actions.post(f"/t/{code}/seats/4/remove").status_code == 303
+    table = actions.table(code)
+    assert table.game == "clumond" and names(actions, code) == ["Rob", "Sam", "Nick"]
+    assert actions.post(f"/t/{code}/start", {}).status_code == 303
+    assert actions.table(code).games[-1].record()["players"] == ["Rob", "Sam", "Nick"]
+    # Emily's phone no longer holds a seat here; the others keep theirs.
+    assert "You no longer hold a seat" in phones[3].get(f"/t/{code}/seat").get_data(as_text=True)
+    assert "You are Rob" in phones[0].get(f"/t/{code}/seat").get_data(as_text=True)
+
+
+def test_a_seat_is_added_or_removed_only_between_games_and_the_dealer_follows(actions):
+    code = actions.create_table(dealer=3)
+    assert actions.post(f"/t/{code}/seats/2/remove").status_code == 303
+    table = actions.table(code)
+    assert names(actions, code) == ["Rob", "Nick", "Emily"] and table.first_dealer == 2
+    assert actions.post(f"/t/{code}/seats/add").status_code == 303
+    assert [s.position for s in actions.table(code).seats] == [1, 2, 3, 4]
+    assert actions.post(f"/t/{code}/seats/9/remove").status_code == 400
+    phone = actions.phone()
+    assert actions.post(f"/t/{code}/seats/add", client=phone).status_code == 403
