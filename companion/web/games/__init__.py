@@ -10,12 +10,12 @@ scoreboard.
 from __future__ import annotations
 
 from ..flow import DefaultFlow, GameFlow
-from . import tromplemond
+from . import tromplemond, trumplestiltskin
 
 FLOWS: dict[str, GameFlow] = {
     "tromplemond": tromplemond.FLOW,
     "clumond": DefaultFlow("clumond"),
-    "trumplestiltskin": DefaultFlow("trumplestiltskin"),
+    "trumplestiltskin": trumplestiltskin.FLOW,
     "trefeltromp": DefaultFlow("trefeltromp"),
     "tremp": DefaultFlow("tremp"),
 }
