@@ -70,6 +70,13 @@ Where the rules leave a question open, the companion reads it so
   read whatever its case. A name listed twice in ``looked`` is refused, and so
   are keys a hand does not have (a typo such as ``"look"`` would otherwise
   silently mean that nobody looked).
+- "Before bidding or passing, a player may look at the Gnome": a player still
+  in the bidding may look at any moment until the bidding is over, on their
+  turn or while waiting for it; a player who has passed is out of the bidding
+  and no longer looks.
+- The end's standings put the winner first, even one the last-taker rule
+  picked over a higher total; the others follow by total. The Gnome's line
+  stands where its total falls, with no place: it never wins.
 """
 
 from __future__ import annotations
