@@ -751,6 +751,9 @@ def test_a_past_hand_is_corrected_and_every_total_after_it_recomputed(game):
             "points-1": "3", "points-2": "5", "points-3": "2", "points-4": "12"}
     preview = game.post("rounds/1", form)
     assert preview.status_code == 200 and 'data-testid="correction-preview"' in text(preview)
+    # Di made 12 with 12 now: the Gnome no longer gets her 6 from hand 1 (11 → 5).
+    assert ("The Gnome: hand 1 11 → <strong>5</strong>; total 14 → <strong>8</strong>"
+            in text(preview))
     game.post("rounds/1", form | {"step": "save"})
     record = game.record()
     assert record["rounds"][0]["points"]["Di"] == 12

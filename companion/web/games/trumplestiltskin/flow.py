@@ -255,6 +255,15 @@ class HandView(View):
         """This phone's seat."""
         return self.positions.get(self.me or "")
 
+    def corrected(self, number: int, facts: Mapping[str, Any]) -> dict[str, Any] | None:
+        """The game's result with hand ``number`` corrected to ``facts`` (None: refused)."""
+        record = self.game.record()
+        record["rounds"][number - 1] = dict(facts)
+        try:
+            return rules.replay(record)
+        except RuleError:
+            return None
+
     @property
     def winners(self) -> list[str]:
         """The winners (empty before the end)."""
@@ -401,8 +410,8 @@ class TrumplestiltskinFlow(GameFlow):
 
     def correction_values(self, view: View, facts: Mapping[str, Any]) -> dict[str, Any]:
         """The correction form filled in from a hand's facts."""
-        return {"fields": forms.hand_fields(view.players, facts), "gnome_cards": GNOME_CARDS,
-                "suits": forms.SUIT_CHOICES}
+        return {"fields": forms.hand_fields(view.players, facts), "facts": facts,
+                "gnome_cards": GNOME_CARDS, "suits": forms.SUIT_CHOICES}
 
     def correction_values_from_form(self, view: View, form: MultiDict[str, str],
                                     ) -> dict[str, Any]:

@@ -73,13 +73,25 @@ def _stale(act: Act, view: HandView) -> Response | None:
 
 
 def _speak(act: Act, view: HandView, speech: rules.Speech) -> Response | None:
-    """Add a bid or a pass to the bidding once the rules allow it."""
+    """Add a bid or a pass to the bidding once the rules allow it, and the screen was current.
+
+    Out of turn (or passed already) is a tap at the wrong moment (409); so is a tap
+    from a screen that missed the last speech; a bid not higher than the top one is
+    bad input (400).
+    """
     assert view.auction is not None
     try:
         view.auction.check(speech)
+        low = None
     except RuleError as error:
-        # Out of turn (or passed already) is a tap at the wrong moment; a low bid is bad input.
-        return refuse(act, 409 if speech.player != view.to_speak else 400, str(error))
+        if speech.player != view.to_speak:
+            return refuse(act, 409, str(error))
+        low = str(error)
+    stale = _stale(act, view)
+    if stale is not None:
+        return stale
+    if low is not None:
+        return refuse(act, 400, low)
     said = "pass" if speech.bid is None else speech.bid
     bids = [*(act.draft.facts.get("bids") or []), [speech.player, said]]
     round_store.update_facts(act.draft, {"bids": bids, "proposal": None})
@@ -102,9 +114,6 @@ def _taker_or_keeper(act: Act, view: HandView) -> Response | None:
 def bid(act: Act, position: int):
     """Bid (the number typed or stepped to), or step the bid control by −1, +1 or +5."""
     view, player = _view(act), _player(act, position)
-    stale = _stale(act, view)
-    if stale is not None:
-        return stale
     if act.form.get("adjust"):
         try:
             step = forms.read_step(act.form)
@@ -112,6 +121,9 @@ def bid(act: Act, position: int):
             return refuse(act, 400, str(error))
         if player != view.to_speak:
             return refuse(act, 409, f"It is {view.to_speak}'s turn to bid, not {player}'s")
+        stale = _stale(act, view)
+        if stale is not None:
+            return stale
         assert view.auction is not None
         value = view.auction.stepped(forms.typed_bid(act.form), step)
         round_store.update_facts(act.draft, {"proposal": {
@@ -129,9 +141,6 @@ def bid(act: Act, position: int):
 def pass_(act: Act, position: int):
     """Pass: out of the bidding for this hand."""
     view, player = _view(act), _player(act, position)
-    stale = _stale(act, view)
-    if stale is not None:
-        return stale
     return _speak(act, view, rules.Speech(player, None))
 
 
