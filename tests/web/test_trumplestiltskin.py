@@ -293,7 +293,7 @@ def test_every_score_sheet_has_a_column_for_the_gnome(game):
 
 def test_the_phone_whose_turn_it_is_gets_the_bid_control(game):
     bo = game.phone("Bo")
-    assert 'data-testid="your-turn"' in bo and 'name="bid" value="1"' in bo
+    assert 'data-testid="your-turn"' in bo and 'name="bid" value="" placeholder="1"' in bo
     assert "No bid yet: the smallest bid is <strong>1</strong>" in bo
     assert 'data-testid="pass"' in bo and "I looked at the Gnome" in bo
     for name in ("Ann", "Cy", "Di"):
@@ -308,7 +308,7 @@ def test_the_phone_whose_turn_it_is_gets_the_bid_control(game):
 
 def test_bids_and_passes_go_round_from_the_dealers_left_skipping_who_passed(game):
     game.bids(("Bo", 10), ("Cy", "pass"), ("Di", 12))
-    assert 'name="bid" value="13"' in game.phone("Ann")
+    assert 'name="bid" value="" placeholder="13"' in game.phone("Ann")
     assert "Top bid: <strong>Di 12</strong> · You may bid <strong>13</strong>" in game.phone("Ann")
     game.bids(("Ann", "pass"))
     bo = game.phone("Bo")
@@ -327,22 +327,24 @@ def test_bids_and_passes_go_round_from_the_dealers_left_skipping_who_passed(game
 def test_the_stepper_starts_at_the_smallest_bid_and_steps_by_one_and_five(game):
     game.bids(("Bo", 10))
     cy = game.phone("Cy")
-    assert 'name="bid" value="11"' in cy
+    assert 'name="bid" value="" placeholder="11"' in cy
     assert re.search(r'disabled aria-label="One less" data-testid="bid-minus"', cy)
     seat = game.seat("Cy")
     step = {"speech": "1", "bid": "11"}
     game.ok(f"seats/{seat}/bid", step | {"adjust": "5"}, client=game.phones["Cy"])
-    assert 'name="bid" value="16"' in game.phone("Cy")
+    assert 'name="bid" value="" placeholder="16"' in game.phone("Cy")
     game.ok(f"seats/{seat}/bid", step | {"bid": "20", "adjust": "1"},
             client=game.phones["Cy"])  # from the number typed
-    assert 'name="bid" value="21"' in game.phone("Cy")
+    assert 'name="bid" value="" placeholder="21"' in game.phone("Cy")
     game.ok(f"seats/{seat}/bid", {"speech": "1", "bid": "3", "adjust": "-1"},
             client=game.phones["Cy"])
-    assert 'name="bid" value="11"' in game.phone("Cy")  # never below the smallest bid
+    assert 'name="bid" value="" placeholder="11"' in game.phone("Cy")  # never below the least
     assert game.facts()["bids"] == [["Bo", 10]]  # stepping says nothing
-    game.ok(f"seats/{seat}/bid", {"speech": "1", "bid": "16"}, client=game.phones["Cy"])
+    # Bid with nothing typed: the stepper's bid, as the screen showed it.
+    game.ok(f"seats/{seat}/bid", {"speech": "1", "bid": "", "proposal": "16"},
+            client=game.phones["Cy"])
     assert game.facts()["bids"] == [["Bo", 10], ["Cy", 16]]
-    assert 'name="bid" value="17"' in game.phone("Di")  # Di's stepper starts afresh
+    assert 'name="bid" value="" placeholder="17"' in game.phone("Di")  # Di's starts afresh
     assert "proposal" not in game.facts()
 
 

@@ -49,12 +49,13 @@ def read_options(form: Mapping[str, str]) -> dict[str, int]:
 
 
 def read_bid(form: Mapping[str, str]) -> int:
-    """The bid typed or stepped to (a whole number of at least 1)."""
-    return whole_number(form.get("bid", ""), "A bid", 1, MOST_BID)
+    """The bid typed, or (nothing typed) the stepper's: a whole number of at least 1."""
+    typed = form.get("bid", "").strip()
+    return whole_number(typed or form.get("proposal", ""), "A bid", 1, MOST_BID)
 
 
 def typed_bid(form: Mapping[str, str]) -> int | None:
-    """The bid in the stepper's field, if it reads as one (to step from it)."""
+    """The bid typed or the stepper's, if it reads as one (to step from it)."""
     try:
         return read_bid(form)
     except FormError:
