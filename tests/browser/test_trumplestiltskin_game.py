@@ -43,6 +43,25 @@ def value(shown: str) -> Fraction:
     return number
 
 
+def first_screen(page, locator, what: str) -> None:
+    """``locator`` is wholly inside the first screen, unscrolled (the next action comes first)."""
+    page.evaluate("window.scrollTo(0, 0)")
+    expect(locator).to_be_visible(timeout=WAIT_MS)
+    box = locator.bounding_box()
+    height = page.viewport_size["height"]
+    assert box is not None and box["y"] >= 0 and box["y"] + box["height"] <= height, (
+        f"{what} at y={box and round(box['y'])}..{box and round(box['y'] + box['height'])}, "
+        f"below the first {height} px of {page.url}")
+
+
+def touch_sized(page, what: str) -> None:
+    """Every button shown in the round region is at least 44×44 px."""
+    for button in page.locator("#round button:visible").all():
+        box = button.bounding_box()
+        assert box is not None and box["width"] >= 44 and box["height"] >= 44, (
+            what, button.inner_text(), box)
+
+
 class TrumpTable:
     """A Trumplestiltskin table in the browser: the scorekeeper's tablet and four phones.
 
@@ -64,10 +83,10 @@ class TrumpTable:
                                                              timeout=WAIT_MS)
 
     def wait_turn(self, player: str) -> None:
-        """Wait until ``player``'s phone shows the bid control, and it is in view."""
-        box = self.phones[player].get_by_test_id("bid-box")
-        expect(box).to_be_visible(timeout=WAIT_MS)
-        expect(self.phones[player].get_by_test_id("bid-submit")).to_be_in_viewport()
+        """Wait until ``player``'s phone shows the bid control, Bid and Pass on its first screen."""
+        phone = self.phones[player]
+        expect(phone.get_by_test_id("bid-box")).to_be_visible(timeout=WAIT_MS)
+        first_screen(phone, phone.get_by_test_id("pass"), f"{player}'s Pass")
 
     def speeches(self, page=None) -> list[tuple[str, str]]:
         """The bids and passes a screen shows, in order."""
@@ -108,17 +127,23 @@ class TrumpTable:
         """The taker enters the Gnome card on their phone (and, for a joker, picks trump)."""
         phone = self.phones[player]
         expect(phone.get_by_test_id("gnome-picker")).to_be_visible(timeout=WAIT_MS)
-        expect(phone.get_by_test_id(f"gnome-{card.replace(' ', '-')}")).to_be_in_viewport()
+        first_screen(phone, phone.locator(".gnome-cards"), f"{player}'s Gnome cards")
+        touch_sized(phone, f"{player}'s Gnome cards")
         phone.get_by_test_id(f"gnome-{card.replace(' ', '-')}").click()
         if trump is not None:
             phone.get_by_test_id(f"trump-{trump}").click()
         self.wait_phase("points")
 
-    def type_points(self, player: str, points: int) -> None:
-        """``player`` types their points (the Enter button is tapped later, with the others)."""
-        phone = self.phones[player]
-        expect(phone.get_by_test_id("points-form")).to_be_in_viewport(timeout=WAIT_MS)
-        phone.get_by_test_id("points-input").fill(str(points))
+    def enter_points(self, typed: dict[str, int], counted: tuple[str, ...] = ()) -> None:
+        """The players type their points (``counted``: theirs are on the counter already),
+        then all tap Enter in the same instant; every screen shows the tally."""
+        for player, points in typed.items():
+            phone = self.phones[player]
+            first_screen(phone, phone.get_by_test_id("points-form"), f"{player}'s points")
+            phone.get_by_test_id("points-input").fill(str(points))
+        taps = dict.fromkeys(typed, "points-submit") | dict.fromkeys(counted, "count-submit")
+        self.tap_together({name: taps[name] for name in PLAYERS})
+        self.wait_phase("tally")
 
     def count(self, player: str, honours: int, trumps: int, jokers: int) -> str:
         """``player`` counts their cards on the counter; returns the working it shows."""
@@ -158,7 +183,7 @@ class TrumpTable:
         button = self.tablet.get_by_test_id("confirm-hand")
         expect(button).to_be_enabled(timeout=WAIT_MS)
         expect(button).to_contain_text(label)
-        expect(button).to_be_in_viewport()
+        first_screen(self.tablet, button, "the tablet's confirm")
         button.click()
         expect(rows).to_have_count(done + 1, timeout=WAIT_MS)
 
@@ -207,6 +232,7 @@ def seat_phones(new_context, make_table) -> TrumpTable:
 def test_a_whole_game_of_trumplestiltskin(new_context, make_table, screenshot, console_errors):
     table = seat_phones(new_context, make_table)
     tablet, phones = table.tablet, table.phones
+    tablet.set_viewport_size({"width": 800, "height": 1280})
     ann, bo, cy, di = (phones[name] for name in PLAYERS)
 
     # --- Setting up: the targets, the deck, the score sheet with the Gnome's column ----------
@@ -225,6 +251,8 @@ def test_a_whole_game_of_trumplestiltskin(new_context, make_table, screenshot, c
 
     # --- Hand 1: the auction on the phones -----------------------------------------------------
     table.wait_turn("Bo")
+    touch_sized(bo, "Bo's bid control")
+    first_screen(tablet, tablet.get_by_test_id("turn"), "whose turn, on the tablet")
     expect(bo.get_by_test_id("bid-input")).to_have_attribute("placeholder", "1")  # the least
     expect(bo.get_by_test_id("bid-minus")).to_be_disabled()
     for name in ("Ann", "Cy", "Di"):
@@ -285,15 +313,12 @@ def test_a_whole_game_of_trumplestiltskin(new_context, make_table, screenshot, c
         expect(page.get_by_test_id("gnome-card")).to_have_text("Gnome red joker")
 
     # --- Hand 1: four phones enter their points in the same instant ----------------------------
+    touch_sized(bo, "Bo's points and counter")
     working = table.count("Bo", honours=3, trumps=1, jokers=1)
     assert working == "A/K 3 + trumps 1 + jokers 2×1 = 6"
     expect(bo.get_by_test_id("count-submit")).to_have_text("Enter 6 points")
     screenshot(bo, "05-bo-counts", docs="trumplestiltskin-phone-count")
-    for name, points in (("Ann", 14), ("Cy", 3), ("Di", 2)):
-        table.type_points(name, points)
-    table.tap_together({"Ann": "points-submit", "Bo": "count-submit", "Cy": "points-submit",
-                        "Di": "points-submit"})
-    table.wait_phase("tally")
+    table.enter_points({"Ann": 14, "Cy": 3, "Di": 2}, counted=("Bo",))
     tally = tablet.get_by_test_id("tally")
     expect(tally.locator('td[data-score="Ann"]')).to_have_text("28")  # made 9 with 14: double
     expect(tally.locator('td[data-to-gnome="Cy"]')).to_have_text("3")  # never bid
@@ -302,6 +327,7 @@ def test_a_whole_game_of_trumplestiltskin(new_context, make_table, screenshot, c
     expect(bo.get_by_test_id("tally-line")).to_contain_text("top bid 7 · took 6 points")
     expect(cy.get_by_test_id("tally-line")).to_contain_text("never bid")
     screenshot(tablet, "06-tablet-tally", docs="trumplestiltskin-tablet-tally")
+    touch_sized(tablet, "the tablet's tally")
     table.confirm("Confirm hand 1 (Bo deals next)")
     table.expect_totals({"Ann": 28, "Bo": 6, "Cy": 0, "Di": 2, "Gnome": 3})
 
@@ -331,10 +357,7 @@ def test_a_whole_game_of_trumplestiltskin(new_context, make_table, screenshot, c
     table.bid("Di", 12)
     table.pass_("Bo")
     table.turn_gnome("Di", "9♣")
-    for name, points in (("Ann", 1), ("Bo", 8), ("Cy", 4), ("Di", 7)):
-        table.type_points(name, points)
-    table.tap_together(dict.fromkeys(PLAYERS, "points-submit"))
-    table.wait_phase("tally")
+    table.enter_points({"Ann": 1, "Bo": 8, "Cy": 4, "Di": 7})
     expect(di.get_by_test_id("tally-line")).to_contain_text(
         "failed after looking at the Gnome, loses 12; the Gnome gets twice the points, 14")
     expect(di.locator('[data-testid="tally-line"] [data-score="Di"]')).to_have_text("−12")
@@ -365,10 +388,7 @@ def test_a_whole_game_of_trumplestiltskin(new_context, make_table, screenshot, c
     table.pass_("Di")
     table.pass_("Ann")
     table.turn_gnome("Bo", "9♠")
-    for name, points in (("Ann", 4), ("Bo", 8), ("Cy", 2), ("Di", 1)):
-        table.type_points(name, points)
-    table.tap_together(dict.fromkeys(PLAYERS, "points-submit"))
-    table.wait_phase("tally")
+    table.enter_points({"Ann": 4, "Bo": 8, "Cy": 2, "Di": 1})
     expect(tablet.get_by_test_id("ends-game")).to_be_visible()
     table.confirm("Confirm hand 4")
     table.wait_phase("end")

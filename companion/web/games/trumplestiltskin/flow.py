@@ -71,7 +71,8 @@ class HandView(View):
     gnome_target: int = rules.DEFAULTS["gnome_target"]
     facts: Mapping[str, Any] = field(default_factory=dict)
     """The hand so far as the draft holds it (the record's form, and the working facts)."""
-    auction: rules.Auction | None = None
+    auction: rules.Auction = rules.Auction(order=())
+    """The bidding so far (at the end: an empty one, over before it began)."""
     speeches: tuple[rules.Speech, ...] = ()
     looked: tuple[str, ...] = ()
     gnome: str | None = None
@@ -106,27 +107,27 @@ class HandView(View):
     @property
     def to_speak(self) -> str | None:
         """Whose turn it is to bid or pass."""
-        return self.auction.to_speak if self.auction is not None else None
+        return self.auction.to_speak
 
     @property
     def taker(self) -> str | None:
         """Who took the bid."""
-        return self.auction.taker if self.auction is not None else None
+        return self.auction.taker
 
     @property
     def top_bid(self) -> int:
         """The highest bid so far (0: none)."""
-        return self.auction.top_bid if self.auction is not None else 0
+        return self.auction.top_bid
 
     @property
     def top_bidder(self) -> str | None:
         """Who made the highest bid so far."""
-        return self.auction.top_bidder if self.auction is not None else None
+        return self.auction.top_bidder
 
     @property
     def minimum_bid(self) -> int:
         """The smallest bid the player to speak may make."""
-        return self.auction.minimum_bid if self.auction is not None else 1
+        return self.auction.minimum_bid
 
     @property
     def my_turn(self) -> bool:
@@ -142,7 +143,7 @@ class HandView(View):
     def last_chance(self) -> bool:
         """The house rule's moment: all but one passed and nobody bid; the last may still bid."""
         auction = self.auction
-        return (auction is not None and not auction.over and auction.top_bidder is None
+        return (not auction.over and auction.top_bidder is None
                 and len(auction.passed) == len(auction.order) - 1)
 
     @property
@@ -157,7 +158,7 @@ class HandView(View):
 
     def passed(self, player: str | None) -> bool:
         """True when ``player`` has passed this hand."""
-        return self.auction is not None and player in self.auction.passed
+        return player in self.auction.passed
 
     def may_look(self, player: str | None) -> bool:
         """True while ``player`` may still record a look at the Gnome (before passing)."""

@@ -13,7 +13,10 @@ is changed.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import asdict
+from functools import wraps
+from typing import Any
 
 from flask import Response, abort, request
 
@@ -33,6 +36,14 @@ OVER = "The bidding is over."
 NO_POINTS = "Points are entered once the Gnome is turned over and trump is known."
 
 
+class Refusal(Exception):
+    """A tap the hand cannot take: its status (400 bad input, 403, 409 wrong moment), why."""
+
+    def __init__(self, status: int, message: str) -> None:
+        super().__init__(message)
+        self.status = status
+
+
 def refuse(act: Act, status: int, message: str) -> Response:
     """Refuse with ``message`` on top of the screen's round region (htmx), or an error page."""
     message = message[:1].upper() + message[1:]
@@ -43,6 +54,22 @@ def refuse(act: Act, status: int, message: str) -> Response:
                   else phone_region(act.table, error=message))
         return Response(region, status=status)
     abort(status, message)
+
+
+def refusing(view: Callable[..., None]) -> Callable[..., Response | None]:
+    """Turn a :class:`Refusal` (or a form that does not read, 400) into :func:`refuse`."""
+
+    @wraps(view)
+    def act_or_refuse(act: Act, **values: Any) -> Response | None:
+        try:
+            view(act, **values)
+        except Refusal as refusal:
+            return refuse(act, refusal.status, str(refusal))
+        except FormError as error:
+            return refuse(act, 400, str(error))
+        return None
+
+    return act_or_refuse
 
 
 def _view(act: Act) -> HandView:
@@ -58,52 +85,45 @@ def _player(act: Act, position: int) -> str:
     return seat.name
 
 
-def _stale(act: Act, view: HandView) -> Response | None:
-    """Refuse a bidding tap made before the last bid or pass this screen had not seen."""
-    try:
-        seen = forms.read_speech_count(act.form)
-    except FormError as error:
-        return refuse(act, 400, str(error))
-    if seen == view.speech_count:
-        return None
-    last = view.last_speech
-    moved = f" ({last})" if last is not None and seen < view.speech_count else ""
-    return refuse(act, 409, f"The bidding changed a moment ago{moved}. Look again and tap "
-                            "once more")
+def _not_stale(act: Act, view: HandView) -> None:
+    """Refuse a bidding tap made before a bid or pass this screen had not seen."""
+    seen = forms.read_speech_count(act.form)
+    if seen != view.speech_count:
+        last = view.last_speech
+        moved = f" ({last})" if last is not None and seen < view.speech_count else ""
+        raise Refusal(409, f"The bidding changed a moment ago{moved}. Look again and tap "
+                           "once more")
 
 
-def _speak(act: Act, view: HandView, speech: rules.Speech) -> Response | None:
+def _speak(act: Act, view: HandView, speech: rules.Speech) -> None:
     """Add a bid or a pass to the bidding once the rules allow it, and the screen was current.
 
     Out of turn (or passed already) is a tap at the wrong moment (409); so is a tap
     from a screen that missed the last speech; a bid not higher than the top one is
     bad input (400).
     """
-    assert view.auction is not None
     try:
         view.auction.check(speech)
-        low = None
+        problem = None
     except RuleError as error:
-        if speech.player != view.to_speak:
-            return refuse(act, 409, str(error))
-        low = str(error)
-    stale = _stale(act, view)
-    if stale is not None:
-        return stale
-    if low is not None:
-        return refuse(act, 400, low)
+        problem = str(error)
+    if problem is not None and speech.player != view.to_speak:
+        raise Refusal(409, problem)
+    _not_stale(act, view)
+    if problem is not None:
+        raise Refusal(400, problem)
     said = "pass" if speech.bid is None else speech.bid
     bids = [*(act.draft.facts.get("bids") or []), [speech.player, said]]
     round_store.update_facts(act.draft, {"bids": bids, "proposal": None})
-    return None
 
 
-def _taker_or_keeper(act: Act, view: HandView) -> Response | None:
-    """Only the taker's phone (or the tablet) turns the Gnome over."""
-    if act.keeper or act.player == view.taker:
-        return None
-    return refuse(act, 403, f"{view.taker} took the bid: {view.taker}'s phone or the "
-                            "scorekeeper enters the Gnome card")
+def _taker_or_keeper(act: Act) -> HandView:
+    """The moment, when the taker's phone (or the tablet) acts: they turn the Gnome over."""
+    view = _view(act)
+    if not act.keeper and act.player != view.taker:
+        raise Refusal(403, f"{view.taker} took the bid: {view.taker}'s phone or the "
+                           "scorekeeper enters the Gnome card")
+    return view
 
 
 # --------------------------------------------------------------------------- the bidding
@@ -111,77 +131,66 @@ def _taker_or_keeper(act: Act, view: HandView) -> Response | None:
 
 @bp.post(SEAT + "/bid")
 @game_action(Who.PLAYER, Phase.AUCTION, refuse=OVER)
-def bid(act: Act, position: int):
-    """Bid (the number typed or stepped to), or step the bid control by −1, +1 or +5."""
+@refusing
+def bid(act: Act, position: int) -> None:
+    """Bid (the number typed, or the stepper's), or step the stepper by −1, +1 or +5."""
     view, player = _view(act), _player(act, position)
-    if act.form.get("adjust"):
-        try:
-            step = forms.read_step(act.form)
-        except FormError as error:
-            return refuse(act, 400, str(error))
-        if player != view.to_speak:
-            return refuse(act, 409, f"It is {view.to_speak}'s turn to bid, not {player}'s")
-        stale = _stale(act, view)
-        if stale is not None:
-            return stale
-        assert view.auction is not None
-        value = view.auction.stepped(forms.typed_bid(act.form), step)
-        round_store.update_facts(act.draft, {"proposal": {
-            "speech": view.speech_count, "bid": value, "taps": view.proposal_taps + 1}})
-        return None
-    try:
-        amount = forms.read_bid(act.form)
-    except FormError as error:
-        return refuse(act, 400, str(error))
-    return _speak(act, view, rules.Speech(player, amount))
+    if not act.form.get("adjust"):
+        _speak(act, view, rules.Speech(player, forms.read_bid(act.form)))
+        return
+    step = forms.read_step(act.form)
+    if player != view.to_speak:
+        raise Refusal(409, f"It is {view.to_speak}'s turn to bid, not {player}'s")
+    _not_stale(act, view)
+    value = view.auction.stepped(forms.typed_bid(act.form), step)
+    round_store.update_facts(act.draft, {"proposal": {
+        "speech": view.speech_count, "bid": value, "taps": view.proposal_taps + 1}})
 
 
 @bp.post(SEAT + "/pass")
 @game_action(Who.PLAYER, Phase.AUCTION, refuse=OVER)
-def pass_(act: Act, position: int):
+@refusing
+def pass_(act: Act, position: int) -> None:
     """Pass: out of the bidding for this hand."""
-    view, player = _view(act), _player(act, position)
-    return _speak(act, view, rules.Speech(player, None))
+    _speak(act, _view(act), rules.Speech(_player(act, position), None))
 
 
 @bp.post(SEAT + "/looked")
 @game_action(Who.PLAYER, Phase.AUCTION,
              refuse="The bidding is over: a look at the Gnome is recorded before bidding "
                     "or passing.")
-def looked(act: Act, position: int):
+@refusing
+def looked(act: Act, position: int) -> None:
     """Record that a player looked at the Gnome (``looked=yes``), or take it back (``no``)."""
     view, player = _view(act), _player(act, position)
     said = act.form.get("looked")
     if said not in ("yes", "no"):
-        return refuse(act, 400, f"Say whether {player} looked at the Gnome")
+        raise Refusal(400, f"Say whether {player} looked at the Gnome")
     if said == "yes" and view.passed(player):
-        return refuse(act, 409, f"{player} passed and is out of the bidding: a look at the "
-                                "Gnome is recorded before bidding or passing")
+        raise Refusal(409, f"{player} passed and is out of the bidding: a look at the Gnome "
+                           "is recorded before bidding or passing")
     names = set(view.looked) | {player} if said == "yes" else set(view.looked) - {player}
     round_store.update_facts(act.draft,
                              {"looked": [p for p in view.players if p in names] or None})
-    return None
 
 
 @bp.post("/take-back")
 @game_action(Who.PLAYER, Phase.AUCTION, Phase.GNOME, Phase.THROWN,
              refuse="The Gnome is turned over: correct the hand after it is confirmed.")
-def take_back(act: Act):
+@refusing
+def take_back(act: Act) -> None:
     """Take back the last bid or pass (a slip of the finger): its player's phone or the tablet."""
     view = _view(act)
-    stale = _stale(act, view)
-    if stale is not None:
-        return stale
+    _not_stale(act, view)
     last = view.last_speech
     if last is None:
-        return refuse(act, 409, "Nobody has bid or passed yet this hand")
+        raise Refusal(409, "Nobody has bid or passed yet this hand")
     if not act.keeper and act.player != last.player:
-        return refuse(act, 403, f"Only {last.player}'s phone or the scorekeeper can take back "
-                                f"“{last}”")
+        raise Refusal(403, f"Only {last.player}'s phone or the scorekeeper can take back "
+                           f"“{last}”")
     bids = list(act.draft.facts.get("bids") or [])[:-1]
     round_store.update_facts(act.draft, {"bids": bids or None, "gnome": None, "trump": None,
                                          "proposal": None})
-    return None
 
 
 # --------------------------------------------------------------------------- the Gnome
@@ -190,50 +199,38 @@ def take_back(act: Act):
 @bp.post("/gnome")
 @game_action(Who.PLAYER, Phase.GNOME, refuse="The Gnome card is entered once the bidding "
                                              "is over, before the points.")
-def gnome(act: Act):
+@refusing
+def gnome(act: Act) -> None:
     """The taker turns the Gnome over: its card (a 9 gives trump; for a joker, pick it next)."""
-    view = _view(act)
-    not_yours = _taker_or_keeper(act, view)
-    if not_yours is not None:
-        return not_yours
-    try:
-        card = forms.read_gnome(act.form.get("card", ""))
-    except FormError as error:
-        return refuse(act, 400, str(error))
+    _taker_or_keeper(act)
+    card = forms.read_gnome(act.form.get("card", ""))
     trump = None if isinstance(card, Joker) else str(rules.trump_for(card))
     round_store.update_facts(act.draft, {"gnome": str(card), "trump": trump})
-    return None
 
 
 @bp.post("/trump")
 @game_action(Who.PLAYER, Phase.GNOME, refuse="Trump is already known.")
-def trump(act: Act):
+@refusing
+def trump(act: Act) -> None:
     """The Gnome is a joker: the taker picks trump from its two suits."""
-    view = _view(act)
-    not_yours = _taker_or_keeper(act, view)
-    if not_yours is not None:
-        return not_yours
+    view = _taker_or_keeper(act)
     if view.gnome is None:
-        return refuse(act, 409, "Turn the Gnome over first: which card is it?")
+        raise Refusal(409, "Turn the Gnome over first: which card is it?")
     try:
         suit = rules.trump_for(parse_card(view.gnome), act.form.get("suit") or None)
     except RuleError as error:
-        return refuse(act, 400, str(error))
+        raise Refusal(400, str(error)) from None
     round_store.update_facts(act.draft, {"trump": str(suit)})
-    return None
 
 
 @bp.post("/gnome/clear")
 @game_action(Who.PLAYER, Phase.GNOME, Phase.POINTS, Phase.TALLY,
              refuse="There is no Gnome card to take back now.")
-def clear_gnome(act: Act):
+@refusing
+def clear_gnome(act: Act) -> None:
     """The Gnome card was entered wrong: take it (and trump) back; points entered stay."""
-    view = _view(act)
-    not_yours = _taker_or_keeper(act, view)
-    if not_yours is not None:
-        return not_yours
+    _taker_or_keeper(act)
     round_store.update_facts(act.draft, {"gnome": None, "trump": None})
-    return None
 
 
 # --------------------------------------------------------------------------- points
@@ -241,52 +238,45 @@ def clear_gnome(act: Act):
 
 @bp.post(SEAT + "/points")
 @game_action(Who.PLAYER, Phase.POINTS, Phase.TALLY, refuse=NO_POINTS)
-def points(act: Act, position: int):
+@refusing
+def points(act: Act, position: int) -> None:
     """Enter a player's points: typed (``how=number``), counted (``count``), or ``clear``."""
     view, player = _view(act), _player(act, position)
     how = act.form.get("how", "number")
-    entered = dict(view.points)
-    entered.pop(player, None)
+    entered = {p: n for p, n in view.points.items() if p != player}
     if how == "clear":
         round_store.update_facts(act.draft, {"points": entered or None})
-        return None
+        return
     if how == "count":
-        value = view.count_of(player).points
+        entered[player] = view.count_of(player).points
     elif how == "number":
-        try:
-            value = forms.read_points(act.form)
-        except FormError as error:
-            return refuse(act, 400, str(error))
+        entered[player] = forms.read_points(act.form)
     else:
-        return refuse(act, 400, "Type the points, or enter the counted ones")
-    entered[player] = value
+        raise Refusal(400, "Type the points, or enter the counted ones")
     assert view.gnome is not None and view.trump is not None
     card = parse_card(view.gnome)
     try:
         rules.check_points(entered, len(view.players), card, rules.trump_for(card, view.trump))
     except RuleError as error:
-        return refuse(act, 400, f"{player}'s {value} points: {error}")
+        raise Refusal(400, f"{player}'s {entered[player]} points: {error}") from None
     round_store.update_facts(act.draft, {"points": {p: entered[p] for p in view.players
                                                     if p in entered}})
-    return None
 
 
 @bp.post(SEAT + "/count")
 @game_action(Who.PLAYER, Phase.POINTS, Phase.TALLY, refuse=NO_POINTS)
-def count(act: Act, position: int):
+@refusing
+def count(act: Act, position: int) -> None:
     """Count a player's cards: one more or one fewer ace or king, trump card or joker; or reset."""
     view, player = _view(act), _player(act, position)
     by = act.form.get("by", "")
+    if by not in ("1", "-1", "reset"):
+        raise Refusal(400, "Count one more or one fewer, or start again")
     try:
-        if by == "reset":
-            counted = rules.Count()
-        elif by in ("1", "-1"):
-            counted = view.count_of(player).add(act.form.get("what", ""), int(by))
-        else:
-            return refuse(act, 400, "Count one more or one fewer, or start again")
+        counted = (rules.Count() if by == "reset"
+                   else view.count_of(player).add(act.form.get("what", ""), int(by)))
     except RuleError as error:
-        return refuse(act, 400, str(error))
+        raise Refusal(400, str(error)) from None
     counts = dict(act.draft.facts.get("counts") or {})
     counts[player] = asdict(counted)
     round_store.update_facts(act.draft, {"counts": counts})
-    return None
