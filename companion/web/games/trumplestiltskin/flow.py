@@ -105,34 +105,9 @@ class HandView(View):
         return f"Hand {self.round_number}"
 
     @property
-    def to_speak(self) -> str | None:
-        """Whose turn it is to bid or pass."""
-        return self.auction.to_speak
-
-    @property
-    def taker(self) -> str | None:
-        """Who took the bid."""
-        return self.auction.taker
-
-    @property
-    def top_bid(self) -> int:
-        """The highest bid so far (0: none)."""
-        return self.auction.top_bid
-
-    @property
-    def top_bidder(self) -> str | None:
-        """Who made the highest bid so far."""
-        return self.auction.top_bidder
-
-    @property
-    def minimum_bid(self) -> int:
-        """The smallest bid the player to speak may make."""
-        return self.auction.minimum_bid
-
-    @property
     def my_turn(self) -> bool:
         """True on the phone of the player whose turn it is."""
-        return self.me is not None and self.me == self.to_speak
+        return self.me is not None and self.me == self.auction.to_speak
 
     @property
     def proposal_key(self) -> str:
@@ -192,7 +167,7 @@ class HandView(View):
 
     def may_turn_gnome(self) -> bool:
         """True on the taker's phone and on the tablet: they enter the Gnome card."""
-        return self.me is None or self.me == self.taker
+        return self.me is None or self.me == self.auction.taker
 
     # -- points and the tally
 
@@ -398,9 +373,9 @@ class TrumplestiltskinFlow(GameFlow):
         """The hand's facts: thrown in (its bids only), or every point in and the rules agree."""
         assert isinstance(view, HandView)
         if view.phase is Phase.AUCTION:
-            abort(409, f"The bidding is not over: it is {view.to_speak}'s turn.")
+            abort(409, f"The bidding is not over: it is {view.auction.to_speak}'s turn.")
         if view.phase is Phase.GNOME:
-            abort(409, f"{view.taker} took the bid: the Gnome card comes first.")
+            abort(409, f"{view.auction.taker} took the bid: the Gnome card comes first.")
         if view.phase is Phase.POINTS:
             abort(409, f"Waiting for {and_list(view.missing)}'s points.")
         if view.phase is Phase.TALLY and view.preview is None:

@@ -57,7 +57,8 @@ def refuse(act: Act, status: int, message: str) -> Response:
 
 
 def refusing(view: Callable[..., None]) -> Callable[..., Response | None]:
-    """Turn a :class:`Refusal` (or a form that does not read, 400) into :func:`refuse`."""
+    """Turn a :class:`Refusal` into :func:`refuse`; a form that does not read, or what the
+    rules refuse, is bad input (400)."""
 
     @wraps(view)
     def act_or_refuse(act: Act, **values: Any) -> Response | None:
@@ -65,7 +66,7 @@ def refusing(view: Callable[..., None]) -> Callable[..., Response | None]:
             view(act, **values)
         except Refusal as refusal:
             return refuse(act, refusal.status, str(refusal))
-        except FormError as error:
+        except (FormError, RuleError) as error:
             return refuse(act, 400, str(error))
         return None
 
@@ -102,16 +103,13 @@ def _speak(act: Act, view: HandView, speech: rules.Speech) -> None:
     from a screen that missed the last speech; a bid not higher than the top one is
     bad input (400).
     """
-    try:
-        view.auction.check(speech)
-        problem = None
-    except RuleError as error:
-        problem = str(error)
-    if problem is not None and speech.player != view.to_speak:
-        raise Refusal(409, problem)
+    if speech.player != view.auction.to_speak:
+        try:
+            view.auction.check(speech)
+        except RuleError as error:
+            raise Refusal(409, str(error)) from None
     _not_stale(act, view)
-    if problem is not None:
-        raise Refusal(400, problem)
+    view.auction.check(speech)  # not higher than the top bid: bad input
     said = "pass" if speech.bid is None else speech.bid
     bids = [*(act.draft.facts.get("bids") or []), [speech.player, said]]
     round_store.update_facts(act.draft, {"bids": bids, "proposal": None})
@@ -120,9 +118,10 @@ def _speak(act: Act, view: HandView, speech: rules.Speech) -> None:
 def _taker_or_keeper(act: Act) -> HandView:
     """The moment, when the taker's phone (or the tablet) acts: they turn the Gnome over."""
     view = _view(act)
-    if not act.keeper and act.player != view.taker:
-        raise Refusal(403, f"{view.taker} took the bid: {view.taker}'s phone or the "
-                           "scorekeeper enters the Gnome card")
+    taker = view.auction.taker
+    if not act.keeper and act.player != taker:
+        raise Refusal(403, f"{taker} took the bid: {taker}'s phone or the scorekeeper enters "
+                           "the Gnome card")
     return view
 
 
@@ -139,8 +138,8 @@ def bid(act: Act, position: int) -> None:
         _speak(act, view, rules.Speech(player, forms.read_bid(act.form)))
         return
     step = forms.read_step(act.form)
-    if player != view.to_speak:
-        raise Refusal(409, f"It is {view.to_speak}'s turn to bid, not {player}'s")
+    if player != view.auction.to_speak:
+        raise Refusal(409, f"It is {view.auction.to_speak}'s turn to bid, not {player}'s")
     _not_stale(act, view)
     value = view.auction.stepped(forms.typed_bid(act.form), step)
     round_store.update_facts(act.draft, {"proposal": {
@@ -216,10 +215,7 @@ def trump(act: Act) -> None:
     view = _taker_or_keeper(act)
     if view.gnome is None:
         raise Refusal(409, "Turn the Gnome over first: which card is it?")
-    try:
-        suit = rules.trump_for(parse_card(view.gnome), act.form.get("suit") or None)
-    except RuleError as error:
-        raise Refusal(400, str(error)) from None
+    suit = rules.trump_for(parse_card(view.gnome), act.form.get("suit") or None)
     round_store.update_facts(act.draft, {"trump": str(suit)})
 
 
@@ -272,11 +268,8 @@ def count(act: Act, position: int) -> None:
     by = act.form.get("by", "")
     if by not in ("1", "-1", "reset"):
         raise Refusal(400, "Count one more or one fewer, or start again")
-    try:
-        counted = (rules.Count() if by == "reset"
-                   else view.count_of(player).add(act.form.get("what", ""), int(by)))
-    except RuleError as error:
-        raise Refusal(400, str(error)) from None
+    counted = (rules.Count() if by == "reset"
+               else view.count_of(player).add(act.form.get("what", ""), int(by)))
     counts = dict(act.draft.facts.get("counts") or {})
     counts[player] = asdict(counted)
     round_store.update_facts(act.draft, {"counts": counts})
