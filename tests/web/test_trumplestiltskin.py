@@ -698,6 +698,21 @@ def test_each_phone_shows_its_own_line_of_the_tally_first(game):
     assert "The scorekeeper confirms the hand; Bo deals next." in game.phone("Cy")
 
 
+def test_a_phone_that_lost_its_seat_still_follows_the_hand(game):
+    take_design_hand(game)
+    game.actions.post(f"/t/{game.code}/seats/1/free")  # Ann's phone is freed
+    ann = game.phones["Ann"]
+    for points in ({"Bo": 5}, {"Ann": 3, "Cy": 2, "Di": 6}):
+        for name, n in points.items():
+            assert game.points(name, n, by="tablet" if name == "Ann" else "phone"
+                               ).status_code == 303
+        page = ann.get(f"/t/{game.code}/seat")
+        assert page.status_code == 200 and 'data-testid="lost-seat"' in text(page)
+        assert 'data-testid="waiting-points"' in text(page)
+        assert 'data-testid="points-form"' not in text(page)
+    assert 'data-testid="tally"' in text(ann.get(f"/t/{game.code}/seat"))
+
+
 # --------------------------------------------------------------------------- confirming
 
 
