@@ -306,6 +306,16 @@ def test_the_phone_whose_turn_it_is_gets_the_bid_control(game):
     assert 'data-testid="act-for"' in tablet  # Bo has a phone: the tablet's controls fold away
 
 
+def test_a_page_without_javascript_does_not_reload_under_a_bid_or_points_being_typed(game):
+    refresh = 'http-equiv="refresh"'
+    assert refresh not in text(game.phones["Bo"].get(f"/t/{game.code}/seat"))  # Bo's turn
+    assert refresh in text(game.phones["Cy"].get(f"/t/{game.code}/seat"))
+    take_design_hand(game)
+    game.points("Ann", 3)
+    assert refresh in text(game.phones["Ann"].get(f"/t/{game.code}/seat"))  # entered
+    assert refresh not in text(game.phones["Bo"].get(f"/t/{game.code}/seat"))
+
+
 def test_bids_and_passes_go_round_from_the_dealers_left_skipping_who_passed(game):
     game.bids(("Bo", 10), ("Cy", "pass"), ("Di", 12))
     assert 'name="bid" value="" placeholder="13"' in game.phone("Ann")

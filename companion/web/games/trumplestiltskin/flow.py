@@ -165,10 +165,6 @@ class HandView(View):
         """The six cards the Gnome can be."""
         return GNOME_CARDS
 
-    def may_turn_gnome(self) -> bool:
-        """True on the taker's phone and on the tablet: they enter the Gnome card."""
-        return self.me is None or self.me == self.auction.taker
-
     # -- points and the tally
 
     @property
