@@ -70,6 +70,13 @@ Where the rules leave a question open, the companion reads it so
   read whatever its case. A name listed twice in ``looked`` is refused, and so
   are keys a hand does not have (a typo such as ``"look"`` would otherwise
   silently mean that nobody looked).
+- "Before bidding or passing, a player may look at the Gnome": a player still
+  in the bidding may look at any moment until the bidding is over, on their
+  turn or while waiting for it; a player who has passed is out of the bidding
+  and no longer looks.
+- The end's standings put the winner first, even one the last-taker rule
+  picked over a higher total; the others follow by total. The Gnome's line
+  stands where its total falls, with no place: it never wins.
 """
 
 from __future__ import annotations
@@ -118,6 +125,9 @@ DEALT_CARDS = 44
 BLANKET: tuple[Card, ...] = tuple(SuitCard(Rank.NINE, suit) for suit in SUITS) + (
     RED_JOKER, BLACK_JOKER)
 """The six Blanket cards: one 9 of each suit and both jokers."""
+
+JOKER_POINTS = 2
+"""A joker taken in tricks is worth 2 (3 played as trump: it is then a trump card too)."""
 
 _ROUND_KEYS = frozenset({"bids", "looked", "gnome", "trump", "points"})
 _HONOURS = 16  # eight aces and eight kings among the 44, one point each
@@ -206,6 +216,17 @@ class Auction:
     def minimum_bid(self) -> int:
         """The smallest bid the next speaker may make."""
         return self.top_bid + 1
+
+    def stepped(self, value: int | None, by: int) -> int:
+        """The bid a stepper shows after stepping ``by`` from ``value``: never below the minimum.
+
+        ``value`` None (nothing readable typed) starts from the smallest bid.
+
+        >>> a = Auction.start(["Ann", "Bo", "Cy"], dealer="Ann").speak(Speech("Bo", 7))
+        >>> a.stepped(8, 5), a.stepped(None, 1), a.stepped(9, -1), a.stepped(8, -1)
+        (13, 9, 8, 8)
+        """
+        return max(self.minimum_bid, (self.minimum_bid if value is None else value) + by)
 
     def check(self, speech: Speech) -> None:
         """Refuse a speech the rules do not allow now (RuleError naming player and bid)."""
@@ -336,6 +357,87 @@ def max_points(players: int, gnome: Card, trump: Suit) -> int:
     return _HONOURS + _SUIT_SIZE + sum(best[:players])
 
 
+def check_points(points: Mapping[str, int], players: int, gnome: Card, trump: Suit) -> int:
+    """Refuse points that add up to more than the hand holds (naming the limit); the limit.
+
+    >>> check_points({"Ann": 20, "Bo": 12}, 4, parse_card("9♥"), Suit.HEARTS)
+    32
+    >>> check_points({"Ann": 20, "Bo": 13}, 4, parse_card("9♥"), Suit.HEARTS)
+    ... # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    companion.rules.errors.RuleError: the points add up to 33 (Ann 20, Bo 13), ... at most 32
+    """
+    most = max_points(players, gnome, trump)
+    total = sum(points.values())
+    if total > most:
+        listed = ", ".join(f"{p} {n}" for p, n in points.items())
+        raise RuleError(f"the points add up to {total} ({listed}), but a hand with {gnome} as "
+                        f"the Gnome and {trump} trumps holds at most {most}")
+    return most
+
+
+@dataclass(frozen=True)
+class Count:
+    """The cards a player took, counted: aces and kings, trump cards, jokers.
+
+    A trump ace or king counts in both ``honours`` and ``trumps``; a joker
+    played as trump in both ``jokers`` and ``trumps``, as the card points say.
+
+    >>> Count(honours=5, trumps=3, jokers=1).working
+    'A/K 5 + trumps 3 + jokers 2×1 = 10'
+    """
+
+    honours: int = 0
+    trumps: int = 0
+    jokers: int = 0
+
+    @property
+    def points(self) -> int:
+        """The points these cards are worth."""
+        return self.honours + self.trumps + JOKER_POINTS * self.jokers
+
+    def add(self, what: str, by: int) -> Count:
+        """These counts with ``by`` more of ``what`` (``honours``, ``trumps``, ``jokers``), checked.
+
+        >>> Count(5, 3, 1).add("trumps", 1).working
+        'A/K 5 + trumps 4 + jokers 2×1 = 11'
+        """
+        counts = {"honours": self.honours, "trumps": self.trumps, "jokers": self.jokers}
+        if what not in counts:
+            raise RuleError(f"count aces and kings, trump cards or jokers, not {what!r}")
+        counts[what] += by
+        return count_points(**counts)
+
+    @property
+    def working(self) -> str:
+        """The sum with its working, as a player checks it."""
+        return (f"A/K {self.honours} + trumps {self.trumps} + jokers "
+                f"{JOKER_POINTS}\u00d7{self.jokers} = {self.points}")
+
+
+COUNT_LIMITS = Count(honours=_HONOURS, trumps=_SUIT_SIZE + 2, jokers=2)
+"""The most of each a player can take: 16 aces and kings; 13 trump cards (the 11 of the
+trump suit dealt, its Blanket 9 and the joker of its colour); 2 jokers."""
+
+
+def count_points(honours: int, trumps: int, jokers: int) -> Count:
+    """The points of a player's tricks from three counts (refused beyond what the deck holds).
+
+    >>> count_points(5, 3, 1).points
+    10
+    >>> count_points(17, 0, 0)
+    Traceback (most recent call last):
+    ...
+    companion.rules.errors.RuleError: aces and kings taken must be at most 16, not 17
+    """
+    return Count(
+        whole_number(honours, "aces and kings taken", minimum=0,
+                     maximum=COUNT_LIMITS.honours),
+        whole_number(trumps, "trump cards taken", minimum=0, maximum=COUNT_LIMITS.trumps),
+        whole_number(jokers, "jokers taken", minimum=0, maximum=COUNT_LIMITS.jokers))
+
+
 # ---------------------------------------------------------------------------
 # Tallying
 
@@ -416,14 +518,14 @@ def _half(n: int) -> Number:
 def _show(value: Number) -> str:
     """A number as players write it: ``2½`` for 5/2.
 
-    >>> _show(Fraction(5, 2)), _show(Fraction(1, 2)), _show(Fraction(-7, 2)), _show(4)
-    ('2½', '½', '-3½', '4')
+    >>> _show(Fraction(5, 2)), _show(Fraction(1, 2)), _show(Fraction(-7, 2)), _show(-4)
+    ('2½', '½', '−3½', '−4')
     """
     value = Fraction(value)
+    sign = "\u2212" if value < 0 else ""
     if value.denominator == 1:
-        return str(value.numerator)
+        return f"{sign}{abs(value.numerator)}"
     whole = abs(value.numerator) // 2
-    sign = "-" if value < 0 else ""
     return f"{sign}{whole or ''}½"
 
 
@@ -471,16 +573,17 @@ def read_hand(raw: Mapping[str, Any], players: Sequence[str], dealer: str) -> Ha
         return Hand(dealer, auction, looked, gnome, trump)
     assert gnome is not None and trump is not None
     points = _read_points(raw.get("points"), players, required=True)
-    most = max_points(len(players), gnome, trump)
-    total = sum(points.values())
-    if total > most:
-        listed = ", ".join(f"{p} {n}" for p, n in points.items())
-        raise RuleError(f"the points add up to {total} ({listed}), but a hand with {gnome} as "
-                        f"the Gnome and {trump} trumps holds at most {most}")
+    most = check_points(points, len(players), gnome, trump)
     return Hand(dealer, auction, looked, gnome, trump, points, most)
 
 
-def _read_bids(bids: object, players: Sequence[str], dealer: str) -> Auction:
+def read_auction(bids: object, players: Sequence[str], dealer: str) -> Auction:
+    """The bidding so far from a hand's ``bids``, each speech checked in turn.
+
+    >>> a = read_auction([["Bo", 10], ["Cy", "pass"]], ["Ann", "Bo", "Cy", "Di"], "Ann")
+    >>> a.to_speak, a.top_bidder, a.minimum_bid, a.over
+    ('Di', 'Bo', 11, False)
+    """
     if not isinstance(bids, list):
         raise RuleError(f"bids must be a list of [name, bid] pairs, not {bids!r}")
     auction = Auction.start(players, dealer)
@@ -488,6 +591,11 @@ def _read_bids(bids: object, players: Sequence[str], dealer: str) -> Auction:
         speech = read_speech(entry)
         require_player(speech.player, players, "in the bids")
         auction = auction.speak(speech)
+    return auction
+
+
+def _read_bids(bids: object, players: Sequence[str], dealer: str) -> Auction:
+    auction = read_auction(bids, players, dealer)
     if not auction.over:
         raise RuleError(f"the bidding is not finished: it is {auction.to_speak}'s turn "
                         "to bid or pass")
@@ -621,6 +729,100 @@ def find_winners(totals: Mapping[str, Number], taker: str | None, target: int) -
         return [taker]
     best = max(totals.values())
     return [p for p, t in totals.items() if t == best]
+
+
+def next_dealer(record: Mapping[str, Any]) -> str | None:
+    """Who deals the next hand of ``record`` (the deal passes left); None once the game is over.
+
+    >>> next_dealer({"game": "trumplestiltskin", "players": ["Ann", "Bo", "Cy"],
+    ...              "first_dealer": "Bo", "rounds": [{"bids": [["Cy", "pass"],
+    ...              ["Ann", "pass"], ["Bo", "pass"]]}]})
+    'Cy'
+    """
+    result = replay(record)
+    if result["finished"]:
+        return None
+    header = read_header(record, GAME, PLAYERS, DEFAULTS)
+    return left_of(header.players, header.first_dealer, len(header.rounds))
+
+
+@dataclass(frozen=True)
+class Standing:
+    """One line of the final standings: a player (or the Gnome, who has no place)."""
+
+    name: str
+    total: Number
+    place: int | None
+    """1 for the winner(s); None for the Gnome, who never wins."""
+    shared: bool = False
+    """True when another player has the same place."""
+
+    @property
+    def gnome(self) -> bool:
+        """True for the Gnome's line."""
+        return self.place is None
+
+
+def standings(totals: Mapping[str, Number], gnome: Number,
+              winners: Sequence[str]) -> list[Standing]:
+    """The players in their places, the Gnome's line where its total falls.
+
+    The winners come first (the last-taker rule may put a lower total first);
+    the others follow by total, seat order within a tie.
+
+    >>> [(s.place, s.name, s.shared) for s in standings(
+    ...     {"Ann": 230, "Bo": 201, "Cy": 10}, 215, ["Bo"])]
+    [(1, 'Bo', False), (2, 'Ann', False), (None, 'Gnome', False), (3, 'Cy', False)]
+    """
+    rest = sorted((p for p in totals if p not in winners), key=lambda p: -totals[p])
+    lines = [Standing(p, totals[p], 1, len(winners) > 1) for p in winners]
+    for player in rest:
+        place = 1 + len(winners) + sum(1 for q in rest if totals[q] > totals[player])
+        shared = sum(1 for q in rest if totals[q] == totals[player]) > 1
+        lines.append(Standing(player, totals[player], place, shared))
+    at = next((i for i, line in enumerate(lines) if line.place is not None
+               and line.place > len(winners) and line.total < gnome), len(lines))
+    return lines[:at] + [Standing("Gnome", gnome, None)] + lines[at:]
+
+
+@dataclass(frozen=True)
+class Ending:
+    """Why the game ended and which rule decided the winner, as the end screen says it."""
+
+    over: str
+    """``Bo reached 200`` / ``the Gnome reached 350``."""
+    decided: str
+    """``Bo took the last bid and has more than 200`` / ``Ann has the most points (212)``."""
+    last_taker_won: bool
+
+
+def explain_end(totals: Mapping[str, Number], gnome: Number, taker: str | None,
+                target: int, gnome_target: int) -> Ending:
+    """Say why the game is over and which rule of the end picked the winner.
+
+    >>> e = explain_end({"Ann": 230, "Bo": 201, "Cy": 10}, 40, "Bo", 200, 350)
+    >>> e.over, e.decided
+    ('Ann and Bo reached 200', 'Bo took the last bid and has more than 200')
+    >>> e = explain_end({"Ann": 200, "Bo": Fraction(301, 2), "Cy": 10}, 360, "Bo", 200, 350)
+    >>> print(e.over); print(e.decided)
+    Ann reached 200 and the Gnome reached 350
+    Bo took the last bid but has 150½, not more than 200: Ann has the most points (200)
+    """
+    reached = [p for p, total in totals.items() if total >= target]
+    over = [f"{and_list(reached)} reached {target}"] if reached else []
+    if gnome >= gnome_target:
+        over.append(f"the Gnome reached {gnome_target}")
+    winners = find_winners(totals, taker, target)
+    if taker is not None and winners == [taker] and totals[taker] > target:
+        return Ending(" and ".join(over), f"{taker} took the last bid and has more than {target}",
+                      True)
+    best = _show(totals[winners[0]])
+    most = (f"{winners[0]} has the most points ({best})" if len(winners) == 1
+            else f"{and_list(winners)} share the most points ({best})")
+    if taker is not None:
+        most = (f"{taker} took the last bid but has {_show(totals[taker])}, not more than "
+                f"{target}: {most}")
+    return Ending(" and ".join(over), most, False)
 
 
 def _breakdown(hand: Hand, players: Sequence[str], shares: Mapping[str, Share],

@@ -12,6 +12,8 @@ from typing import Any
 
 from markupsafe import Markup, escape
 
+from .filters import number
+
 PALETTE = ("#4fc3f7", "#ffb74d", "#81c784", "#f06292", "#ba68c8", "#fff176", "#4db6ac",
            "#e57373")
 """Line colours, one per seat, chosen to stay apart on a dark background."""
@@ -96,7 +98,7 @@ def _draw(series: Mapping[str, Sequence[float]], width: int, height: int, title:
         colour = "#8a94a6" if grid == 0 else "#2c3340"
         parts.append(f'<line x1="{left}" x2="{left + plot_w}" y1="{gy:.1f}" y2="{gy:.1f}" '
                      f'stroke="{colour}" stroke-width="1"/>')
-        label = f"{grid:g}"
+        label = number(grid)
         parts.append(f'<text x="{left - 6}" y="{gy + 4:.1f}" text-anchor="end" '
                      f'fill="#8a94a6" font-size="12">{label}</text>')
         grid += step
@@ -113,6 +115,6 @@ def _draw(series: Mapping[str, Sequence[float]], width: int, height: int, title:
         end_y = y(line[-1])
         parts.append(f'<circle cx="{x(points - 1):.1f}" cy="{end_y:.1f}" r="4" fill="{colour}"/>')
         parts.append(f'<text x="{x(points - 1) + 8:.1f}" y="{end_y + 4:.1f}" fill="{colour}" '
-                     f'font-size="13" font-weight="600">{escape(name)} {line[-1]:g}</text>')
+                     f'font-size="13" font-weight="600">{escape(name)} {number(line[-1])}</text>')
     parts.append("</svg>")
     return Markup("".join(parts))

@@ -33,7 +33,9 @@ def test_a_higher_total_is_drawn_higher():
 
 def test_the_latest_total_is_written_at_the_end_of_each_line():
     svg = str(score_chart(result_of({"Ann": 3.5, "Bo": 2}, {"Ann": 4, "Bo": 7.5})))
-    assert "Ann 4<" in svg and "Bo 7.5<" in svg
+    assert "Ann 4<" in svg and "Bo 7½<" in svg  # halves as ½, as every page writes them
+    svg = str(score_chart(result_of({"Ann": -12, "Bo": 2})))
+    assert "Ann −12<" in svg and ">−12<" in svg  # one minus sign, on the axis too
 
 
 def test_player_names_are_escaped():

@@ -10,12 +10,12 @@ scoreboard.
 from __future__ import annotations
 
 from ..flow import DefaultFlow, GameFlow
-from . import clumond, tromplemond
+from . import clumond, tromplemond, trumplestiltskin
 
 FLOWS: dict[str, GameFlow] = {
     "tromplemond": tromplemond.FLOW,
     "clumond": clumond.FLOW,
-    "trumplestiltskin": DefaultFlow("trumplestiltskin"),
+    "trumplestiltskin": trumplestiltskin.FLOW,
     "trefeltromp": DefaultFlow("trefeltromp"),
     "tremp": DefaultFlow("tremp"),
 }

@@ -1,0 +1,275 @@
+"""Trumplestiltskin's own actions, under ``/t/<code>/games/<n>/trumplestiltskin/``: bids and
+passes, looks at the Gnome, the Gnome card and trump, points typed or counted.
+
+A phone acts for its own seat; the scorekeeper's tablet for any seat (a
+player without a phone, a phone gone flat). Checklist ticks, confirm, undo
+and corrections are every game's (``companion.web.rounds``).
+
+A refusal the player can act on (a bid not higher than the top bid, a tap
+out of turn, points beyond what the hand holds) comes back as the screen's
+own round region with the message on top, where the player looks; nothing
+is changed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import asdict
+from functools import wraps
+from typing import Any
+
+from flask import Response, abort, request
+
+from ....rules import RuleError
+from ....rules import trumplestiltskin as rules
+from ....rules.cards import Joker, parse_card
+from ....store import rounds as round_store
+from ...actions import Act, Who, game_action
+from ...forms import FormError
+from ...live import is_htmx
+from ...regions import phone_region, tablet_region
+from . import forms
+from .flow import HandView, Phase, bp
+
+SEAT = "/seats/<int:position>"
+OVER = "The bidding is over."
+NO_POINTS = "Points are entered once the Gnome is turned over and trump is known."
+
+
+class Refusal(Exception):
+    """A tap the hand cannot take: its status (400 bad input, 403, 409 wrong moment), why."""
+
+    def __init__(self, status: int, message: str) -> None:
+        super().__init__(message)
+        self.status = status
+
+
+def refuse(act: Act, status: int, message: str) -> Response:
+    """Refuse with ``message`` on top of the screen's round region (htmx), or an error page."""
+    message = message[:1].upper() + message[1:]
+    if not message.endswith((".", "?", "!")):
+        message += "."
+    if is_htmx() and not request.headers.get("HX-Boosted"):
+        region = (tablet_region(act.table, error=message) if act.keeper
+                  else phone_region(act.table, error=message))
+        return Response(region, status=status)
+    abort(status, message)
+
+
+def refusing(view: Callable[..., None]) -> Callable[..., Response | None]:
+    """Turn a :class:`Refusal` into :func:`refuse`; a form that does not read, or what the
+    rules refuse, is bad input (400)."""
+
+    @wraps(view)
+    def act_or_refuse(act: Act, **values: Any) -> Response | None:
+        try:
+            view(act, **values)
+        except Refusal as refusal:
+            return refuse(act, refusal.status, str(refusal))
+        except (FormError, RuleError) as error:
+            return refuse(act, 400, str(error))
+        return None
+
+    return act_or_refuse
+
+
+def _view(act: Act) -> HandView:
+    assert isinstance(act.view, HandView)
+    return act.view
+
+
+def _player(act: Act, position: int) -> str:
+    """The player in seat ``position`` (a phone's own seat was checked by ``game_action``)."""
+    seat = act.table.seat_at(position)
+    if seat is None or seat.name not in act.game.players:
+        abort(404, f"There is no player in seat {position}.")
+    return seat.name
+
+
+def _not_stale(act: Act, view: HandView) -> None:
+    """Refuse a bidding tap made before a bid or pass this screen had not seen."""
+    seen = forms.read_speech_count(act.form)
+    if seen != view.speech_count:
+        last = view.last_speech
+        moved = f" ({last})" if last is not None and seen < view.speech_count else ""
+        raise Refusal(409, f"The bidding changed a moment ago{moved}. Look again and tap "
+                           "once more")
+
+
+def _speak(act: Act, view: HandView, speech: rules.Speech) -> None:
+    """Add a bid or a pass to the bidding once the rules allow it, and the screen was current.
+
+    Out of turn (or passed already) is a tap at the wrong moment (409); so is a tap
+    from a screen that missed the last speech; a bid not higher than the top one is
+    bad input (400).
+    """
+    if speech.player != view.auction.to_speak:
+        try:
+            view.auction.check(speech)
+        except RuleError as error:
+            raise Refusal(409, str(error)) from None
+    _not_stale(act, view)
+    view.auction.check(speech)  # not higher than the top bid: bad input
+    said = "pass" if speech.bid is None else speech.bid
+    bids = [*(act.draft.facts.get("bids") or []), [speech.player, said]]
+    round_store.update_facts(act.draft, {"bids": bids, "proposal": None})
+
+
+def _taker_or_keeper(act: Act) -> HandView:
+    """The moment, when the taker's phone (or the tablet) acts: they turn the Gnome over."""
+    view = _view(act)
+    taker = view.auction.taker
+    if not act.keeper and act.player != taker:
+        raise Refusal(403, f"{taker} took the bid: {taker}'s phone or the scorekeeper enters "
+                           "the Gnome card")
+    return view
+
+
+# --------------------------------------------------------------------------- the bidding
+
+
+@bp.post(SEAT + "/bid")
+@game_action(Who.PLAYER, Phase.AUCTION, refuse=OVER)
+@refusing
+def bid(act: Act, position: int) -> None:
+    """Bid (the number typed, or the stepper's), or step the stepper by −1, +1 or +5."""
+    view, player = _view(act), _player(act, position)
+    if not act.form.get("adjust"):
+        _speak(act, view, rules.Speech(player, forms.read_bid(act.form)))
+        return
+    step = forms.read_step(act.form)
+    if player != view.auction.to_speak:
+        raise Refusal(409, f"It is {view.auction.to_speak}'s turn to bid, not {player}'s")
+    _not_stale(act, view)
+    value = view.auction.stepped(forms.typed_bid(act.form), step)
+    round_store.update_facts(act.draft, {"proposal": {
+        "speech": view.speech_count, "bid": value, "taps": view.proposal_taps + 1}})
+
+
+@bp.post(SEAT + "/pass")
+@game_action(Who.PLAYER, Phase.AUCTION, refuse=OVER)
+@refusing
+def pass_(act: Act, position: int) -> None:
+    """Pass: out of the bidding for this hand."""
+    _speak(act, _view(act), rules.Speech(_player(act, position), None))
+
+
+@bp.post(SEAT + "/looked")
+@game_action(Who.PLAYER, Phase.AUCTION,
+             refuse="The bidding is over: a look at the Gnome is recorded before bidding "
+                    "or passing.")
+@refusing
+def looked(act: Act, position: int) -> None:
+    """Record that a player looked at the Gnome (``looked=yes``), or take it back (``no``)."""
+    view, player = _view(act), _player(act, position)
+    said = act.form.get("looked")
+    if said not in ("yes", "no"):
+        raise Refusal(400, f"Say whether {player} looked at the Gnome")
+    if said == "yes" and view.passed(player):
+        raise Refusal(409, f"{player} passed and is out of the bidding: a look at the Gnome "
+                           "is recorded before bidding or passing")
+    names = set(view.looked) | {player} if said == "yes" else set(view.looked) - {player}
+    round_store.update_facts(act.draft,
+                             {"looked": [p for p in view.players if p in names] or None})
+
+
+@bp.post("/take-back")
+@game_action(Who.PLAYER, Phase.AUCTION, Phase.GNOME, Phase.THROWN,
+             refuse="The Gnome is turned over: correct the hand after it is confirmed.")
+@refusing
+def take_back(act: Act) -> None:
+    """Take back the last bid or pass (a slip of the finger): its player's phone or the tablet."""
+    view = _view(act)
+    _not_stale(act, view)
+    last = view.last_speech
+    if last is None:
+        raise Refusal(409, "Nobody has bid or passed yet this hand")
+    if not act.keeper and act.player != last.player:
+        raise Refusal(403, f"Only {last.player}'s phone or the scorekeeper can take back "
+                           f"“{last}”")
+    bids = list(act.draft.facts.get("bids") or [])[:-1]
+    round_store.update_facts(act.draft, {"bids": bids or None, "gnome": None, "trump": None,
+                                         "proposal": None})
+
+
+# --------------------------------------------------------------------------- the Gnome
+
+
+@bp.post("/gnome")
+@game_action(Who.PLAYER, Phase.GNOME, refuse="The Gnome card is entered once the bidding "
+                                             "is over, before the points.")
+@refusing
+def gnome(act: Act) -> None:
+    """The taker turns the Gnome over: its card (a 9 gives trump; for a joker, pick it next)."""
+    _taker_or_keeper(act)
+    card = forms.read_gnome(act.form.get("card", ""))
+    trump = None if isinstance(card, Joker) else str(rules.trump_for(card))
+    round_store.update_facts(act.draft, {"gnome": str(card), "trump": trump})
+
+
+@bp.post("/trump")
+@game_action(Who.PLAYER, Phase.GNOME, refuse="Trump is already known.")
+@refusing
+def trump(act: Act) -> None:
+    """The Gnome is a joker: the taker picks trump from its two suits."""
+    view = _taker_or_keeper(act)
+    if view.gnome is None:
+        raise Refusal(409, "Turn the Gnome over first: which card is it?")
+    suit = rules.trump_for(parse_card(view.gnome), act.form.get("suit") or None)
+    round_store.update_facts(act.draft, {"trump": str(suit)})
+
+
+@bp.post("/gnome/clear")
+@game_action(Who.PLAYER, Phase.GNOME, Phase.POINTS, Phase.TALLY,
+             refuse="There is no Gnome card to take back now.")
+@refusing
+def clear_gnome(act: Act) -> None:
+    """The Gnome card was entered wrong: take it (and trump) back; points entered stay."""
+    _taker_or_keeper(act)
+    round_store.update_facts(act.draft, {"gnome": None, "trump": None})
+
+
+# --------------------------------------------------------------------------- points
+
+
+@bp.post(SEAT + "/points")
+@game_action(Who.PLAYER, Phase.POINTS, Phase.TALLY, refuse=NO_POINTS)
+@refusing
+def points(act: Act, position: int) -> None:
+    """Enter a player's points: typed (``how=number``), counted (``count``), or ``clear``."""
+    view, player = _view(act), _player(act, position)
+    how = act.form.get("how", "number")
+    entered = {p: n for p, n in view.points.items() if p != player}
+    if how == "clear":
+        round_store.update_facts(act.draft, {"points": entered or None})
+        return
+    if how == "count":
+        entered[player] = view.count_of(player).points
+    elif how == "number":
+        entered[player] = forms.read_points(act.form)
+    else:
+        raise Refusal(400, "Type the points, or enter the counted ones")
+    assert view.gnome is not None and view.trump is not None
+    card = parse_card(view.gnome)
+    try:
+        rules.check_points(entered, len(view.players), card, rules.trump_for(card, view.trump))
+    except RuleError as error:
+        raise Refusal(400, f"{player}'s {entered[player]} points: {error}") from None
+    round_store.update_facts(act.draft, {"points": {p: entered[p] for p in view.players
+                                                    if p in entered}})
+
+
+@bp.post(SEAT + "/count")
+@game_action(Who.PLAYER, Phase.POINTS, Phase.TALLY, refuse=NO_POINTS)
+@refusing
+def count(act: Act, position: int) -> None:
+    """Count a player's cards: one more or one fewer ace or king, trump card or joker; or reset."""
+    view, player = _view(act), _player(act, position)
+    by = act.form.get("by", "")
+    if by not in ("1", "-1", "reset"):
+        raise Refusal(400, "Count one more or one fewer, or start again")
+    counted = (rules.Count() if by == "reset"
+               else view.count_of(player).add(act.form.get("what", ""), int(by)))
+    counts = dict(act.draft.facts.get("counts") or {})
+    counts[player] = asdict(counted)
+    round_store.update_facts(act.draft, {"counts": counts})

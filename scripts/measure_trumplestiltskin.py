@@ -1,0 +1,287 @@
+"""Measure a Trumplestiltskin hand at the table: taps and seconds for the auction, and from
+"tricks done" to "hand confirmed".
+
+Usage: ``.venv/bin/python scripts/measure_trumplestiltskin.py [--pause 0.4] [--runs 1]``
+
+The script starts the companion on a temporary SQLite database on 127.0.0.1
+(``serve`` from ``scripts/measure_round.py``), drives Debian's Chromium with
+Playwright as the scorekeeper's tablet and four phones (Ann, Bo, Cy, Di; Ann
+deals), makes the table, seats the phones and starts the game. None of that
+is measured. Then one typical hand, in two measured stretches:
+
+1. **The auction**, from the moment Bo's phone (left of the dealer) shows his
+   bid control to the moment every screen shows trump. Bo steps to 5 (+5)
+   and bids; Cy taps "I looked at the Gnome" and passes; Di types 8 on the
+   number pad and bids; Ann passes; Bo passes; Di turns the Gnome over (9♥).
+   Every tap is on a phone, in turn, each phone waiting for its turn to show.
+2. **Tricks done → hand confirmed**, from the moment every phone shows its
+   points form (the tricks are played at the table meanwhile) to the moment
+   the tablet shows the hand in its score sheet. At the same time, as at a
+   real table: Ann, Cy and Di type their points and tap Enter; Bo counts his
+   on the counter (2 aces and kings, 2 trumps, no joker) and enters them; the
+   tablet waits for the tally and taps Confirm.
+
+Every tap is made at human pace: a pause (``--pause``, 0.4 s by default)
+before each tap or key press, per device. The taps are counted per phone and
+on the tablet (the target: at most 3 tablet taps from tricks done to
+confirmed, in under 20 s). The script only reports: it never fails on timing.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import re
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+if str(HERE) not in sys.path:
+    sys.path.insert(0, str(HERE))
+
+from measure_round import (  # noqa: E402  (scripts/ is not a package)
+    CHROMIUM,
+    CHROMIUM_ARGS,
+    HTMX_URL,
+    PHONE,
+    TABLET,
+    WAIT_MS,
+    Device,
+    expect_attribute,
+    htmx_file,
+    serve,
+)
+
+TARGET_SECONDS = 20
+TARGET_TABLET_TAPS = 3
+
+PLAYERS = ("Ann", "Bo", "Cy", "Di")
+TYPED = {"Ann": 6, "Cy": 3, "Di": 12}  # points typed on the number pad
+COUNTED = {"honours": 2, "trumps": 2, "jokers": 0}  # Bo's counter: 4 points
+
+
+class Player(Device):
+    """A device whose key presses on the number pad count as taps, like its buttons."""
+
+    async def type(self, locator, digits: str, what: str) -> None:
+        """Tap the field, then each digit, each after a human pause."""
+        await self.tap(locator, f"{what}: the field")
+        for digit in digits:
+            await asyncio.sleep(self.pause)
+            await locator.press(digit)
+            self.taps += 1
+            self.log.append(f"{what}: {digit}")
+
+
+async def set_up(browser, base_url: str, htmx: Path, pause: float):
+    """Make the table (Ann deals first), seat the phones, start the game (not measured)."""
+    from playwright.async_api import expect
+
+    async def serve_htmx(route) -> None:
+        await route.fulfill(path=str(htmx), content_type="application/javascript",
+                            headers={"Access-Control-Allow-Origin": "*"})
+
+    async def context(device: dict):
+        made = await browser.new_context(base_url=base_url, **device)
+        made.set_default_timeout(WAIT_MS)
+        await made.route(HTMX_URL, serve_htmx)
+        return made
+
+    tablet = await (await context(TABLET)).new_page()
+    await tablet.goto("/new")
+    await tablet.get_by_test_id("table-name").fill("Measured hand")
+    async with tablet.expect_response(lambda answer: "/new?" in answer.url):
+        await tablet.get_by_test_id("game").select_option("trumplestiltskin")
+    await expect(tablet.locator('input[name="player"]')).to_have_count(4)
+    for position, name in enumerate(PLAYERS, 1):
+        await tablet.get_by_test_id(f"player-{position}").fill(name)
+    await tablet.get_by_test_id("phone-names").set_checked(False)
+    await tablet.get_by_test_id("dealer").select_option("1")
+    await tablet.get_by_test_id("create-table").click()
+    await tablet.wait_for_url(re.compile(r"/t/[^/]+$"))
+    join_url = (await tablet.locator("#join-url").inner_text()).strip()
+    phones = {}
+    for position, name in enumerate(PLAYERS, 1):
+        page = await (await context(PHONE)).new_page()
+        await page.goto(join_url)
+        await page.get_by_test_id(f"claim-{position}").click()
+        await expect(page.locator("#you-are")).to_contain_text(f"You are {name}")
+        phones[name] = Player(name, page, pause)
+    for position in range(1, 5):
+        await expect_attribute(tablet.locator(f'li.seat[data-seat="{position}"]'),
+                               "data-joined", "yes")
+    await tablet.get_by_test_id("start-game").click()
+    await tablet.get_by_test_id("start-options").click()
+    await expect_attribute(tablet.locator("#round"), "data-phase", "auction")
+    return Player("tablet", tablet, pause), phones
+
+
+async def my_turn(device: Player) -> None:
+    """Wait until this phone shows its bid control."""
+    from playwright.async_api import expect
+
+    await expect(device.page.get_by_test_id("bid-box")).to_be_visible(timeout=WAIT_MS)
+
+
+async def said(device: Player, count: int) -> None:
+    """Wait until this phone has seen ``count`` bids and passes (its own tap answered)."""
+    from playwright.async_api import expect
+
+    speeches = device.page.locator('[data-testid="speeches"] li[data-speech]')
+    await expect(speeches).to_have_count(count, timeout=WAIT_MS)
+
+
+async def auction(tablet: Player, phones: dict[str, Player]) -> float:
+    """The bidding of a typical hand, and the Gnome turned over; returns the seconds."""
+    from playwright.async_api import expect
+
+    ann, bo, cy, di = (phones[name] for name in PLAYERS)
+    await my_turn(bo)
+    started = time.perf_counter()
+    await bo.tap(bo.page.get_by_test_id("bid-plus5"), "+5")
+    await expect(bo.page.get_by_test_id("bid-input")).to_have_attribute("placeholder", "6",
+                                                                       timeout=WAIT_MS)
+    await bo.tap(bo.page.get_by_test_id("bid-minus"), "−1")
+    await expect(bo.page.get_by_test_id("bid-input")).to_have_attribute("placeholder", "5",
+                                                                       timeout=WAIT_MS)
+    await bo.tap(bo.page.get_by_test_id("bid-submit"), "bid 5")
+    await my_turn(cy)
+    await cy.tap(cy.page.get_by_test_id("look"), "I looked at the Gnome")
+    await expect(cy.page.get_by_test_id("looked-note")).to_be_visible(timeout=WAIT_MS)
+    await cy.tap(cy.page.get_by_test_id("pass"), "pass")
+    await my_turn(di)
+    await di.type(di.page.get_by_test_id("bid-input"), "8", "bid 8")
+    await di.tap(di.page.get_by_test_id("bid-submit"), "bid 8")
+    await my_turn(ann)
+    await ann.tap(ann.page.get_by_test_id("pass"), "pass")
+    await my_turn(bo)
+    await bo.tap(bo.page.get_by_test_id("pass"), "pass")
+    await expect(di.page.get_by_test_id("gnome-picker")).to_be_visible(timeout=WAIT_MS)
+    await di.tap(di.page.get_by_test_id("gnome-9♥"), "the Gnome is the 9♥")
+    for device in (tablet, *phones.values()):
+        await expect(device.page.get_by_test_id("trump")).to_be_visible(timeout=WAIT_MS)
+    return time.perf_counter() - started
+
+
+async def enter_points(device: Player) -> None:
+    """A phone, its points form on screen, types or counts its points and enters them."""
+    from playwright.async_api import expect
+
+    page = device.page
+    if device.name in TYPED:
+        await device.type(page.get_by_test_id("points-input"), str(TYPED[device.name]),
+                          "points")
+        await device.tap(page.get_by_test_id("points-submit"), "Enter")
+    else:
+        for what, times in COUNTED.items():
+            for done in range(1, times + 1):
+                await device.tap(page.get_by_test_id(f"count-{what}-plus"), f"+ {what}")
+                await expect(page.get_by_test_id(f"count-{what}")).to_have_text(
+                    str(done), timeout=WAIT_MS)
+        await device.tap(page.get_by_test_id("count-submit"), "Enter the count")
+    await expect(page.get_by_test_id("points-form")).to_have_count(0, timeout=WAIT_MS)
+
+
+async def confirm(tablet: Player) -> None:
+    """The scorekeeper waits for the tally and confirms the hand."""
+    from playwright.async_api import expect
+
+    page = tablet.page
+    await expect_attribute(page.locator("#round"), "data-phase", "tally")
+    button = page.get_by_test_id("confirm-hand")
+    await expect(button).to_be_enabled(timeout=WAIT_MS)
+    await tablet.tap(button, "Confirm the hand")
+    confirmed = page.locator('[data-testid="score-table"] tr[data-round="1"]')
+    await expect(confirmed).to_be_visible(timeout=WAIT_MS)
+
+
+async def one_hand(browser, base_url: str, htmx: Path, pause: float) -> dict:
+    """Play one hand; return the seconds and the taps of its two stretches."""
+    from playwright.async_api import expect
+
+    tablet, phones = await set_up(browser, base_url, htmx, pause)
+    auction_seconds = await auction(tablet, phones)
+    auction_taps = {name: device.taps for name, device in phones.items()}
+    auction_log = {name: list(device.log) for name, device in phones.items()}
+    for device in (tablet, *phones.values()):
+        device.taps, device.log = 0, []
+    for device in phones.values():  # tricks done: every phone shows its points form
+        await expect(device.page.get_by_test_id("points-form")).to_be_visible(timeout=WAIT_MS)
+    started = time.perf_counter()
+    await asyncio.gather(confirm(tablet), *(enter_points(p) for p in phones.values()))
+    seconds = time.perf_counter() - started
+    for context in {tablet.page.context, *(p.page.context for p in phones.values())}:
+        await context.close()
+    return {"auction_seconds": auction_seconds, "auction_taps": auction_taps,
+            "auction_log": auction_log, "seconds": seconds, "tablet_taps": tablet.taps,
+            "tablet_log": tablet.log,
+            "phone_taps": {name: device.taps for name, device in phones.items()}}
+
+
+async def measure(runs: int, pause: float) -> list[dict]:
+    """Start the companion and Chromium, and play ``runs`` hands, each at a new table."""
+    from playwright.async_api import async_playwright
+
+    if not Path(CHROMIUM).is_file():
+        sys.exit(f"no Chromium at {CHROMIUM}: `apt-get install chromium`")
+    htmx = htmx_file()
+    with tempfile.TemporaryDirectory() as folder:
+        server, base_url = serve(Path(folder) / "companion.sqlite")
+        try:
+            async with async_playwright() as playwright:
+                browser = await playwright.chromium.launch(
+                    executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
+                try:
+                    return [await one_hand(browser, base_url, htmx, pause)
+                            for _ in range(runs)]
+                finally:
+                    await browser.close()
+        finally:
+            server.shutdown()
+
+
+def report(results: list[dict], pause: float) -> None:
+    """Print the figures next to the targets."""
+    print("Trumplestiltskin: one typical hand, four phones and the tablet")
+    print(f"Human pace: a {pause:.1f} s pause before every tap and key press, on every "
+          "device. Screens update by polling every 2 s, as in real use.")
+    for number, result in enumerate(results, 1):
+        print(f"\nRun {number} (a new table):")
+        print(f"  the auction (Bo's turn shows → trump on every screen): "
+              f"{result['auction_seconds']:.1f} s")
+        for name, taps in result["auction_taps"].items():
+            print(f"    {name}: {taps} tap{'' if taps == 1 else 's'} "
+                  f"({', '.join(result['auction_log'][name])})")
+        seconds = result["seconds"]
+        print(f"  tricks done → hand confirmed: {seconds:.1f} s  (target: under "
+              f"{TARGET_SECONDS} s: {'met' if seconds < TARGET_SECONDS else 'MISSED'})")
+        taps = result["tablet_taps"]
+        print(f"    taps on the tablet: {taps}  (target: at most {TARGET_TABLET_TAPS}: "
+              f"{'met' if taps <= TARGET_TABLET_TAPS else 'MISSED'}): "
+              + ", ".join(result["tablet_log"]))
+        print("    taps per phone: " + ", ".join(f"{name} {count}" for name, count
+                                                  in result["phone_taps"].items())
+              + "  (typed: the field, each digit, Enter; Bo: the counter, then Enter)")
+    if len(results) > 1:
+        for key, what in (("auction_seconds", "the auction"), ("seconds", "tricks → confirmed")):
+            values = [r[key] for r in results]
+            print(f"\n{what} over {len(results)} runs: median {statistics.median(values):.1f} s,"
+                  f" best {min(values):.1f}, worst {max(values):.1f}")
+
+
+def main() -> None:
+    """Parse the arguments, measure, print."""
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--pause", type=float, default=0.4,
+                        help="seconds a person takes before each tap (default 0.4)")
+    parser.add_argument("--runs", type=int, default=1, help="hands to measure (default 1)")
+    args = parser.parse_args()
+    results = asyncio.run(measure(max(1, args.runs), max(0.0, args.pause)))
+    report(results, args.pause)
+
+
+if __name__ == "__main__":
+    main()
