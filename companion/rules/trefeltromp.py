@@ -53,13 +53,13 @@ seated and who deals next.
 For the screens
 ---------------
 :func:`read_options` reads the options; :func:`replay_now` gives the result
-and the table from one replay; :func:`amount_choices` the chip buttons of a
-bet or raise; :func:`shortfall` and :func:`buy_choices` what a player who
-cannot cover the call may buy; :func:`card_to_show` checks a card laid down
-at a reveal and :func:`shown_twice` finds a card laid twice once all are
-in; :func:`who_leaves` who leaves with whom; :func:`hand_story` tells a hand
-step by step with the pot before and after each step; :func:`figures` gives
-the final figures and who pays whom.
+and the table from one replay; :func:`bought` adds up a hand's buys;
+:func:`amount_choices` gives the chip buttons of a bet or raise;
+:func:`shortfall` and :func:`buy_choices` what a player who cannot cover the
+call may buy; :func:`card_to_show` checks a card laid down at a reveal and
+:func:`shown_twice` finds a card laid twice once all are in; :func:`who_leaves`
+who leaves with whom; :func:`hand_story` tells a hand step by step with the pot
+before and after each step; :func:`figures` gives the final figures and who pays whom.
 
 Result
 ------
@@ -1231,6 +1231,19 @@ def read_options(options: Mapping[str, Any] | None) -> Options:
 def replay_now(record: Mapping[str, Any]) -> tuple[dict[str, Any], Table]:
     """:func:`replay` and :func:`table_now` of ``record`` from one replay."""
     return _replay(record)
+
+
+def bought(entries: Sequence[Sequence[Any]]) -> dict[str, int]:
+    """The chips each player buys in a hand's ``buys`` (``[name, chips]`` entries), added
+    up in the order first named.
+
+    >>> bought([["Cy", 200], ["Ann", 50], ["Cy", 100]])
+    {'Cy': 300, 'Ann': 50}
+    """
+    chips: dict[str, int] = {}
+    for name, amount in entries:
+        chips[name] = chips.get(name, 0) + whole_number(amount, f"{name}'s buy", minimum=1)
+    return chips
 
 
 CHIP_STEPS: tuple[int, ...] = (5, 10, 25)

@@ -14,6 +14,7 @@ from companion.rules.trefeltromp import (
     Stage,
     Verb,
     amount_choices,
+    bought,
     buy_choices,
     card_to_show,
     figures,
@@ -68,6 +69,13 @@ def test_replay_now_is_replay_and_table_now():
 
 
 # --- amounts and buys ----------------------------------------------------------------------
+
+def test_bought_adds_up_a_hands_buys():
+    assert bought([]) == {}
+    assert bought([["Cy", 200], ["Ann", 50], ["Cy", 100.0]]) == {"Cy": 300, "Ann": 50}
+    with pytest.raises(RuleError, match="Cy's buy"):
+        bought([["Cy", 0]])
+
 
 def test_amount_choices_are_the_steps_below_the_most_then_the_most():
     hand = start_hand(P3, "Ann", STACKS)

@@ -10,13 +10,13 @@ scoreboard.
 from __future__ import annotations
 
 from ..flow import DefaultFlow, GameFlow
-from . import tromplemond
+from . import trefeltromp, tromplemond
 
 FLOWS: dict[str, GameFlow] = {
     "tromplemond": tromplemond.FLOW,
     "clumond": DefaultFlow("clumond"),
     "trumplestiltskin": DefaultFlow("trumplestiltskin"),
-    "trefeltromp": DefaultFlow("trefeltromp"),
+    "trefeltromp": trefeltromp.FLOW,
     "tremp": DefaultFlow("tremp"),
 }
 """Every game the app offers, in the order the new-table form lists them."""
