@@ -19,7 +19,7 @@ from ...forms import UNITS, FormError, check_unit, read_money, whole_number
 __all__ = ["MAX_CHIPS", "PICKER", "UNITS", "TarotPicker", "hand_fields", "hand_fields_from_form",
            "option_values", "read_amount", "read_hand", "read_options", "sentence"]
 
-MAX_CHIPS = 1_000_000
+MAX_CHIPS = 100_000
 """The most chips a typed amount (a bet, a buy, an option) may be."""
 
 OPTION_FIELDS = ("unit", "ante", "stack", "limit", "chip_value")
