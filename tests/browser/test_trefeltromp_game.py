@@ -133,6 +133,15 @@ class Table:
             expect(reveal.get_by_test_id("outcome")).to_contain_text(outcome)
 
 
+def above_the_fold(page, testid: str) -> None:
+    """The page, scrolled to the top, shows ``testid`` whole without scrolling."""
+    page.evaluate("window.scrollTo(0, 0)")
+    box = page.locator("#round").get_by_test_id(testid).first.bounding_box()
+    height = page.viewport_size["height"]
+    assert box is not None and box["y"] >= 0 and box["y"] + box["height"] <= height, (
+        testid, box, height)
+
+
 def at_once(pages, selector: str, *, delay_ms: int = 400) -> None:
     """Tap ``selector`` on every page in the same instant (as tests/browser/conftest.py's
     ``at_once``: each page clicks by itself at the same moment on the shared clock)."""
@@ -197,6 +206,7 @@ def test_a_whole_trefeltromp_game(new_context, make_table, screenshot):
     table.tap(bo, "buy-Bo")
     expect(bo.get_by_test_id("my-stack")).to_contain_text("+100 bought")
     expect(tablet.locator('td[data-buying="Bo"]')).to_have_text("+100", timeout=LIVE_MS)
+    above_the_fold(tablet, "deal")
     screenshot(tablet, "01-tablet-ready")
     screenshot(phones["Ann"], "01-ann-ready")
     table.tap(tablet, "deal")
@@ -207,9 +217,11 @@ def test_a_whole_trefeltromp_game(new_context, make_table, screenshot):
 
     # --- Hand 1: out of turn, a bet Cy cannot cover, a rebuy, folds --------------------------
     table.expect_turn("Bo")
+    for testid in ("act-check", "act-bet", "act-fold"):
+        above_the_fold(phones["Bo"], testid)
     screenshot(phones["Bo"], "02-bo-turn")
     screenshot(phones["Cy"], "02-cy-waits")
-    act_form = tablet.locator('[data-testid="turn"] form.fold-form')
+    act_form = tablet.locator('[data-testid="turn"] form.quick-actions')
     cy = phones["Cy"]
     refused = cy.context.request.post(
         act_form.get_attribute("action").replace(f"/seats/{POSITION['Bo']}/",
@@ -225,6 +237,8 @@ def test_a_whole_trefeltromp_game(new_context, make_table, screenshot):
     short = cy.get_by_test_id("short")
     expect(short).to_contain_text("You cannot cover the call of 100 with 90 chips")
     expect(cy.get_by_test_id("act-call")).to_have_count(0)
+    for testid in ("buy-10", "buy-100", "act-fold"):
+        above_the_fold(cy, testid)
     screenshot(cy, "03-cy-short")
     table.tap(cy, "buy-100")  # a new stack
     expect(cy.get_by_test_id("act-call")).to_have_text("Call 100")
@@ -234,6 +248,7 @@ def test_a_whole_trefeltromp_game(new_context, make_table, screenshot):
     table.act("Ann", "fold")
     table.wait_phase("draw")
     screenshot(phones["Di"], "04-di-draw")
+    above_the_fold(tablet, "draw-done")
     table.tap(tablet, "draw-done")
     table.wait_phase("banenkalla")
     table.act("Bo", "bet", chip=25)
@@ -266,6 +281,7 @@ def test_a_whole_trefeltromp_game(new_context, make_table, screenshot):
     banen = {"Ann": "Fool", "Bo": "XXI", "Cy": "K♥", "Di": "7♣"}
     for player, card in banen.items():
         table.pick(player, card)
+    above_the_fold(phones["Cy"], "slip-confirm")  # with K♥'s suit open
     screenshot(phones["Cy"], "06-cy-picks")
     at_once([phones[p] for p in ("Ann", "Bo", "Cy")], '[data-testid="slip-confirm"]')
     for page in table.pages():  # three in, one to come: nothing of any card shows
@@ -288,6 +304,7 @@ def test_a_whole_trefeltromp_game(new_context, make_table, screenshot):
     # --- Detuilerkalla: Ann stays by the Fool's privilege; Di folds -------------------------
     table.wait_phase("detuilerkalla")
     expect(phones["Ann"].get_by_test_id("act-stay")).to_be_visible(timeout=LIVE_MS)
+    above_the_fold(phones["Ann"], "act-stay")
     screenshot(phones["Ann"], "08-ann-may-stay")
     table.act("Ann", "stay")
     expect(phones["Ann"].get_by_test_id("stayed")).to_be_visible()
