@@ -35,31 +35,31 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import logging
-import os
 import re
 import statistics
 import sys
 import tempfile
-import threading
 import time
 from collections import defaultdict
 from dataclasses import dataclass, field
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-if str(ROOT) not in sys.path:
-    sys.path.insert(0, str(ROOT))
+SCRIPTS = Path(__file__).resolve().parent
+if str(SCRIPTS) not in sys.path:
+    sys.path.insert(0, str(SCRIPTS))
 
-from companion.config import HTMX_COPY, HTMX_URL  # noqa: E402  (needs ROOT on sys.path)
-
-CHROMIUM = "/usr/bin/chromium"
-CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
-                 "--disable-component-update", "--disable-sync", "--no-first-run",
-                 "--disable-dev-shm-usage"]
-TABLET = {"viewport": {"width": 820, "height": 1180}}
-PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True}
-WAIT_MS = 15_000
+# The same server, browser and htmx set-up as the round's measurement.
+from measure_round import (  # noqa: E402  (needs SCRIPTS on sys.path)
+    CHROMIUM,
+    CHROMIUM_ARGS,
+    HTMX_URL,
+    PHONE,
+    TABLET,
+    WAIT_MS,
+    expect_attribute,
+    htmx_file,
+    serve,
+)
 
 TARGET_SECONDS = 3.0
 
@@ -77,45 +77,6 @@ CARDS = (
 SUIT_LETTERS = {"♠": "S", "♥": "H", "♦": "D", "♣": "C"}
 
 
-def htmx_file() -> Path:
-    """The local copy of the pinned htmx (the CDN may be out of reach)."""
-    for candidate in (os.environ.get("COMPANION_HTMX_FILE"), ROOT / "static" / HTMX_COPY):
-        if candidate and Path(candidate).is_file():
-            return Path(candidate)
-    sys.exit(f"no local htmx: static/{HTMX_COPY} is missing and COMPANION_HTMX_FILE is not set")
-
-
-class _LateApp:
-    """A WSGI app that forwards to the companion, made once the port is known."""
-
-    def __init__(self) -> None:
-        self.app = None
-
-    def __call__(self, environ, start_response):
-        return self.app(environ, start_response)
-
-
-def serve(database: Path):
-    """The companion on 127.0.0.1 and a free port; returns the server and its base URL."""
-    from werkzeug.serving import make_server
-
-    from companion import create_app
-    from companion.extensions import db
-
-    logging.getLogger("werkzeug").setLevel(logging.WARNING)  # no line per request
-    wsgi = _LateApp()
-    server = make_server("127.0.0.1", 0, wsgi, threaded=True)
-    base_url = f"http://127.0.0.1:{server.server_port}"
-    app = create_app({"SECRET_KEY": "measure-trefeltromp",
-                      "SQLALCHEMY_DATABASE_URI": f"sqlite:///{database}",
-                      "PUBLIC_URL": base_url})
-    with app.app_context():
-        db.create_all()
-    wsgi.app = app
-    threading.Thread(target=server.serve_forever, name="companion", daemon=True).start()
-    return server, base_url
-
-
 @dataclass
 class Device:
     """One browser page, with its taps counted by what they were for."""
@@ -130,13 +91,6 @@ class Device:
         await asyncio.sleep(self.pause)
         await locator.click()
         self.taps[what] += 1
-
-
-async def expect_attribute(locator, name: str, value: str) -> None:
-    """Wait until ``locator`` has ``name="value"``."""
-    from playwright.async_api import expect
-
-    await expect(locator).to_have_attribute(name, value, timeout=WAIT_MS)
 
 
 async def set_up(browser, base_url: str, htmx: Path, pause: float):

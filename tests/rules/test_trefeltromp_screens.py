@@ -28,6 +28,7 @@ from companion.rules.trefeltromp import (
     table_now,
     who_leaves,
 )
+from tests.rules.test_trefeltromp import DESIGN_HAND
 
 P3 = ["Ann", "Bo", "Cy"]
 STACKS = dict.fromkeys(P3, 100)
@@ -162,15 +163,7 @@ def test_who_leaves_takes_a_lone_player_along():
 
 # --- the story of a hand -------------------------------------------------------------------
 
-FULL_HAND = {
-    "buys": [["Cy", 200]], "leave": [],
-    "calls": [[["Bo", "check"], ["Cy", "bet", 20], ["Ann", "call"], ["Bo", "fold"]],
-              [["Cy", "check"], ["Ann", "check"]],
-              [["Cy", "bet", 10], ["Ann", "call"]],
-              [["Cy", "check"], ["Ann", "check"]]],
-    "shows": [{"Ann": "XXI", "Cy": "K♥"}, {"Ann": "Fool", "Cy": "7♣"},
-              {"Ann": "A♠", "Cy": "A♦"}],
-}
+FULL_HAND = DESIGN_HAND
 
 
 def test_the_story_of_a_whole_hand_follows_the_pot():

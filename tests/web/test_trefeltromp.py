@@ -22,6 +22,7 @@ from companion.rules import trefeltromp as rules
 from companion.store import ALPHABET, queries, sealed
 from companion.store import rounds as round_store
 from companion.web.games.trefeltromp import FLOW
+from tests.web.test_vote import _normal
 
 pytestmark = pytest.mark.db
 
@@ -1005,14 +1006,6 @@ def test_the_rules_help_names_the_fools_privilege_reading_as_a_house_decision(cl
 # --------------------------------------------------------------------------- secrecy
 
 
-CSRF_VALUE = re.compile(r'("X-CSRFToken": "|name="csrf_token" value=")[^"]+')
-CARDS = ("XXI", "XIX", "K♥", "7♣", "Fool", "2♦")
-
-
-def _normal(body: str) -> str:
-    return CSRF_VALUE.sub(r"\1<token>", body)
-
-
 def _screens(actions, code, phones, watcher) -> dict[str, str]:
     """Every page and region any device may load now, as it gets it."""
     got = {}
@@ -1083,3 +1076,16 @@ def test_no_response_before_the_last_card_is_in_holds_any_players_card(app, acti
     regions = [body for where, body in one[-1].items() if where.endswith("/round True")]
     assert len(regions) == 5  # the tablet's and the four phones'
     assert all('data-player="Bo" data-card="K♥"' in body for body in regions)
+
+
+def test_a_log_that_does_not_add_up_is_read_from_the_facts(game):
+    game.deal()
+    game.checks("Bo")
+    with game.app.app_context():
+        game_row = db.session.scalar(queries.table_by_code(game.code)).current_game
+        draft = round_store.locked_draft(game_row)
+        round_store.update_facts(draft, {"log": ["start", "draw", "nonsense"]})
+        db.session.commit()
+    assert "Undo: Bo's check" in game.tablet()
+    game.undo()
+    assert game.facts()["log"] == ["start"] and "calls" not in game.facts()

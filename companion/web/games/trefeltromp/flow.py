@@ -19,6 +19,7 @@ the store and picks what to show.
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from enum import Enum
@@ -119,25 +120,30 @@ def log_of(facts: Mapping[str, Any]) -> list[Done]:
     """What was done in the hand so far, in order (the tablet's undo takes the last).
 
     A hand put back from the record has no log: it is read from the facts
-    (the buys first, then the deal, the actions and reveals in order).
+    (the buys first, then the deal, the actions and reveals in order), as is
+    a log that does not add up to the facts.
     """
-    kept = facts.get("log")
-    if kept is not None:
-        return [Done(done) for done in kept]
     log = [Done.BUY] * len(facts.get("buys") or ())
-    if not started(facts):
-        return log
-    log.append(Done.START)
-    calls, shows = facts.get("calls") or [], facts.get("shows") or []
-    for k, call in enumerate(calls):
-        if k == 1:
+    if started(facts):
+        log.append(Done.START)
+        calls, shows = facts.get("calls") or [], facts.get("shows") or []
+        for k, call in enumerate(calls):
+            if k == 1:
+                log.append(Done.DRAW)
+            log += [Done.ACT] * len(call)
+            if 1 <= k <= len(shows):  # reveal k − 1 follows betting round k
+                log.append(Done.SHOW)
+        if len(calls) == 1 and facts.get("drawn"):
             log.append(Done.DRAW)
-        log += [Done.ACT] * len(call)
-        if 1 <= k <= len(shows):  # reveal k − 1 follows betting round k
-            log.append(Done.SHOW)
-    if len(calls) == 1 and facts.get("drawn"):
-        log.append(Done.DRAW)
+    kept = facts.get("log")
+    if isinstance(kept, list) and all(done in DONE for done in kept):
+        kept_log = [Done(done) for done in kept]
+        if Counter(kept_log) == Counter(log):
+            return kept_log
     return log
+
+
+DONE = frozenset(done.value for done in Done)
 
 
 # --------------------------------------------------------------------------- what the screens show
@@ -192,11 +198,6 @@ class Turn:
     def may(self, verb: str) -> bool:
         """True when ``verb`` is legal now."""
         return rules.Verb(verb) in self.verbs
-
-    @property
-    def bet_word(self) -> str:
-        """``Bet`` or ``Raise``: how a bet or raise of N reads now."""
-        return "Raise" if self.may("raise") else "Bet"
 
 
 @dataclass(frozen=True)
@@ -268,13 +269,6 @@ class HandView(View):
         return next((s for s in self.seats if s.player == self.me), None)
 
     @property
-    def my_figure(self) -> rules.Figure | None:
-        """This phone's final figures."""
-        if self.figures is None:
-            return None
-        return next((f for f in self.figures.lines if f.player == self.me), None)
-
-    @property
     def my_turn(self) -> bool:
         """True when this phone's player is to act."""
         return self.turn is not None and self.me is not None and self.turn.player == self.me
@@ -282,9 +276,8 @@ class HandView(View):
     @property
     def mid_choice(self) -> bool:
         """True while this phone is choosing a card or an amount."""
-        if self.me is None:
-            return False
-        return self.my_turn or (self.slip is not None and self.slip.state == "choose")
+        return self.my_turn or (self.me is not None and self.slip is not None
+                                and self.slip.state == "choose")
 
     @property
     def winners(self) -> list[str]:
@@ -295,10 +288,6 @@ class HandView(View):
     def in_hand_phase(self) -> bool:
         """True while a hand is being played."""
         return self.phase in HAND_PHASES
-
-    def position_of(self, player: str) -> int | None:
-        """``player``'s seat."""
-        return next((s.position for s in self.table.seats if s.name == player), None)
 
 
 # --------------------------------------------------------------------------- the reveals

@@ -10,8 +10,9 @@ player looks: their screen's round region with the message on top.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from enum import Enum
+from functools import wraps
 from typing import Any
 
 from flask import Response, abort, render_template, request, url_for
@@ -73,6 +74,24 @@ def _check(act: Act, phases: Sequence[Enum], refusal: str, *, at: bool = True,
     return None
 
 
+def hand_action(who: Who, phases: Sequence[Enum], refusal: str | Callable[[HandView], str],
+                *, at: bool = True) -> Callable[[Callable[..., Any]], Callable[..., Response]]:
+    """:func:`~companion.web.actions.game_action` with the hand's own checks first: the
+    hand the tap was meant for, the phase (``refusal`` says why not, or makes the message
+    from the view) and, with ``at``, the moment of the hand (a double tap acts once)."""
+
+    def decorate(view: Callable[..., Any]) -> Callable[..., Response]:
+        @wraps(view)
+        def checked(act: Act, **values: Any):
+            why = refusal(_view(act)) if callable(refusal) else refusal
+            refused = _check(act, phases, why, at=at)
+            return refused if refused is not None else view(act, **values)
+
+        return game_action(who, same_round=False)(checked)
+
+    return decorate
+
+
 def _player_at(act: Act, position: int) -> str:
     seat = act.table.seat_at(position)
     if seat is None or seat.name not in act.game.players:
@@ -103,12 +122,9 @@ def _not_betting(view: HandView) -> str:
 
 
 @bp.post("/deal")
-@game_action(Who.KEEPER, same_round=False)
+@hand_action(Who.KEEPER, (Phase.READY,), "This hand is dealt already.")
 def deal(act: Act):
     """Deal the next hand: every seated player antes."""
-    refused = _check(act, (Phase.READY,), "This hand is dealt already.")
-    if refused is not None:
-        return refused
     ready = _view(act).ready
     assert ready is not None
     if ready.problem is not None:
@@ -119,15 +135,11 @@ def deal(act: Act):
 
 
 @bp.post("/seats/<int:position>/act")
-@game_action(Who.PLAYER, same_round=False)
+@hand_action(Who.PLAYER, BETTING_PHASES, _not_betting)
 def act_(act: Act, position: int):
     """A betting action: from the phone whose turn it is, or from the tablet for that seat."""
     player = _player_at(act, position)
-    view = _view(act)
-    refused = _check(act, BETTING_PHASES, _not_betting(view))
-    if refused is not None:
-        return refused
-    hand = view.hand
+    hand = _view(act).hand
     assert hand is not None
     if player != hand.to_act:
         whose = "yours" if act.player == player else f"{player}'s"
@@ -158,23 +170,17 @@ def act_(act: Act, position: int):
 
 
 @bp.post("/draw")
-@game_action(Who.KEEPER, same_round=False)
+@hand_action(Who.KEEPER, (Phase.DRAW,), "There is no discard and draw now.")
 def draw(act: Act):
     """The discard and draw after fyrsturkalla is done: banenkalla opens."""
-    refused = _check(act, (Phase.DRAW,), "There is no discard and draw now.")
-    if refused is not None:
-        return refused
     _write(act, {}, [*log_of(act.draft.facts), Done.DRAW])
     return None
 
 
 @bp.post("/reveal")
-@game_action(Who.KEEPER, same_round=False)
+@hand_action(Who.KEEPER, REVEAL_PHASES, "No reveal is due now.")
 def open_reveal(act: Act):
     """Ask for the cards of the reveal due (when a hand was put back from the record)."""
-    refused = _check(act, REVEAL_PHASES, "No reveal is due now.")
-    if refused is not None:
-        return refused
     view = _view(act)
     if view.sealing is not None and view.sealing.open:
         return refuse(act, "The cards of this reveal are being laid already.")
@@ -183,14 +189,11 @@ def open_reveal(act: Act):
 
 
 @bp.post("/undo")
-@game_action(Who.KEEPER, same_round=False)
+@hand_action(Who.KEEPER, (Phase.READY, *HAND_PHASES, Phase.HAND_OVER, Phase.CHECK),
+             "There is no hand to undo in: use the score table's undo.")
 def undo(act: Act):
     """Take back the last thing done in the hand: an action, a reveal, the draw, a buy, the
     deal. A reveal whose cards clashed is laid again."""
-    refused = _check(act, (Phase.READY, *HAND_PHASES, Phase.HAND_OVER, Phase.CHECK),
-                     "There is no hand to undo in: use the score table's undo.")
-    if refused is not None:
-        return refused
     view = _view(act)
     facts = act.draft.facts
     if view.clash:
@@ -226,16 +229,13 @@ def undo(act: Act):
 
 
 @bp.post("/seats/<int:position>/buy")
-@game_action(Who.PLAYER, same_round=False)
+@hand_action(Who.PLAYER, (Phase.READY, *HAND_PHASES),
+             "Chips are bought between hands, or while a hand is played.", at=False)
 def buy(act: Act, position: int):
     """A player buys chips: between hands for the next one, or during a hand (to cover a
     call, say). The chips go into the ledger."""
     player = _player_at(act, position)
     view = _view(act)
-    refused = _check(act, (Phase.READY, *HAND_PHASES),
-                     "Chips are bought between hands, or while a hand is played.", at=False)
-    if refused is not None:
-        return refused
     facts = act.draft.facts
     entries = list(facts.get("buys") or [])
     if act.form.get("bought") != str(view.buys_made(player)):
@@ -260,18 +260,14 @@ def buy(act: Act, position: int):
 
 
 @bp.post("/seats/<int:position>/leave")
-@game_action(Who.PLAYER, same_round=False)
+@hand_action(Who.PLAYER, (Phase.READY,), "Players leave between hands, once the hand is over.",
+             at=False)
 def leave(act: Act, position: int):
     """Between hands a player leaves the table with their stack (``leaves=yes``), or stays
     after all (``leaves=no``). A player who would be left alone leaves too: the game ends
     and the pot is shared out."""
     player = _player_at(act, position)
-    view = _view(act)
-    refused = _check(act, (Phase.READY,), "Players leave between hands, once the hand is "
-                                          "over.", at=False)
-    if refused is not None:
-        return refused
-    ready = view.ready
+    ready = _view(act).ready
     assert ready is not None
     if not ready.can_leave:
         return refuse(act, "Players leave after a hand: play one first.")
