@@ -7,11 +7,12 @@ Ann, Bo, Cy and Di sit clockwise; Ann deals first. Ante 10, starting stack
 - hand 1: an action out of turn is refused; Bo bets 100; Cy cannot cover the
   call, buys a new stack on his phone and calls; Di and Ann fold; after the
   discard and draw Bo bets again, Cy folds: the hand ends by folds;
-- hand 2: a raise and calls in fyrsturkalla; at banen the four phones lay
-  their cards in the same instant; nothing shows until the last is in; Bo's
-  XXI takes ⅓ and Ann's Fool does not win, so Ann stays in detuilerkalla by
-  the Fool's privilege while Di folds; detuiler (three phones at once) is a
-  tie and the pot stays, and so is debekranse: the pot carries;
+- hand 2: a raise and calls in fyrsturkalla; at banen the four phones rap
+  in the same instant; Bo's XXI takes ⅓ and Ann's Fool does not win, so Ann
+  stays in detuilerkalla by the Fool's privilege while Di folds; at detuiler
+  two phones rap at once and nothing of their cards shows anywhere until the
+  third is in; it is a tie and the pot stays, and so is debekranse (three
+  phones at once): the pot carries;
 - between hands Di leaves with his stack; then Ann (from the tablet) and Bo
   leave, Cy is left alone and leaves too: the game ends and the pot is shared
   out among hand 2's players;
@@ -283,18 +284,9 @@ def test_a_whole_trefeltromp_game(new_context, make_table, screenshot):
         table.pick(player, card)
     above_the_fold(phones["Cy"], "slip-confirm")  # with K♥'s suit open
     screenshot(phones["Cy"], "06-cy-picks")
-    at_once([phones[p] for p in ("Ann", "Bo", "Cy")], '[data-testid="slip-confirm"]')
-    for page in table.pages():  # three in, one to come: nothing of any card shows
-        expect(page.get_by_test_id("slips-in")).to_have_text("3 of 4 cards in",
-                                                             timeout=LIVE_MS)
-        assert page.locator('[data-testid="reveal"]').count() == 0
-        if page is not phones["Di"]:  # (Di's picker still offers every card)
-            shown = page.locator("#round .card").all_inner_texts()
-            assert not set(shown) & set(banen.values()), page.url
-    expect(phones["Ann"].get_by_test_id("slip-in")).to_be_visible()
-    screenshot(phones["Ann"], "06-ann-card-in")
-    screenshot(tablet, "06-tablet-three-in")
-    at_once([phones["Di"]], '[data-testid="slip-confirm"]')
+    for page in table.pages():  # picked on the phones: nothing is sent
+        expect(page.get_by_test_id("slips-in")).to_have_text("0 of 4 cards in")
+    at_once(list(phones.values()), '[data-testid="slip-confirm"]')  # four raps at once
     table.expect_reveal("banen", banen, "Bo wins banen and takes ⅓ of the pot: 40")
     expect(tablet.locator('[data-testid="reveal"]').get_by_test_id("pot-after")).to_have_text(
         "80")
@@ -314,17 +306,31 @@ def test_a_whole_trefeltromp_game(new_context, make_table, screenshot):
     table.wait_phase("detuiler")
     expect(tablet.locator('[data-testid="ledger"] tr[data-player="Ann"]')).to_have_attribute(
         "data-state", "in")
-    table.lay_at_once({"Ann": "Q♠", "Bo": "K♦", "Cy": "3♣"})
+    detuiler = {"Ann": "Q♠", "Bo": "K♦", "Cy": "3♣"}
+    for player, card in detuiler.items():
+        table.pick(player, card)
+    at_once([phones["Ann"], phones["Bo"]], '[data-testid="slip-confirm"]')
+    for page in table.pages():  # two in, one to come: nothing of any card shows
+        expect(page.get_by_test_id("slips-in")).to_have_text("2 of 3 cards in",
+                                                             timeout=LIVE_MS)
+        assert page.locator('[data-testid="reveal"][data-reveal="detuiler"]').count() == 0
+        if page is not phones["Cy"]:  # (Cy's picker still offers every card)
+            shown = page.locator("#round .card").all_inner_texts()
+            assert not set(shown) & {"Q♠", "K♦"}, page.url
+    expect(phones["Ann"].get_by_test_id("slip-in")).to_be_visible()
+    screenshot(phones["Ann"], "09-ann-card-in")
+    screenshot(tablet, "09-tablet-two-in")
+    at_once([phones["Cy"]], '[data-testid="slip-confirm"]')
     table.expect_reveal("detuiler", {"Ann": "Q♠", "Bo": "K♦", "Cy": "3♣"},
-                        "Tie (Ann and Bo share the best card): the pot stays")
-    screenshot(phones["Cy"], "09-cy-detuiler-tie")
+                        "Tie: the pot stays (Ann and Bo share the best card)")
+    screenshot(phones["Cy"], "10-cy-detuiler-tie")
     for name in ("Ann", "Bo", "Cy"):
         table.act(name, "check")
     table.lay_at_once({"Ann": "A♥", "Bo": "A♣", "Cy": "2♠"})
     table.wait_phase("ready")
     table.expect_reveal("debekranse", {"Ann": "A♥", "Bo": "A♣", "Cy": "2♠"},
-                        "the pot stays. Pot 100 → 100")
-    screenshot(tablet, "10-tablet-hand-2-over")
+                        "Tie: the pot stays (Ann and Bo share the best card). Pot 100 → 100")
+    screenshot(tablet, "11-tablet-hand-2-over")
 
     # --- Between hands: Di leaves; Ann and Bo leave, and Cy with them: the end ---------------
     expect(tablet.get_by_test_id("dealer")).to_contain_text("Cy deals")
@@ -367,10 +373,10 @@ def test_a_whole_trefeltromp_game(new_context, make_table, screenshot):
         mine = phone.locator('[data-testid="figures"] tr.mine')
         expect(mine).to_have_count(1)
         expect(mine).to_have_attribute("data-player", name)
-        screenshot(phone, f"11-{name.lower()}-end")
+        screenshot(phone, f"12-{name.lower()}-end")
     assert tablet.locator('[data-testid="figures"] tr.mine').count() == 0
     expect(tablet.locator("#scoreboard svg")).to_be_visible()  # the stack chart
-    screenshot(tablet, "11-tablet-end")
+    screenshot(tablet, "12-tablet-end")
 
     # --- Looking back: hand 2 step by step, the same numbers as the rules' story -------------
     tablet.locator('[data-testid="hand-link-2"]').click()
@@ -380,4 +386,4 @@ def test_a_whole_trefeltromp_game(new_context, make_table, screenshot):
     moves = [f"pot {e.pot_before} → {e.pot_after}" for e in events
              if e.kind.value not in ("betting", "left", "draw")]
     assert [t.strip() for t in story.locator(".pot-move").all_inner_texts()] == moves
-    screenshot(tablet, "12-tablet-hand-2-story")
+    screenshot(tablet, "13-tablet-hand-2-story")

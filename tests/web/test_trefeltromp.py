@@ -378,7 +378,9 @@ def test_a_player_who_cannot_cover_a_call_is_offered_to_buy_or_fold(game):
     assert re.findall(r'data-testid="buy-(\d+)"', bo) == ["10", "100"]
     assert "Buy 10 <small>(just enough)</small>" in bo
     tablet = game.tablet()
-    assert "Bo cannot cover the call of 10 with 0 chips" in tablet
+    assert "Bo cannot cover the call of 10 with 0 chips: Bo buys chips or folds, on the " \
+           "phone or here." in tablet
+    assert '<details class="act-here" open>' in tablet
     game.buy("Bo", 100)
     assert "Call 10" in game.phone("Bo")
     game.acts(("Bo", "call"))
@@ -494,7 +496,7 @@ def test_a_tie_at_a_reveal_says_the_pot_stays(game):
     game.to_banen()
     game.reveal({"Ann": "Q♠", "Bo": "N♦", "Cy": "7♣"})
     html = game.phone("Cy")
-    assert "Tie (Ann and Bo share the best card): the pot stays. Pot " \
+    assert "Tie: the pot stays (Ann and Bo share the best card). Pot " \
            '<span data-testid="pot-before">30</span> → <strong data-testid="pot-after">30' \
            "</strong>." in html
 
