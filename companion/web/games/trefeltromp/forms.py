@@ -133,7 +133,7 @@ def hand_fields(players: Sequence[str], facts: Mapping[str, Any]) -> dict[str, A
     calls = list(facts.get("calls") or [])
     shows = list(facts.get("shows") or [])
     leave = set(facts.get("leave") or [])
-    return {
+    return _paired({
         "buys": [{"index": i, "player": p, "value": str(buys.get(p, ""))}
                  for i, p in enumerate(players, 1)],
         "leave": [{"index": i, "player": p, "checked": p in leave}
@@ -147,7 +147,15 @@ def hand_fields(players: Sequence[str], facts: Mapping[str, Any]) -> dict[str, A
                               "value": str((shows[k] if k < len(shows) else {}).get(p, ""))}
                              for i, p in enumerate(players, 1)]}
                   for k, stage in enumerate(rules.REVEALS)],
-    }
+    })
+
+
+def _paired(fields: dict[str, Any]) -> dict[str, Any]:
+    """The fields with each betting round beside the reveal that follows it (``steps``)."""
+    # The draw follows fyrsturkalla; each later betting round, a reveal.
+    after = [None, *fields["shows"]]
+    return fields | {"steps": [{"call": call, "show": show}
+                               for call, show in zip(fields["calls"], after, strict=True)]}
 
 
 def _entry_text(entry: Sequence[Any]) -> str:
@@ -156,7 +164,7 @@ def _entry_text(entry: Sequence[Any]) -> str:
 
 def hand_fields_from_form(players: Sequence[str], form: MultiDict[str, str]) -> dict[str, Any]:
     """The correction form's fields as they were sent (to show them again with a message)."""
-    return {
+    return _paired({
         "buys": [{"index": i, "player": p, "value": form.get(f"buy-{i}", "")[:12]}
                  for i, p in enumerate(players, 1)],
         "leave": [{"index": i, "player": p, "checked": form.get(f"leave-{i}") == "on"}
@@ -168,7 +176,7 @@ def hand_fields_from_form(players: Sequence[str], form: MultiDict[str, str]) -> 
                               "value": form.get(f"show-{k}-{i}", "")[:12]}
                              for i, p in enumerate(players, 1)]}
                   for k, stage in enumerate(rules.REVEALS)],
-    }
+    })
 
 
 def _player_at_start(line: str, players: Sequence[str]) -> tuple[str, str] | None:
