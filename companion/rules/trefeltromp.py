@@ -50,6 +50,17 @@ seated and who deals next.
 >>> next_to_act(hand), to_call(hand), max_amount(hand)
 ('Cy', 20, 470)
 
+For the screens
+---------------
+:func:`read_options` reads the options; :func:`replay_now` gives the result
+and the table from one replay; :func:`bought` adds up a hand's buys;
+:func:`amount_choices` gives the chip buttons of a bet or raise;
+:func:`shortfall` and :func:`buy_choices` what a player who cannot cover the
+call may buy; :func:`card_to_show` checks a card laid down at a reveal and
+:func:`shown_twice` finds a card laid twice once all are in; :func:`who_leaves`
+who leaves with whom; :func:`hand_story` tells a hand step by step with the pot
+before and after each step; :func:`figures` gives the final figures and who pays whom.
+
 Result
 ------
 The common result, where ``totals`` are the stacks and ``money`` is each
@@ -161,6 +172,7 @@ from .common import (
 )
 from .errors import RuleError
 from .ledger import MoneyLine, What, lines_of
+from .settle import settle_up
 
 PLAYERS = range(2, 20)
 """2 to 19 players (with 19 everyone can still draw a card)."""
@@ -1185,6 +1197,331 @@ def money_lines(record: Mapping[str, Any]) -> list[MoneyLine]:
         lines += lines_of(number, What.SHARE_OUT,
                           {p: b["share_out"].get(p, 0) for p in seated})
     return lines
+
+
+# ---------------------------------------------------------------------------
+# For the screens: the options, the amounts offered, the cards laid down,
+# the story of a hand, leaving, and the final figures
+
+
+@dataclass(frozen=True)
+class Options:
+    """A game's options, checked, with the defaults filled in."""
+
+    ante: int
+    stack: int
+    """The starting stack (the first buy-in)."""
+    limit: int | None
+    """The largest bet or raise (None: no limit)."""
+    chip_value: int | None
+    """What one chip is worth in the table's smallest unit of money (None: not money)."""
+
+
+def read_options(options: Mapping[str, Any] | None) -> Options:
+    """A record's ``options``, checked, with the defaults filled in.
+
+    >>> read_options({"ante": 5, "chip_value": 10})
+    Options(ante=5, stack=500, limit=None, chip_value=10)
+    """
+    merged = merge_options({} if options is None else options, DEFAULTS, "trefeltromp")
+    ante, stack, limit = _read_options(merged)
+    return Options(ante, stack, limit, read_chip_value(merged))
+
+
+def replay_now(record: Mapping[str, Any]) -> tuple[dict[str, Any], Table]:
+    """:func:`replay` and :func:`table_now` of ``record`` from one replay."""
+    return _replay(record)
+
+
+def bought(entries: Sequence[Sequence[Any]]) -> dict[str, int]:
+    """The chips each player buys in a hand's ``buys`` (``[name, chips]`` entries), added
+    up in the order first named.
+
+    >>> bought([["Cy", 200], ["Ann", 50], ["Cy", 100]])
+    {'Cy': 300, 'Ann': 50}
+    """
+    chips: dict[str, int] = {}
+    for name, amount in entries:
+        chips[name] = chips.get(name, 0) + whole_number(amount, f"{name}'s buy", minimum=1)
+    return chips
+
+
+CHIP_STEPS: tuple[int, ...] = (5, 10, 25)
+"""The chip buttons offered for a bet or raise, each only below the most allowed."""
+
+
+def amount_choices(hand: Hand) -> tuple[int, ...]:
+    """The amounts (the N of a bet or raise) offered to the player to act: the chip
+    steps below the most they may put, then that most. Empty when they can neither
+    bet nor raise.
+
+    >>> hand = start_hand(["Ann", "Bo"], "Ann", {"Ann": 40, "Bo": 40})
+    >>> amount_choices(hand)
+    (5, 10, 25, 30)
+    >>> amount_choices(start_hand(["Ann", "Bo"], "Ann", {"Ann": 40, "Bo": 40}, limit=10))
+    (5, 10)
+    """
+    most = max_amount(hand)
+    if not most:
+        return ()
+    return (*(n for n in CHIP_STEPS if n < most), most)
+
+
+def shortfall(hand: Hand, player: str | None = None) -> int:
+    """The chips ``player`` (default: whoever is to act) must buy to cover the call.
+
+    >>> hand = start_hand(["Ann", "Bo"], "Bo", {"Ann": 50, "Bo": 20}, ante=5)
+    >>> shortfall(hand.act(Action("Ann", Verb.BET, 30)))
+    15
+    """
+    player = hand.to_act if player is None else player
+    if player is None or player not in hand.seats:
+        return 0
+    return max(to_call(hand, player) - hand.stack(player), 0)
+
+
+def buy_choices(hand: Hand, stack: int) -> tuple[int, ...]:
+    """What the player to act, who cannot cover the call, is offered to buy: just
+    enough to call, and a starting ``stack`` when that is more.
+
+    >>> hand = start_hand(["Ann", "Bo"], "Bo", {"Ann": 50, "Bo": 20}, ante=5)
+    >>> buy_choices(hand.act(Action("Ann", Verb.BET, 30)), 500)
+    (15, 500)
+    """
+    short = shortfall(hand)
+    if not short:
+        return ()
+    return (short, stack) if stack > short else (short,)
+
+
+def card_to_show(hand: Hand, player: str, value: object) -> str:
+    """Check the card ``player`` lays down at the reveal due now; return it as the app
+    writes it.
+
+    Refused: a reveal that is not due, a player who has folded or is not in the
+    hand, a card that is not a tarot card, and a card already shown this hand
+    (by the same player or another). Two players laying the same card at this
+    reveal is found only once every card is in (:func:`shown_twice`).
+
+    >>> hand = start_hand(["Ann", "Bo"], "Ann", {"Ann": 40, "Bo": 40})
+    >>> for p in ("Bo", "Ann", "Bo", "Ann"):
+    ...     hand = hand.act(Action(p, Verb.CHECK))
+    >>> card_to_show(hand, "Bo", "kh")
+    'K♥'
+    >>> hand = hand.show({"Ann": "XXI", "Bo": "K♥"})
+    >>> for p in ("Bo", "Ann"):
+    ...     hand = hand.act(Action(p, Verb.CHECK))
+    >>> card_to_show(hand, "Ann", "K♥")  # doctest: +IGNORE_EXCEPTION_DETAIL
+    Traceback (most recent call last):
+    ...
+    RuleError: detuiler: K♥ was shown by Bo at banen this hand
+    """
+    stage = hand.stage
+    if not stage.is_reveal:
+        raise RuleError(f"{stage}: no cards are shown now")
+    if player not in hand.in_hand:
+        why = "has folded" if player in hand.folded else "is not in this hand"
+        raise RuleError(f"{stage}: {player} {why} and lays no card")
+    try:
+        text = str(tarot_card(value))
+    except RuleError as err:
+        raise RuleError(f"{stage}: {player}'s card: {err}") from None
+    for reveal in hand.reveals:
+        for (who, _), spelled in zip(reveal.cards, reveal.spelled, strict=True):
+            if spelled == text:
+                by = "" if who == player else f" by {who}"
+                raise RuleError(f"{stage}: {text} was shown{by} at {reveal.stage} this hand")
+    return text
+
+
+def shown_twice(cards: Mapping[str, Card | str]) -> dict[str, tuple[str, ...]]:
+    """The cards laid down by more than one player at one reveal, with who laid them.
+
+    >>> shown_twice({"Ann": "XXI", "Bo": "kh", "Cy": "K♥"})
+    {'K♥': ('Bo', 'Cy')}
+    >>> shown_twice({"Ann": "XXI", "Bo": "K♥"})
+    {}
+    """
+    by_card: dict[str, list[str]] = {}
+    for player, value in cards.items():
+        by_card.setdefault(str(tarot_card(value)), []).append(player)
+    return {card: tuple(who) for card, who in by_card.items() if len(who) > 1}
+
+
+def who_leaves(seated: Sequence[str], leaving: Set[str] | Sequence[str]) -> tuple[str, ...]:
+    """Who leaves the table after a hand when ``leaving`` do, clockwise: a player who
+    would be left alone leaves too, and the game ends.
+
+    >>> who_leaves(["Ann", "Bo", "Cy"], {"Cy"})
+    ('Cy',)
+    >>> who_leaves(["Ann", "Bo", "Cy"], {"Bo", "Cy"})
+    ('Ann', 'Bo', 'Cy')
+    """
+    gone = tuple(p for p in seated if p in leaving)
+    return tuple(seated) if len(seated) - len(gone) == 1 else gone
+
+
+SHARE_NAMES: dict[Stage, str] = {Stage.BANEN: "⅓", Stage.DETUILER: "½",
+                                 Stage.DEBEKRANSE: "the rest"}
+"""What the winner of each reveal takes, as the screens say it (:data:`REVEAL_DIVISOR`)."""
+
+
+class Happening(Enum):
+    """What an :class:`Event` of a hand's story is."""
+
+    BUYS = "buys"
+    ANTES = "antes"
+    BETTING = "betting"
+    """A betting round begins (``name``; ``over`` once it has ended)."""
+    ACTION = "action"
+    DRAW = "draw"
+    """Each player still in may discard one card and draw one."""
+    REVEAL = "reveal"
+    WON_BY_FOLD = "won by fold"
+    SHARE_OUT = "share-out"
+    LEFT = "left"
+
+
+@dataclass(frozen=True)
+class Event:
+    """One step of a hand's story, with the pot before and after it.
+
+    ``name`` is the betting round or reveal; ``player``, ``action``, ``by`` and
+    ``chips`` an action (as the breakdown has them); ``cards``, ``winner``,
+    ``tied``, ``share`` and ``share_name`` a reveal; ``amounts`` the chips
+    bought or shared out, by player; ``players`` who anted or left.
+    """
+
+    kind: Happening
+    pot_before: int
+    pot_after: int
+    name: str = ""
+    player: str | None = None
+    action: str | None = None
+    by: int | None = None
+    chips: int = 0
+    over: bool = True
+    cards: tuple[tuple[str, str], ...] = ()
+    winner: str | None = None
+    tied: tuple[str, ...] = ()
+    share: int = 0
+    share_name: str = ""
+    amounts: tuple[tuple[str, int], ...] = ()
+    players: tuple[str, ...] = ()
+
+
+def hand_story(hand: Mapping[str, Any]) -> tuple[Event, ...]:
+    """The story of one hand of a :func:`replay` result (``result["rounds"][i]``):
+    buys, antes, every action, the discard and draw, every reveal, a hand won by
+    folding, the share-out and who left, in order, each with the pot before and
+    after it.
+
+    >>> result = replay({"game": "trefeltromp", "players": ["Ann", "Bo"],
+    ...     "first_dealer": "Ann", "rounds": [{"calls": [[["Bo", "bet", 5], ["Ann", "fold"]]]}]})
+    >>> for e in hand_story(result["rounds"][0]):
+    ...     print(e.kind.value, e.player, e.chips or e.share, e.pot_before, e.pot_after)
+    antes None 10 0 20
+    betting None 0 20 20
+    action Bo 5 20 25
+    action Ann 0 25 25
+    won by fold Bo 25 25 0
+    """
+    b = hand["breakdown"]
+    events: list[Event] = []
+    pot = b["pot_carried"]
+    if b["buys"]:
+        events.append(Event(Happening.BUYS, pot, pot, amounts=tuple(b["buys"].items())))
+    events.append(Event(Happening.ANTES, pot, b["pot_after_antes"], chips=b["ante"],
+                        players=tuple(b["seated"])))
+    pot = b["pot_after_antes"]
+    calls, reveals = b["calls"], b["reveals"]
+    for betting, k in _ENTRY_ORDER:
+        if betting:
+            if k >= len(calls):
+                break
+            if k == 1:
+                events.append(Event(Happening.DRAW, pot, pot))
+            call = calls[k]
+            events.append(Event(Happening.BETTING, pot, pot, name=call["name"],
+                                over=call["over"]))
+            for a in call["actions"]:
+                events.append(Event(Happening.ACTION, pot, pot + a["chips"], name=call["name"],
+                                    player=a["player"], action=a["action"], by=a.get("by"),
+                                    chips=a["chips"]))
+                pot += a["chips"]
+        else:
+            if k >= len(reveals):
+                break
+            r = reveals[k]
+            events.append(Event(Happening.REVEAL, pot, r["pot"], name=r["name"],
+                                cards=tuple(r["cards"].items()), winner=r["winner"],
+                                tied=tuple(r["tied"]), share=r["share"],
+                                share_name=SHARE_NAMES[Stage(r["name"])]))
+            pot = r["pot"]
+    if b["won_by_fold"] is not None:
+        won = b["won_by_fold"]
+        events.append(Event(Happening.WON_BY_FOLD, pot, 0, player=won["player"],
+                            share=won["share"]))
+        pot = 0
+    if b["share_out"]:
+        events.append(Event(Happening.SHARE_OUT, pot, 0, amounts=tuple(b["share_out"].items())))
+    if b["left"]:
+        events.append(Event(Happening.LEFT, hand["pot"], hand["pot"], players=tuple(b["left"])))
+    return tuple(events)
+
+
+@dataclass(frozen=True)
+class Figure:
+    """One player's figures: stack, chips bought (the starting stack too), net chips,
+    and net money (None when the chips are not money)."""
+
+    player: str
+    stack: int
+    bought: int
+    net: int
+    money: int | None
+
+
+@dataclass(frozen=True)
+class Figures:
+    """The game's figures for the end screen and the ledger (:func:`figures`)."""
+
+    lines: tuple[Figure, ...]
+    start: dict[str, int]
+    """Each player's stack before the first hand (the first point of a stack chart)."""
+    transfers: tuple[tuple[str, str, int], ...]
+    """Who pays whom how much money, once the game is over (with a chip value)."""
+    chip_value: int | None
+    pot: int
+    finished: bool
+
+
+def figures(record: Mapping[str, Any]) -> Figures:
+    """Each player's stack, chips bought, net chips and (with a chip value) net money,
+    and who pays whom once the game is over.
+
+    >>> f = figures({"game": "trefeltromp", "players": ["Ann", "Bo"], "first_dealer": "Ann",
+    ...     "options": {"chip_value": 5}, "rounds": [{"buys": [["Bo", 100]],
+    ...     "calls": [[["Bo", "bet", 5], ["Ann", "fold"]]], "leave": ["Ann", "Bo"]}]})
+    >>> [(x.player, x.stack, x.bought, x.net, x.money) for x in f.lines]
+    [('Ann', 490, 500, -10, -50), ('Bo', 610, 600, 10, 50)]
+    >>> f.transfers
+    (('Ann', 'Bo', 50),)
+    """
+    result = replay(record)
+    options = read_options(record.get("options"))
+    players = list(result["totals"])
+    bought = dict.fromkeys(players, options.stack)
+    for hand in result["rounds"]:
+        for p, chips in hand["breakdown"]["buys"].items():
+            bought[p] += chips
+    value = options.chip_value
+    money = {p: net * value for p, net in result["money"].items()} if value else {}
+    lines = tuple(Figure(p, result["totals"][p], bought[p], result["money"][p],
+                         money.get(p)) for p in players)
+    transfers = tuple(settle_up(money)) if money and result["finished"] else ()
+    return Figures(lines, dict.fromkeys(players, options.stack), transfers, value,
+                   result["pot"], result["finished"])
 
 
 # ---------------------------------------------------------------------------

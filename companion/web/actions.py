@@ -22,7 +22,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from enum import Enum
 from functools import wraps
-from typing import Any
+from typing import Any, TypeVar
 
 from flask import Response, abort, make_response, redirect, request, url_for
 from werkzeug.datastructures import MultiDict
@@ -30,7 +30,7 @@ from werkzeug.datastructures import MultiDict
 from ..extensions import db
 from ..store import Game, Seat, Table, queries
 from ..store import rounds as round_store
-from .flow import GameFlow, View, flow_for
+from .flow import GameFlow, View, flow_for, flows
 from .limits import wrong_codes
 from .live import is_htmx
 from .regions import phone_region, tablet_region
@@ -46,6 +46,9 @@ class Who(Enum):
     """A seated phone, for its own seat."""
     PLAYER = "player"
     """The scorekeeper (for any seat) or a seated phone (for its own)."""
+
+
+V = TypeVar("V", bound=View)
 
 
 @dataclass(frozen=True)
@@ -70,6 +73,21 @@ class Act:
     def player(self) -> str | None:
         """The acting phone's player."""
         return self.seat.name if self.seat is not None else None
+
+    def player_at(self, position: int) -> str:
+        """The player of this game in seat ``position`` (a phone's own seat was checked
+        before the action); 404 when nobody of this game sits there."""
+        seat = self.table.seat_at(position)
+        if seat is None or seat.name not in self.game.players:
+            abort(404, f"There is no player in seat {position}.")
+        return seat.name
+
+    def view_as(self, kind: type[V]) -> V:
+        """The moment as the game's own view ``kind``; 409 when it is another moment
+        (no hand under way)."""
+        if not isinstance(self.view, kind):
+            abort(409, "There is no hand being played now.")
+        return self.view
 
     def fresh(self) -> View:
         """The moment again, after a change made in this action (before the commit)."""
@@ -163,6 +181,16 @@ def answer(table: Table, *, keeper: bool) -> Response:
     return redirect(url_for(page, code=table.code) + "#round", code=303)
 
 
+def _same_game(flow: GameFlow, game: Game) -> None:
+    """Stop with 404 when a game's own URL (its blueprint) is used on another game."""
+    owners = {other.blueprint.name: name for name, other in flows().items()
+              if other.blueprint is not None}
+    meant = owners.get(request.blueprint or "")
+    if meant is not None and meant != game.game:
+        abort(404, f"Game {game.number} is {flow.title}, not {flows()[meant].title}: "
+                   f"that screen is not for it.")
+
+
 def game_action(who: Who, *phases: Enum, refuse: str | None = None, same_round: bool = True,
                 ) -> Callable[[Callable[..., Any]], Callable[..., Response]]:
     """Make a view an action on a game being played (see the module's docstring).
@@ -180,6 +208,7 @@ def game_action(who: Who, *phases: Enum, refuse: str | None = None, same_round: 
             keeper, seat = _actor(table, who, values.get("position"))
             require_playing(table, game)
             flow = flow_for(game.game)
+            _same_game(flow, game)
             draft = round_store.locked_draft(game)
             if same_round:
                 _same_round(draft)

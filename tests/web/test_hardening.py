@@ -57,3 +57,26 @@ def test_an_imported_record_that_json_or_the_rules_cannot_keep_is_refused(client
     assert response.status_code == 400 and message in response.get_json()["error"]
     assert client.post("/api/games", json={"game": "tremp", "players": ["A", "B", "C", "D"],
                                            "rounds": []}).status_code == 201
+
+
+def test_one_games_screens_refuse_another_game(app, actions):
+    """A Trefeltromp or Clumond tap sent to a Tromplemond game is a 404 and changes nothing
+    (it once reached the other game's code and failed with a 500)."""
+    code, phones = tromplemond(actions)
+    before = actions.table(code).version
+    others = [rule.rule for rule in app.url_map.iter_rules()
+              if rule.rule.startswith("/t/<code>/games/<int:number>/")
+              and "POST" in rule.methods and "/tromplemond/" not in rule.rule
+              and any(f"/{game}/" in rule.rule
+                      for game in ("clumond", "trefeltromp", "trumplestiltskin", "tremp"))]
+    assert len(others) > 10
+    for rule in others:
+        path = (rule.replace("<code>", code).replace("<int:number>", "1")
+                .replace("<int:position>", "1"))
+        answers = [actions.post(path, {"round": "1", "at": "0"}, client=client)
+                   for client in (actions.keeper, phones[0])]
+        assert {answer.status_code for answer in answers} <= {403, 404}, path
+        assert any(answer.status_code == 404
+                   and "is Tromplemond, not" in answer.get_data(as_text=True)
+                   for answer in answers), path
+    assert actions.table(code).version == before

@@ -10,13 +10,13 @@ scoreboard.
 from __future__ import annotations
 
 from ..flow import DefaultFlow, GameFlow
-from . import clumond, tromplemond, trumplestiltskin
+from . import clumond, trefeltromp, tromplemond, trumplestiltskin
 
 FLOWS: dict[str, GameFlow] = {
     "tromplemond": tromplemond.FLOW,
     "clumond": clumond.FLOW,
     "trumplestiltskin": trumplestiltskin.FLOW,
-    "trefeltromp": DefaultFlow("trefeltromp"),
+    "trefeltromp": trefeltromp.FLOW,
     "tremp": DefaultFlow("tremp"),
 }
 """Every game the app offers, in the order the new-table form lists them."""

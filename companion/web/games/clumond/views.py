@@ -26,19 +26,10 @@ PLAYING_ROUND = (Phase.OFFER, Phase.TRUMP, Phase.TRICKS)
 NOT_YET = "Tricks and kept cards are entered once going for Clumond is settled."
 
 
-def _player(act: Act, position: int) -> str:
-    """The player the action is for: the acting phone's own, or any seat for the tablet."""
-    if not act.keeper:
-        return act.player or ""
-    seat = act.table.seat_at(position)
-    if seat is None or seat.name not in act.game.players:
-        abort(404, f"There is no player in seat {position}.")
-    return seat.name
-
-
 def _view(act: Act) -> RoundView:
-    view = act.view
-    assert isinstance(view, RoundView) and view.offers is not None
+    view = act.view_as(RoundView)
+    if view.offers is None:
+        abort(409, "There is no round being played now.")
     return view
 
 
@@ -54,7 +45,7 @@ def _save_offers(act: Act, offers: rules.Offers) -> None:
 @game_action(Who.PLAYER, Phase.OFFER, refuse="Going for Clumond is over for this round.")
 def offer(act: Act, position: int):
     """Yes or no to going for Clumond, in turn (a phone for itself, the tablet for anyone)."""
-    player = _player(act, position)
+    player = act.player_at(position)
     answer = act.form.get("answer")
     if answer not in ("yes", "no"):
         abort(400, "Answer yes or no.")
@@ -69,7 +60,7 @@ def offer(act: Act, position: int):
 @game_action(Who.PLAYER, Phase.TRUMP, refuse="There is no trump to name now.")
 def trump(act: Act, position: int):
     """The declarer names the trump suit, or no trumps."""
-    player = _player(act, position)
+    player = act.player_at(position)
     declarer = _view(act).declarer
     if player != declarer:
         abort(409, f"{declarer} went for Clumond: {declarer} names the trump.")
@@ -203,7 +194,7 @@ def keeper_entry_page(code: str, number: int, position: int):
 @game_action(Who.KEEPER, Phase.TRICKS, refuse=NOT_YET)
 def keeper_entry(act: Act, position: int):
     """The tablet enters or corrects any player: kept cards, the declared number, or neither."""
-    return _save_entry(act, _player(act, position), forms.read_keeper_entry)
+    return _save_entry(act, act.player_at(position), forms.read_keeper_entry)
 
 
 @bp.get("/working")

@@ -74,16 +74,7 @@ def refusing(view: Callable[..., None]) -> Callable[..., Response | None]:
 
 
 def _view(act: Act) -> HandView:
-    assert isinstance(act.view, HandView)
-    return act.view
-
-
-def _player(act: Act, position: int) -> str:
-    """The player in seat ``position`` (a phone's own seat was checked by ``game_action``)."""
-    seat = act.table.seat_at(position)
-    if seat is None or seat.name not in act.game.players:
-        abort(404, f"There is no player in seat {position}.")
-    return seat.name
+    return act.view_as(HandView)
 
 
 def _not_stale(act: Act, view: HandView) -> None:
@@ -133,7 +124,7 @@ def _taker_or_keeper(act: Act) -> HandView:
 @refusing
 def bid(act: Act, position: int) -> None:
     """Bid (the number typed, or the stepper's), or step the stepper by −1, +1 or +5."""
-    view, player = _view(act), _player(act, position)
+    view, player = _view(act), act.player_at(position)
     if not act.form.get("adjust"):
         _speak(act, view, rules.Speech(player, forms.read_bid(act.form)))
         return
@@ -151,7 +142,7 @@ def bid(act: Act, position: int) -> None:
 @refusing
 def pass_(act: Act, position: int) -> None:
     """Pass: out of the bidding for this hand."""
-    _speak(act, _view(act), rules.Speech(_player(act, position), None))
+    _speak(act, _view(act), rules.Speech(act.player_at(position), None))
 
 
 @bp.post(SEAT + "/looked")
@@ -161,7 +152,7 @@ def pass_(act: Act, position: int) -> None:
 @refusing
 def looked(act: Act, position: int) -> None:
     """Record that a player looked at the Gnome (``looked=yes``), or take it back (``no``)."""
-    view, player = _view(act), _player(act, position)
+    view, player = _view(act), act.player_at(position)
     said = act.form.get("looked")
     if said not in ("yes", "no"):
         raise Refusal(400, f"Say whether {player} looked at the Gnome")
@@ -237,7 +228,7 @@ def clear_gnome(act: Act) -> None:
 @refusing
 def points(act: Act, position: int) -> None:
     """Enter a player's points: typed (``how=number``), counted (``count``), or ``clear``."""
-    view, player = _view(act), _player(act, position)
+    view, player = _view(act), act.player_at(position)
     how = act.form.get("how", "number")
     entered = {p: n for p, n in view.points.items() if p != player}
     if how == "clear":
@@ -264,7 +255,7 @@ def points(act: Act, position: int) -> None:
 @refusing
 def count(act: Act, position: int) -> None:
     """Count a player's cards: one more or one fewer ace or king, trump card or joker; or reset."""
-    view, player = _view(act), _player(act, position)
+    view, player = _view(act), act.player_at(position)
     by = act.form.get("by", "")
     if by not in ("1", "-1", "reset"):
         raise Refusal(400, "Count one more or one fewer, or start again")

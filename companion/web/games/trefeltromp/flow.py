@@ -1,0 +1,668 @@
+"""Trefeltromp's flow: the betting ledger on the phones, the sealed reveals, buys and leaving.
+
+A hand goes through its phases (:class:`Phase`): ``ready`` (between hands:
+buys, leaving, the next dealer), then the four betting rounds and the three
+reveals the rules name (with the discard-and-draw step, ``draw``, after
+fyrsturkalla), until the hand is over; it then joins the record at once and
+the next hand is ``ready``. ``end`` is the end of the game.
+
+The hand in progress lives in the round's draft, in the record's own form
+(``buys``, ``calls``, ``shows``), with working facts the record does not keep:
+``started`` (the antes are in), ``drawn`` (the discard and draw is done),
+``log`` (what was done, in order, for the tablet's undo), and, when two
+players laid the same card at a reveal, ``kept`` and ``clash``. Whose turn it
+is, what is legal and every number come from ``companion.rules.trefeltromp``
+(``replay_now`` of the record with the hand in progress, ``legal_actions``,
+``to_call``, ``max_amount``, ``hand_story``, ``figures`` …); this module reads
+the store and picks what to show.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, replace
+from enum import Enum
+from typing import Any
+
+from flask import Blueprint, abort
+from werkzeug.datastructures import MultiDict
+
+from ....rules import RuleError
+from ....rules import trefeltromp as rules
+from ....rules.common import and_list
+from ....store import PLAYING, Game, Table, sealed
+from ....store import rounds as round_store
+from ...charts import score_chart
+from ...flow import GameFlow, SealedStep, View, checklist
+from ...vote import Slip, slip_for
+from . import forms
+
+bp = Blueprint("trefeltromp", __name__)
+
+NAME = "trefeltromp"
+
+
+class Phase(Enum):
+    """The moments of a Trefeltromp hand, and of the game."""
+
+    READY = "ready"
+    """Between hands: buys, players leaving; the scorekeeper deals the next hand."""
+    FYRSTURKALLA = "fyrsturkalla"
+    DRAW = "draw"
+    """Each player still in may discard one card and draw one; the tablet taps done."""
+    BANENKALLA = "banenkalla"
+    BANEN = "banen"
+    DETUILERKALLA = "detuilerkalla"
+    DETUILER = "detuiler"
+    DEBEKRANSEKALLA = "debekransekalla"
+    DEBEKRANSE = "debekranse"
+    HAND_OVER = "hand-over"
+    """The hand in the draft is over but not in the record (it was taken back from it)."""
+    CHECK = "check"
+    """The hand in progress no longer fits the record (a past hand was corrected)."""
+    END = "end"
+    """The game is over (everyone left), or the scorekeeper closed it."""
+
+
+BETTING_PHASES = (Phase.FYRSTURKALLA, Phase.BANENKALLA, Phase.DETUILERKALLA,
+                  Phase.DEBEKRANSEKALLA)
+REVEAL_PHASES = (Phase.BANEN, Phase.DETUILER, Phase.DEBEKRANSE)
+HAND_PHASES = (*BETTING_PHASES, Phase.DRAW, *REVEAL_PHASES)
+"""The phases of a hand being played."""
+
+STAGE_TITLES = {
+    rules.Stage.FYRSTURKALLA: "Fyrsturkalla (first call)",
+    rules.Stage.BANENKALLA: "Banenkalla (orb call)",
+    rules.Stage.BANEN: "Banen",
+    rules.Stage.DETUILERKALLA: "Detuilerkalla (sceptre call)",
+    rules.Stage.DETUILER: "Detuiler",
+    rules.Stage.DEBEKRANSEKALLA: "Debekransekalla (crown call)",
+    rules.Stage.DEBEKRANSE: "Debekranse",
+    rules.Stage.OVER: "The hand is over",
+}
+"""How the screens name each stage of a hand."""
+
+
+class Done(Enum):
+    """What the tablet's undo takes back, as the draft's ``log`` keeps it."""
+
+    BUY = "buy"
+    START = "start"
+    ACT = "act"
+    DRAW = "draw"
+    SHOW = "show"
+
+
+# --------------------------------------------------------------------------- the draft's facts
+
+
+def started(facts: Mapping[str, Any]) -> bool:
+    """True once the hand is dealt (its antes are in)."""
+    return bool(facts.get("started") or facts.get("calls") or facts.get("shows"))
+
+
+def drawn(facts: Mapping[str, Any]) -> bool:
+    """True once the discard and draw after fyrsturkalla is done."""
+    return bool(facts.get("drawn") or len(facts.get("calls") or ()) > 1
+                or facts.get("shows"))
+
+
+def hand_facts(facts: Mapping[str, Any]) -> dict[str, Any]:
+    """The hand in the record's form (buys, leave, calls, shows), working facts left out."""
+    return {"buys": [list(b) for b in facts.get("buys") or ()],
+            "leave": list(facts.get("leave") or ()),
+            "calls": [list(c) for c in facts.get("calls") or ()],
+            "shows": [dict(s) for s in facts.get("shows") or ()]}
+
+
+def log_of(facts: Mapping[str, Any]) -> list[Done]:
+    """What was done in the hand so far, in order (the tablet's undo takes the last).
+
+    A hand put back from the record has no log: it is read from the facts
+    (the buys first, then the deal, the actions and reveals in order), as is
+    a log that does not add up to the facts.
+    """
+    log = [Done.BUY] * len(facts.get("buys") or ())
+    if started(facts):
+        log.append(Done.START)
+        calls, shows = facts.get("calls") or [], facts.get("shows") or []
+        for k, call in enumerate(calls):
+            if k == 1:
+                log.append(Done.DRAW)
+            log += [Done.ACT] * len(call)
+            if 1 <= k <= len(shows):  # reveal k − 1 follows betting round k
+                log.append(Done.SHOW)
+        if len(calls) == 1 and facts.get("drawn"):
+            log.append(Done.DRAW)
+    kept = facts.get("log")
+    if isinstance(kept, list) and all(done in DONE for done in kept):
+        kept_log = [Done(done) for done in kept]
+        if Counter(kept_log) == Counter(log):
+            return kept_log
+    return log
+
+
+DONE = frozenset(done.value for done in Done)
+
+
+# --------------------------------------------------------------------------- what the screens show
+
+
+class SeatState(Enum):
+    """Where a player stands in the hand."""
+
+    TO_ACT = "to act"
+    IN = "in"
+    FOLDED = "folded"
+    STAYED = "stayed"
+    OUT = "not in this hand"
+
+
+@dataclass(frozen=True)
+class SeatLine:
+    """One player's line on the screens: stack, chips put in this betting round, state."""
+
+    player: str
+    position: int
+    phone: bool
+    """A phone holds the seat."""
+    stack: int
+    put: int
+    state: SeatState
+    may_stay: bool
+    """Holds the Fool's privilege in this betting round."""
+    dealer: bool
+
+
+@dataclass(frozen=True)
+class Turn:
+    """The decision of the player to act: what they may do, and with how much."""
+
+    player: str
+    position: int
+    phone: bool
+    verbs: tuple[rules.Verb, ...]
+    to_call: int
+    stack: int
+    put: int
+    most: int
+    """The largest bet or raise (0: neither is open)."""
+    amounts: tuple[int, ...]
+    """The chip buttons of a bet or raise."""
+    short: int
+    """The chips they must buy to cover the call (0: they can cover it)."""
+    buys: tuple[int, ...]
+    """What they are offered to buy when short."""
+
+    def may(self, verb: str) -> bool:
+        """True when ``verb`` is legal now."""
+        return rules.Verb(verb) in self.verbs
+
+
+@dataclass(frozen=True)
+class Ready:
+    """Between hands: who deals next, who sits, what was bought, who leaves."""
+
+    dealer: str
+    seated: tuple[str, ...]
+    bought: dict[str, int]
+    """Chips bought so far for the next hand, by player."""
+    problem: str | None
+    """Why the next hand cannot be dealt yet (someone cannot cover the ante)."""
+    leaving: tuple[str, ...]
+    """Who leaves after the last hand (they may still stay after all)."""
+    hands_played: int
+
+    @property
+    def can_leave(self) -> bool:
+        """Players leave after a hand, so not before the first."""
+        return self.hands_played > 0
+
+
+@dataclass(frozen=True, kw_only=True)
+class HandView(View):
+    """The moment of a Trefeltromp game (see :class:`Phase`)."""
+
+    options: rules.Options | None = None
+    hand: rules.Hand | None = None
+    stage_title: str = ""
+    seats: tuple[SeatLine, ...] = ()
+    turn: Turn | None = None
+    pot: int = 0
+    at: int = 0
+    """How many things were done in the hand: a tap meant for an earlier moment is refused."""
+    undo: str | None = None
+    """What the tablet's undo takes back (None: nothing in this hand)."""
+    story: tuple[rules.Event, ...] = ()
+    """This hand so far (between hands: the last hand)."""
+    story_hand: int = 0
+    """The hand the story tells, as players count."""
+    reveal: rules.Event | None = None
+    """The latest reveal (or fold win) to show."""
+    sealing: sealed.SealedStatus | None = None
+    slip: Slip | None = None
+    clash: Mapping[str, Any] | None = None
+    taken: frozenset[str] = frozenset()
+    """Cards already shown this hand (and laid by others at a reveal being laid again)."""
+    ready: Ready | None = None
+    figures: rules.Figures | None = None
+    chart: str = ""
+    trouble: str | None = None
+    """Why the hand in progress does not fit the record (phase ``check``)."""
+    picker: forms.TarotPicker = forms.PICKER
+    buys_in: tuple[str, ...] = ()
+    """Who bought chips in this hand so far, one name per buy (a double tap buys once)."""
+
+    def buys_made(self, player: str) -> int:
+        """How many times ``player`` bought chips in this hand so far."""
+        return self.buys_in.count(player)
+
+    @property
+    def hand_number(self) -> int:
+        """The hand in progress (or next), as players count it."""
+        return self.round_number
+
+    @property
+    def mine(self) -> SeatLine | None:
+        """This phone's line."""
+        return next((s for s in self.seats if s.player == self.me), None)
+
+    @property
+    def my_turn(self) -> bool:
+        """True when this phone's player is to act."""
+        return self.turn is not None and self.me is not None and self.turn.player == self.me
+
+    @property
+    def mid_choice(self) -> bool:
+        """True while this phone is choosing a card or an amount."""
+        return self.my_turn or (self.me is not None and self.slip is not None
+                                and self.slip.state == "choose")
+
+    @property
+    def winners(self) -> list[str]:
+        """The winners of a finished game."""
+        return list(self.result["winners"]) if self.result else []
+
+    @property
+    def in_hand_phase(self) -> bool:
+        """True while a hand is being played."""
+        return self.phase in HAND_PHASES
+
+
+# --------------------------------------------------------------------------- the reveals
+
+
+class RevealStep(SealedStep):
+    """One reveal (banen, detuiler, debekranse): each player still in lays a card face down;
+    nothing of any card shows anywhere until the last is in, then all turn together."""
+
+    slip_template = "trefeltromp/_slip.html"
+    drop_text = "Rap twice: lay this card"
+    in_text = "Your card is in, face down. It turns when everyone's is in."
+    restart_text = "The server restarted: please lay your card again."
+
+    def __init__(self, phase: Phase) -> None:
+        self.name = phase.value
+        self.phases = (phase,)
+
+    def waiting_text(self, status: sealed.SealedStatus) -> str:
+        """Who is still laying a card."""
+        return f"Waiting for {and_list(status.waiting_for)} to lay a card\u2026"
+
+    def status(self, view: View) -> sealed.SealedStatus | None:
+        """The sealing of this reveal, while it is the one due."""
+        if view.phase not in self.phases:
+            return None
+        return getattr(view, "sealing", None)
+
+    def choices(self, view: View, chooser: str) -> list[str]:
+        """The cards ``chooser`` may lay: every tarot card not shown this hand."""
+        taken = getattr(view, "taken", frozenset())
+        return [card for card in forms.PICKER.cards if card not in taken]
+
+    def drop(self, act: Any, chooser: str, choice: str, stage: int | None) -> bool:
+        """Check the card and seal it; the last card turns them all over (in this commit)."""
+        view = act.view
+        status = view.sealing
+        if status is None or not status.open:
+            raise sealed.SealError("There is no card to lay now: look at your screen again.",
+                                   409)
+        if stage is not None and stage != status.stage:
+            raise sealed.SealError("That card was for an earlier moment of this reveal: look "
+                                   "at your screen again.", 409)
+        if chooser in status.chosen:
+            raise sealed.SealError(f"{chooser} has laid a card already: one card each.", 409)
+        if chooser not in status.choosers:
+            raise sealed.SealError(f"{chooser} lays no card now.", 403)
+        if not choice.strip():
+            raise sealed.SealError("Pick the card you lay down first.")
+        try:
+            card = rules.card_to_show(view.hand, chooser, choice)
+        except RuleError as error:
+            raise sealed.SealError(forms.sentence(error)) from None
+        kept = (view.clash or {}).get("kept") or {}
+        if card in kept.values():
+            owner = next(p for p, c in kept.items() if c == card)
+            raise sealed.SealError(f"{card} is the card {owner} laid at this reveal: pick "
+                                   "yours.")
+        sealing = sealed.latest(act.game, act.draft.round_index, lock=True)
+        revealed = sealed.seal(act.game, sealing, chooser, card)
+        if revealed:
+            turn_over(act, view, dict(sealing.shown or {}))
+        return revealed
+
+
+REVEAL_STEPS = {phase.value: RevealStep(phase) for phase in REVEAL_PHASES}
+
+
+def turn_over(act: Any, view: HandView, shown: Mapping[str, str]) -> None:
+    """Every card of the reveal is in: show them, or (a card laid twice) ask those two again."""
+    facts = act.draft.facts
+    laid = {**((view.clash or {}).get("kept") or {}), **shown}
+    cards = {p: laid[p] for p in view.hand.in_hand}
+    twice = rules.shown_twice(cards)
+    if twice:
+        again = {p for who in twice.values() for p in who}
+        round_store.update_facts(act.draft, {"clash": {
+            "cards": cards, "twice": {card: list(who) for card, who in twice.items()},
+            "kept": {p: c for p, c in cards.items() if p not in again}}})
+    else:
+        round_store.update_facts(act.draft, {
+            "shows": [*(facts.get("shows") or []), cards],
+            "log": [d.value for d in log_of(facts)] + [Done.SHOW.value], "clash": None})
+    after_change(act)
+
+
+def after_change(act: Any) -> None:
+    """After any change to the hand: a hand that is over joins the record; the reveal
+    due gets its sealing (and one left open by an undo goes, unread)."""
+    view = act.fresh()
+    if view.phase is Phase.HAND_OVER:
+        round_store.confirm_round(act.draft, FLOW.round_to_confirm(view, act.draft))
+        view = act.fresh()
+    latest = sealed.latest(act.game, act.draft.round_index, lock=True)
+    open_ = latest is not None and not latest.revealed and latest.verdict is None
+    if view.phase in REVEAL_PHASES:
+        again = (view.clash or {}).get("twice")
+        choosers = ([p for p in view.hand.in_hand if any(p in who for who in again.values())]
+                    if again else list(view.hand.in_hand))
+        if open_ and latest.step == view.phase.value and list(latest.choosers) == choosers:
+            return
+        if open_:
+            sealed.drop(act.game, latest)
+        sealed.open_sealing(act.game, act.draft.round_index, view.phase.value,
+                            sealed.Mode.ATTRIBUTED, choosers)
+    elif open_:
+        sealed.drop(act.game, latest)
+
+
+def forget_reveal(game: Game, round_index: int, name: str) -> None:
+    """Drop every sealing of ``name`` in this round (its reveal is undone), unread."""
+    for sealing in list(game_sealings(game, round_index)):
+        if sealing.step == name:
+            sealed.drop(game, sealing)
+
+
+def game_sealings(game: Game, round_index: int) -> list[sealed.Sealing]:
+    """The sealings of a round, stage by stage."""
+    from ....extensions import db
+
+    return list(db.session.scalars(sealed.sealings_of(game.id, round_index)))
+
+
+# --------------------------------------------------------------------------- the flow
+
+
+class TrefeltrompFlow(GameFlow):
+    """Trefeltromp at a real table: the betting ledger on the phones, sealed reveals."""
+
+    name = NAME
+    blueprint = bp
+    tablet_template = "trefeltromp/_tablet.html"
+    phone_template = "trefeltromp/_phone.html"
+    scoreboard_template = "trefeltromp/_scores.html"
+    options_template = "trefeltromp/_options.html"
+    correction_template = "trefeltromp/_correct.html"
+    stylesheet = "css/trefeltromp.css"
+    sealed_steps = REVEAL_STEPS
+
+    # -- starting
+
+    def options_values(self, table: Table, form: Mapping[str, str] | None) -> dict[str, Any]:
+        """The options form's values, with the money units to pick from."""
+        return {"values": forms.option_values(table.unit, form), "units": forms.UNITS}
+
+    def read_options(self, table: Table, form: MultiDict[str, str],
+                     ) -> tuple[dict[str, Any], str | None]:
+        """The options and the table's money unit from the start form."""
+        unit, options = forms.read_options(form, table.unit)
+        return options, unit
+
+    # -- the moment
+
+    def moment(self, table: Table, game: Game, me: str | None = None) -> HandView:
+        """The game now, for the tablet or ``me``'s phone."""
+        record = game.record()
+        draft = round_store.current_draft(game)
+        try:
+            result, now = rules.replay_now(record)
+            options = rules.read_options(record.get("options"))
+            figures = rules.figures(record)
+        except RuleError as error:
+            return HandView(table=table, game=game, me=me, phase=Phase.END, result=None,
+                            problem=str(error))
+        facts = draft.facts
+        log = log_of(facts)
+        fields: dict[str, Any] = {
+            "table": table, "game": game, "me": me, "result": result, "options": options,
+            "figures": figures, "round_index": draft.round_index, "at": len(log),
+            "buys_in": tuple(b[0] for b in facts.get("buys") or ()),
+            "chart": score_chart(result, start=figures.start, title="Stacks after each hand"),
+            "correction": self.correction(game, draft, result, me),
+        }
+        last = result["rounds"][-1] if result["rounds"] else None
+        if last is not None:
+            fields |= {"story": rules.hand_story(last), "story_hand": len(result["rounds"])}
+        if game.status != PLAYING or result["finished"]:
+            return _with_reveal(HandView(phase=Phase.END, **fields))
+        if now.hand is not None:
+            return HandView(phase=Phase.CHECK, **fields, seats=self._seat_lines(
+                table, game.players, None, result["totals"], None), trouble=(
+                f"The record's last hand (hand {len(result['rounds'])}) is not over: undo "
+                "it to play it on."))
+        if not started(facts):
+            return _with_reveal(self._ready(table, game, record, result, now, facts, draft,
+                                            fields, log))
+        return self._playing(table, game, record, facts, draft, fields, log)
+
+    def _ready(self, table: Table, game: Game, record: dict[str, Any], result: dict[str, Any],
+               now: rules.Table, facts: Mapping[str, Any], draft: round_store.RoundDraft,
+               fields: dict[str, Any], log: list[Done]) -> HandView:
+        """Between hands: the next dealer, buys, who leaves, and whether it can be dealt."""
+        assert now.next_dealer is not None
+        buys = facts.get("buys") or []
+        problem = None
+        try:
+            rules.replay({**record, "rounds": [*record["rounds"], {"buys": buys}]})
+        except RuleError as error:
+            problem = forms.sentence(error)
+        last = result["rounds"][-1] if result["rounds"] else None
+        ready = Ready(dealer=now.next_dealer, seated=now.seated, bought=rules.bought(buys),
+                      problem=problem,
+                      leaving=tuple(last["breakdown"]["left"]) if last else (),
+                      hands_played=len(result["rounds"]))
+        lists = []
+        if not game.rounds:
+            deck = rules.deck_prep(game.players, game.options)
+            lists.append(checklist("deck", deck.title, deck.steps, draft))
+        seats = self._seat_lines(table, game.players, None, result["totals"], None)
+        return HandView(phase=Phase.READY, **fields, seats=seats, ready=ready,
+                        dealer=now.next_dealer, checklists=tuple(lists),
+                        undo=_undo_text(facts, log, None), pot=result["pot"])
+
+    def _playing(self, table: Table, game: Game, record: dict[str, Any],
+                 facts: Mapping[str, Any], draft: round_store.RoundDraft,
+                 fields: dict[str, Any], log: list[Done]) -> HandView:
+        """A hand being played: whose turn, what is legal, the reveal being laid."""
+        try:
+            played, then = rules.replay_now(
+                {**record, "rounds": [*record["rounds"], hand_facts(facts)]})
+        except RuleError as error:
+            return HandView(phase=Phase.CHECK, **fields, trouble=forms.sentence(error),
+                            undo=_undo_text(facts, log, None), seats=self._seat_lines(
+                                table, game.players, None, fields["result"]["totals"], None))
+        hand_round = played["rounds"][-1]
+        story = rules.hand_story(hand_round)
+        hand = then.hand
+        dealer = hand_round["dealer"]
+        fields |= {"story": story, "story_hand": len(played["rounds"]), "dealer": dealer,
+                   "pot": hand_round["pot"]}
+        if hand is None:
+            return _with_reveal(HandView(
+                phase=Phase.HAND_OVER, **fields, stage_title=STAGE_TITLES[rules.Stage.OVER],
+                undo=_undo_text(facts, log, None),
+                seats=self._seat_lines(table, game.players, None, played["totals"], dealer)))
+        phase = Phase(hand.stage.value)
+        if phase is Phase.BANENKALLA and not drawn(facts):
+            phase = Phase.DRAW
+        clash = facts.get("clash") if phase in REVEAL_PHASES else None
+        taken = {text for r in hand.reveals for text in r.spelled}
+        taken |= set(((clash or {}).get("kept") or {}).values())
+        deal = rules.deal_steps(hand.seats, dealer, game.options)
+        view = HandView(
+            phase=phase, **fields, hand=hand, stage_title=STAGE_TITLES[hand.stage],
+            seats=self._seat_lines(table, game.players, hand, played["totals"], dealer),
+            turn=(self._turn(table, hand, fields["options"].stack) if phase in BETTING_PHASES
+                  else None),
+            undo=_undo_text(facts, log, clash), clash=clash, taken=frozenset(taken),
+            checklists=(checklist("deal", deal.title, deal.steps, draft),))
+        if phase in REVEAL_PHASES:
+            step = REVEAL_STEPS[phase.value]
+            view = replace(view, sealing=_sealing_of(game, draft.round_index, phase.value))
+            view = replace(view, slip=slip_for(view, step, view.me))
+        return _with_reveal(view)
+
+    @staticmethod
+    def _seat_lines(table: Table, players: Sequence[str], hand: rules.Hand | None,
+                    stacks: Mapping[str, int], dealer: str | None) -> tuple[SeatLine, ...]:
+        """Every player's line: in the hand, or (between hands) seated or gone."""
+        seats = {s.name: s for s in table.seats}
+        lines = []
+        for player in players:
+            seat = seats.get(player)
+            stack, put, state, may_stay = stacks[player], 0, SeatState.IN, False
+            if hand is not None:
+                if player in hand.seats:
+                    i = hand.seats.index(player)
+                    stack, put = hand.stacks[i], hand.put[i]
+                    state = (SeatState.FOLDED if player in hand.folded
+                             else SeatState.STAYED if player in hand.stayed
+                             else SeatState.TO_ACT if player == hand.to_act
+                             else SeatState.IN)
+                    may_stay = (player == hand.privileged and player not in hand.acted
+                                and hand.stage.is_betting)
+                else:
+                    state = SeatState.OUT
+            lines.append(SeatLine(player=player,
+                                  position=seat.position if seat is not None else 0,
+                                  phone=bool(seat is not None and seat.held), stack=stack,
+                                  put=put, state=state, may_stay=may_stay,
+                                  dealer=player == dealer))
+        return tuple(lines)
+
+    @staticmethod
+    def _turn(table: Table, hand: rules.Hand, stack: int) -> Turn | None:
+        """The decision of the player to act, from the rules (``stack``: a starting stack)."""
+        player = rules.next_to_act(hand)
+        if player is None:
+            return None
+        seat = next((s for s in table.seats if s.name == player), None)
+        return Turn(player=player, position=seat.position if seat is not None else 0,
+                    phone=bool(seat is not None and seat.held),
+                    verbs=rules.legal_actions(hand), to_call=rules.to_call(hand),
+                    stack=hand.stack(player), put=hand.put[hand.seats.index(player)],
+                    most=rules.max_amount(hand), amounts=rules.amount_choices(hand),
+                    short=rules.shortfall(hand), buys=rules.buy_choices(hand, stack))
+
+    # -- the scoreboard
+
+    def scoreboard(self, table: Table, game: Game | None, *, me: str | None = None,
+                   keeper: bool = False) -> dict[str, Any]:
+        """The hands, every stack, the chips so far and the stack chart."""
+        context = super().scoreboard(table, game, me=me, keeper=keeper)
+        if game is not None and context["problem"] is None:
+            context["view"] = self.moment(table, game, me)
+        return context
+
+    # -- rounds
+
+    def round_to_confirm(self, view: View, draft: round_store.RoundDraft) -> dict[str, Any]:
+        """The hand in the record's form, once it is over (working facts left out)."""
+        if view.phase is not Phase.HAND_OVER:
+            abort(409, "The hand is not over yet: it joins the record by itself when it is.")
+        facts = hand_facts(draft.facts)
+        facts["buys"] = [[p, n] for p, n in rules.bought(facts["buys"]).items()]
+        return facts
+
+    def correction_values(self, view: View, facts: Mapping[str, Any]) -> dict[str, Any]:
+        """The correction form filled in from a hand's facts."""
+        return {"fields": forms.hand_fields(view.players, facts), "tell": rules.hand_story}
+
+    def correction_values_from_form(self, view: View, form: MultiDict[str, str],
+                                    ) -> dict[str, Any]:
+        """The correction form as it was sent."""
+        return {"fields": forms.hand_fields_from_form(view.players, form),
+                "tell": rules.hand_story}
+
+    def read_correction(self, view: View, form: MultiDict[str, str],
+                        old: Mapping[str, Any]) -> dict[str, Any]:
+        """A corrected hand from the form (FormError); the rules check it after."""
+        return forms.read_hand(form, view.players)
+
+
+def _sealing_of(game: Game, round_index: int, name: str) -> sealed.SealedStatus | None:
+    """The latest sealing of reveal ``name`` in this round."""
+    found = None
+    for sealing in game_sealings(game, round_index):
+        if sealing.step == name:
+            found = sealing
+    return sealed.status(found) if found is not None else None
+
+
+def _with_reveal(view: HandView) -> HandView:
+    """The view with the latest reveal (or fold win) of its story to show."""
+    shown = [e for e in view.story
+             if e.kind in (rules.Happening.REVEAL, rules.Happening.WON_BY_FOLD)]
+    return replace(view, reveal=shown[-1] if shown else None)
+
+
+def _undo_text(facts: Mapping[str, Any], log: list[Done],
+               clash: Mapping[str, Any] | None) -> str | None:
+    """What the tablet's undo would take back, as it says on the button."""
+    if clash:
+        return "the cards laid at this reveal (everyone lays again)"
+    if not log:
+        return None
+    last = log[-1]
+    if last is Done.BUY:
+        name, chips = (facts.get("buys") or [["?", 0]])[-1]
+        return f"{name}'s buy of {chips}"
+    if last is Done.START:
+        return "the deal (the antes go back)"
+    if last is Done.DRAW:
+        return "the discard and draw"
+    if last is Done.SHOW:
+        return f"the {rules.REVEALS[len(facts.get('shows') or []) - 1]} reveal"
+    call = next(c for c in reversed(facts.get("calls") or []) if c)
+    action = rules.Action.from_entry(call[-1])
+    return f"{action.player}'s {action.verb}" + (f" of {action.amount}" if action.amount
+                                                  else "")
+
+
+FLOW = TrefeltrompFlow()
+
+
+__all__ = ["BETTING_PHASES", "FLOW", "HAND_PHASES", "REVEAL_PHASES", "Done", "HandView",
+           "Phase", "Ready", "RevealStep", "SeatLine", "SeatState", "Turn", "after_change",
+           "bp", "drawn", "forget_reveal", "hand_facts", "log_of", "started"]

@@ -1,0 +1,251 @@
+"""Reading Trefeltromp's forms: the options, an amount, and a corrected hand; the tarot
+picker's cards. Each reader raises ``FormError`` (or the rules' ``RuleError``) with a
+message for the player; nothing here writes."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from werkzeug.datastructures import MultiDict
+
+from ....rules import RuleError
+from ....rules import trefeltromp as rules
+from ....rules.cards import SUITS, TarotTrump, tarot_deck
+from ...forms import UNITS, FormError, check_unit, read_money, whole_number
+
+__all__ = ["MAX_CHIPS", "PICKER", "UNITS", "TarotPicker", "hand_fields", "hand_fields_from_form",
+           "option_values", "read_amount", "read_hand", "read_options", "sentence"]
+
+MAX_CHIPS = 100_000
+"""The most chips a typed amount (a bet, a buy, an option) may be."""
+
+OPTION_FIELDS = ("unit", "ante", "stack", "limit", "chip_value")
+
+
+def sentence(error: Exception) -> str:
+    """A rules message as a sentence on a screen: a capital first, a full stop last.
+
+    >>> sentence(ValueError("banen: Cy's card: J♠ is not a tarot card"))
+    "Banen: Cy's card: J♠ is not a tarot card."
+    """
+    text = str(error)
+    text = text[:1].upper() + text[1:]
+    return text if text.endswith((".", "!", "?")) else text + "."
+
+
+# --------------------------------------------------------------------------- the options
+
+
+def option_values(unit: str, form: Mapping[str, str] | None) -> dict[str, str]:
+    """The options form's values: as sent, or the rules' defaults."""
+    if form is not None:
+        return {name: str(form.get(name, "")) for name in OPTION_FIELDS}
+    defaults = rules.DEFAULTS
+    return {"unit": unit, "ante": str(defaults["ante"]), "stack": str(defaults["stack"]),
+            "limit": "", "chip_value": ""}
+
+
+def read_options(form: Mapping[str, str], unit: str) -> tuple[str, dict[str, Any]]:
+    """The money unit and the record's options from the start form (FormError, RuleError).
+
+    A blank limit is no limit; a blank chip value leaves the chips out of the money.
+    """
+    form = option_values(unit, None) | {k: form[k] for k in OPTION_FIELDS if k in form}
+    unit = check_unit(form.get("unit"))
+    limit = (form.get("limit") or "").strip()
+    value = read_money(form.get("chip_value"), unit, "The value of one chip")
+    if value and unit == "chips":
+        raise FormError("Pick the money (£, € or $) a chip is worth, or leave the chip's "
+                        "value blank")
+    options = {
+        "ante": whole_number(form.get("ante"), "The ante", 0, MAX_CHIPS),
+        "stack": whole_number(form.get("stack"), "The starting stack", 0, MAX_CHIPS),
+        "limit": whole_number(limit, "The limit on a bet or raise", 1, MAX_CHIPS) if limit
+        else None,
+        "chip_value": value or None,
+    }
+    rules.read_options(options)
+    return unit, options
+
+
+def read_amount(form: Mapping[str, str], what: str) -> int:
+    """An amount tapped (a chip button, ``amount``) or typed (``typed``, which wins).
+
+    >>> read_amount({"amount": "10", "typed": " "}, "The raise"), read_amount({"typed": "7"}, "x")
+    (10, 7)
+    """
+    typed = (form.get("typed") or "").strip()
+    picked = typed or (form.get("amount") or "").strip()
+    if not picked:
+        raise FormError(f"{what}: tap an amount or type one")
+    return whole_number(picked, what, 1, MAX_CHIPS)
+
+
+# --------------------------------------------------------------------------- the tarot picker
+
+
+@dataclass(frozen=True)
+class TarotSuit:
+    """One suit of the picker: its symbol, its letter, its name and its 14 cards."""
+
+    symbol: str
+    letter: str
+    name: str
+    cards: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class TarotPicker:
+    """The tarot picker: the trumps by numeral (the Fool first), then the suits."""
+
+    trumps: tuple[str, ...]
+    suits: tuple[TarotSuit, ...]
+
+    @property
+    def cards(self) -> tuple[str, ...]:
+        """All 78 cards as the app writes them."""
+        return self.trumps + tuple(card for suit in self.suits for card in suit.cards)
+
+
+_SUIT_NAMES = {"♠": "swords", "♥": "cups", "♦": "coins", "♣": "wands"}
+
+PICKER = TarotPicker(
+    trumps=tuple(str(card) for card in tarot_deck() if isinstance(card, TarotTrump)),
+    suits=tuple(TarotSuit(str(suit), suit.letter, _SUIT_NAMES[str(suit)],
+                          tuple(str(card) for card in tarot_deck()
+                                if getattr(card, "suit", None) is suit))
+                for suit in SUITS),
+)
+"""The 78 tarot cards as the reveal's picker lays them out."""
+
+
+# --------------------------------------------------------------------------- a corrected hand
+
+_ENTRY = re.compile(r"^(?P<verb>[A-Za-z]+)(?:\s+(?P<amount>\S+))?$")
+
+
+def hand_fields(players: Sequence[str], facts: Mapping[str, Any]) -> dict[str, Any]:
+    """The correction form's fields from a hand's facts (record form)."""
+    buys = rules.bought(facts.get("buys") or [])
+    calls = list(facts.get("calls") or [])
+    shows = list(facts.get("shows") or [])
+    leave = set(facts.get("leave") or [])
+    return _paired({
+        "buys": [{"index": i, "player": p, "value": str(buys.get(p, ""))}
+                 for i, p in enumerate(players, 1)],
+        "leave": [{"index": i, "player": p, "checked": p in leave}
+                  for i, p in enumerate(players, 1)],
+        "calls": [{"k": k, "name": stage.value,
+                   "text": "\n".join(_entry_text(e) for e in (calls[k] if k < len(calls)
+                                                              else []))}
+                  for k, stage in enumerate(rules.BETTING_ROUNDS)],
+        "shows": [{"k": k, "name": stage.value,
+                   "cards": [{"index": i, "player": p,
+                              "value": str((shows[k] if k < len(shows) else {}).get(p, ""))}
+                             for i, p in enumerate(players, 1)]}
+                  for k, stage in enumerate(rules.REVEALS)],
+    })
+
+
+def _paired(fields: dict[str, Any]) -> dict[str, Any]:
+    """The fields with each betting round beside the reveal that follows it (``steps``)."""
+    # The draw follows fyrsturkalla; each later betting round, a reveal.
+    after = [None, *fields["shows"]]
+    return fields | {"steps": [{"call": call, "show": show}
+                               for call, show in zip(fields["calls"], after, strict=True)]}
+
+
+def _entry_text(entry: Sequence[Any]) -> str:
+    return " ".join(str(part) for part in entry)
+
+
+def hand_fields_from_form(players: Sequence[str], form: MultiDict[str, str]) -> dict[str, Any]:
+    """The correction form's fields as they were sent (to show them again with a message)."""
+    return _paired({
+        "buys": [{"index": i, "player": p, "value": form.get(f"buy-{i}", "")[:12]}
+                 for i, p in enumerate(players, 1)],
+        "leave": [{"index": i, "player": p, "checked": form.get(f"leave-{i}") == "on"}
+                  for i, p in enumerate(players, 1)],
+        "calls": [{"k": k, "name": stage.value, "text": form.get(f"call-{k}", "")[:4000]}
+                  for k, stage in enumerate(rules.BETTING_ROUNDS)],
+        "shows": [{"k": k, "name": stage.value,
+                   "cards": [{"index": i, "player": p,
+                              "value": form.get(f"show-{k}-{i}", "")[:12]}
+                             for i, p in enumerate(players, 1)]}
+                  for k, stage in enumerate(rules.REVEALS)],
+    })
+
+
+def _player_at_start(line: str, players: Sequence[str]) -> tuple[str, str] | None:
+    """The player a line starts with (the longest name that fits), and the rest of it."""
+    for name in sorted(players, key=len, reverse=True):
+        if line[:len(name)].casefold() == name.casefold() and (
+                len(line) == len(name) or line[len(name)].isspace()):
+            return name, line[len(name):].strip()
+    return None
+
+
+def _read_call(text: str, players: Sequence[str], title: str) -> list[list[Any]]:
+    entries: list[list[Any]] = []
+    for number, raw in enumerate(text.splitlines(), 1):
+        line = " ".join(raw.split())
+        if not line:
+            continue
+        found = _player_at_start(line, players)
+        if found is None:
+            raise FormError(f"{title}, line {number}: start with a player's name "
+                            f"({', '.join(players)}), then check, bet N, raise N, call, fold "
+                            "or stay")
+        name, rest = found
+        match = _ENTRY.match(rest)
+        if match is None:
+            raise FormError(f"{title}, line {number}: after {name}, write check, bet N, "
+                            "raise N, call, fold or stay")
+        verb = match["verb"].lower()
+        entry: list[Any] = [name, verb]
+        if match["amount"] is not None:
+            entry.append(whole_number(match["amount"], f"{title}, line {number}: {name}'s "
+                                                       f"{verb}", 1, MAX_CHIPS))
+        try:
+            rules.Action.from_entry(entry)
+        except RuleError as error:
+            raise FormError(f"{title}, line {number}: {error}") from None
+        entries.append(entry)
+    return entries
+
+
+def read_hand(form: MultiDict[str, str], players: Sequence[str]) -> dict[str, Any]:
+    """A corrected hand from the form, in the record's form (FormError).
+
+    Empty betting rounds and reveals at the end are left out (the hand ended
+    early); the rules check the rest when the record is replayed.
+    """
+    buys = []
+    for i, player in enumerate(players, 1):
+        typed = form.get(f"buy-{i}", "").strip()
+        if typed and typed != "0":
+            buys.append([player, whole_number(typed, f"{player}'s chips bought", 1,
+                                              MAX_CHIPS)])
+    calls = [_read_call(form.get(f"call-{k}", ""), players, stage.value.capitalize())
+             for k, stage in enumerate(rules.BETTING_ROUNDS)]
+    while calls and not calls[-1]:
+        calls.pop()
+    shows: list[dict[str, str]] = []
+    for k, stage in enumerate(rules.REVEALS):
+        cards = {}
+        for i, player in enumerate(players, 1):
+            typed = form.get(f"show-{k}-{i}", "").strip()
+            if typed:
+                try:
+                    cards[player] = str(rules.tarot_card(typed[:20]))
+                except RuleError as error:
+                    raise FormError(f"{stage.value.capitalize()}: {player}'s card: "
+                                    f"{error}") from None
+        shows.append(cards)
+    while shows and not shows[-1]:
+        shows.pop()
+    leave = [p for i, p in enumerate(players, 1) if form.get(f"leave-{i}") == "on"]
+    return {"buys": buys, "leave": leave, "calls": calls, "shows": shows}
