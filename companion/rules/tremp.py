@@ -135,6 +135,9 @@ TRAILING_TARGET = 136
 LEAD_TO_WIN = 2
 """The game ends when a team leads by this many matches."""
 
+MINUS = "\u2212"
+"""The minus sign the players read (−, not the hyphen)."""
+
 
 # ---------------------------------------------------------------------------
 # Small pure helpers
@@ -1134,7 +1137,7 @@ def deal_steps(players: Sequence[str], dealer: str, options: Mapping[str, Any]) 
     return Checklist(f"Tremp: {dealer} deals", (
         f"{dealer} shuffles and deals all 52 cards one at a time, clockwise, "
         f"starting with {first}: {TRICKS} each.",
-        f"Bidding starts at {OPENING_BID} with {first}, then clockwise. To bid, display a "
+        f"Bidding starts at {MINUS}{-OPENING_BID} with {first}, then clockwise. To bid, display a "
         "card face up: the bid goes up by 1 and that card's suit is the nominated trump.",
         "Three passes in a row after a bid end the bidding; the last to bid wins it. "
         f"If {first}, {second} and {third} all pass, {dealer} must bid (house rule).",

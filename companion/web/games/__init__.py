@@ -10,14 +10,14 @@ scoreboard.
 from __future__ import annotations
 
 from ..flow import DefaultFlow, GameFlow
-from . import tromplemond
+from . import tremp, tromplemond
 
 FLOWS: dict[str, GameFlow] = {
     "tromplemond": tromplemond.FLOW,
     "clumond": DefaultFlow("clumond"),
     "trumplestiltskin": DefaultFlow("trumplestiltskin"),
     "trefeltromp": DefaultFlow("trefeltromp"),
-    "tremp": DefaultFlow("tremp"),
+    "tremp": tremp.FLOW,
 }
 """Every game the app offers, in the order the new-table form lists them."""
 
