@@ -346,7 +346,7 @@ def test_the_tablet_bids_for_a_player_without_a_phone(actions):
 def test_the_dealer_must_bid_when_the_first_three_pass_and_their_phone_says_so(game):
     game.bidding(["pass", "pass", "pass"])
     rob = game.phone("Rob")
-    assert "Your turn to bid: the dealer must" in rob
+    assert "You must bid (house rule)" in rob
     assert ("Sam, Nick and Emily passed, so you, the dealer, <strong>must display a card"
             "</strong> (house rule).") in rob
     assert re.search(r'value="pass" disabled[^>]*data-testid="pass"', rob)

@@ -171,6 +171,12 @@ class HandView(View):
         return self.me is not None and self.turn == self.me
 
     @property
+    def mid_choice(self) -> bool:
+        """True while this phone picks the card it displays (a page without JavaScript then
+        does not reload itself under the player's finger)."""
+        return self.my_turn
+
+    @property
     def turn_place(self) -> Place | None:
         """The board's place of the player whose turn it is."""
         return next((p for p in self.board if p.turn), None)
