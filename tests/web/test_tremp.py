@@ -319,6 +319,12 @@ def test_a_phone_bids_only_for_its_own_seat_and_strangers_not_at_all(game):
     assert game.bids() == []
 
 
+def test_a_phone_without_javascript_does_not_reload_while_it_picks_its_card(game):
+    sam = text(game.phones["Sam"].get(f"/t/{game.code}/seat"))
+    assert 'http-equiv="refresh"' not in sam  # Sam is picking
+    assert 'http-equiv="refresh"' in text(game.phones["Nick"].get(f"/t/{game.code}/seat"))
+
+
 def test_a_tap_for_another_hand_is_refused(game):
     response = game.say("Sam", "pass", hand=2)
     assert response.status_code == 409 and "the table is on round 1" in text(response)
@@ -712,6 +718,18 @@ def test_a_bad_correction_is_refused_with_a_message(game, bids, tricks, said):
     response = game.post("rounds/1", {"rounds": "1", "bids": bids, "tricks": tricks,
                                       "step": "save"})
     assert response.status_code == 400 and said in html_lib.unescape(text(response))
+    assert game.record()["rounds"][0]["tricks"] == 9
+
+
+def test_a_correction_that_would_move_a_later_deal_is_refused(game):
+    game.play(displays(13), 9)  # Sam bids 9 and makes it: Sam & Emily win match 1; Nick deals
+    game.play(EXAMPLE, 4)       # hand 2 is bid from Emily, left of Nick
+    # With 8 tricks hand 1 fails: no match is won, and Sam would have dealt hand 2.
+    bids = " ".join(displays(13))
+    response = game.post("rounds/1", {"rounds": "2", "bids": bids, "tricks": "8"})
+    assert response.status_code == 400
+    assert "Round 2: Emily bid out of turn; it was Nick's turn." in html_lib.unescape(
+        text(response))
     assert game.record()["rounds"][0]["tricks"] == 9
 
 
