@@ -34,10 +34,8 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import re
 import statistics
 import sys
-import tempfile
 import time
 from pathlib import Path
 
@@ -47,23 +45,17 @@ for folder in (ROOT, ROOT / "scripts"):
         sys.path.insert(0, str(folder))
 
 from measure_round import (  # noqa: E402  (needs scripts/ on sys.path)
-    CHROMIUM,
-    CHROMIUM_ARGS,
-    PHONE,
-    TABLET,
+    PLAYERS,
     WAIT_MS,
     Device,
     expect_attribute,
-    htmx_file,
-    serve,
+    measure,
+    seat_players,
 )
-
-from companion.config import HTMX_URL  # noqa: E402
 
 TARGET_SECONDS = 15
 TARGET_TABLET_TAPS = 3
 
-PLAYERS = ("Rob", "Sam", "Nick", "Emily")
 BIDS = ("5H", "pass", "KS", "pass", "pass", "pass")
 """The record format's example (docs/records.md), in turn from the dealer's left: in hand 1
 Sam displays 5♥, Nick passes, Emily displays K♠ and wins the bid at −2."""
@@ -76,39 +68,8 @@ TRICKS = 9
 
 async def set_up(browser, base_url: str, htmx: Path, pause: float):
     """Make the table, seat the phones and start Tremp (not measured)."""
-    from playwright.async_api import expect
-
-    async def serve_htmx(route) -> None:
-        await route.fulfill(path=str(htmx), content_type="application/javascript",
-                            headers={"Access-Control-Allow-Origin": "*"})
-
-    async def context(device: dict):
-        made = await browser.new_context(base_url=base_url, **device)
-        made.set_default_timeout(WAIT_MS)
-        await made.route(HTMX_URL, serve_htmx)
-        return made
-
-    tablet = await (await context(TABLET)).new_page()
-    await tablet.goto("/new?game=tremp")
-    await tablet.get_by_test_id("table-name").fill("Measured Tremp")
-    await expect(tablet.locator('input[name="player"]')).to_have_count(4)
-    for position, name in enumerate(PLAYERS, 1):
-        await tablet.get_by_test_id(f"player-{position}").fill(name)
-    await tablet.get_by_test_id("phone-names").set_checked(False)
-    await tablet.get_by_test_id("dealer").select_option("1")
-    await tablet.get_by_test_id("create-table").click()
-    await tablet.wait_for_url(re.compile(r"/t/[^/]+$"))
-    join_url = (await tablet.locator("#join-url").inner_text()).strip()
-    phones = {}
-    for position, name in enumerate(PLAYERS, 1):
-        page = await (await context(PHONE)).new_page()
-        await page.goto(join_url)
-        await page.get_by_test_id(f"claim-{position}").click()
-        await expect(page.locator("#you-are")).to_contain_text(f"You are {name}")
-        phones[name] = Device(name, page, pause)
-    for position in range(1, 5):
-        await expect_attribute(tablet.locator(f'li.seat[data-seat="{position}"]'),
-                               "data-joined", "yes")
+    tablet, phones = await seat_players(browser, base_url, htmx, pause, "tremp",
+                                        "Measured Tremp")
     await tablet.get_by_test_id("start-game").click()
     await tablet.get_by_test_id("start-options").click()
     await expect_attribute(tablet.locator("#round"), "data-phase", "bidding")
@@ -193,28 +154,6 @@ async def one_game(browser, base_url: str, htmx: Path, pause: float) -> dict:
             "plain": plain, "counted": counted}
 
 
-async def measure(runs: int, pause: float) -> list[dict]:
-    """Start the companion and Chromium, and play ``runs`` games, each at a new table."""
-    from playwright.async_api import async_playwright
-
-    if not Path(CHROMIUM).is_file():
-        sys.exit(f"no Chromium at {CHROMIUM}: `apt-get install chromium`")
-    htmx = htmx_file()
-    with tempfile.TemporaryDirectory() as folder:
-        server, base_url = serve(Path(folder) / "companion.sqlite")
-        try:
-            async with async_playwright() as playwright:
-                browser = await playwright.chromium.launch(
-                    executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
-                try:
-                    return [await one_game(browser, base_url, htmx, pause)
-                            for _ in range(runs)]
-                finally:
-                    await browser.close()
-        finally:
-            server.shutdown()
-
-
 def verdict(met: bool) -> str:
     """``met`` or ``MISSED``."""
     return "met" if met else "MISSED"
@@ -262,7 +201,7 @@ def main() -> None:
                         help="seconds a person takes before each tap (default 0.4)")
     parser.add_argument("--runs", type=int, default=1, help="games to measure (default 1)")
     args = parser.parse_args()
-    results = asyncio.run(measure(max(1, args.runs), max(0.0, args.pause)))
+    results = asyncio.run(measure(max(1, args.runs), max(0.0, args.pause), play=one_game))
     report(results, args.pause)
 
 

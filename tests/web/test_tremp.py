@@ -519,7 +519,7 @@ def test_the_counter_refuses_a_double_tap_a_fourteenth_and_phones(game):
     assert tap(game, "Sam", taps=0).status_code == 303
     response = tap(game, "Sam", taps=0)  # the same tap again
     assert response.status_code == 409
-    assert message(response) == "Trick 1 was counted a moment ago: look again, then tap."
+    assert message(response) == "That trick was counted a moment ago: look again, then tap."
     assert game.draft().facts["trick_taps"] == ["Sam"]
     assert tap(game, "Sam", client=game.phones["Sam"]).status_code == 403
     assert game.post("counter", {"winner": "5", "taps": "1"}).status_code == 400

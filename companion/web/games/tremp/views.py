@@ -172,6 +172,16 @@ def tricks(act: Act):
     return None
 
 
+def _counter(act: Act, stale: str):
+    """The hand and its trick count for a tap of the counter, and the refusal of a tap that
+    is out of place (before the bidding is over, or meant for an earlier count)."""
+    view = _view(act)
+    count = view.count
+    if view.phase not in AFTER_BIDDING or count is None:
+        return view, count, refuse(act, _not_now(view))
+    return view, count, _seen(act, "taps", "tricks counted", count.played, stale)
+
+
 @bp.post("/counter")
 @game_action(Who.KEEPER)
 def count_trick(act: Act):
@@ -179,17 +189,13 @@ def count_trick(act: Act):
 
     The 13th tap sets the bidding team's tricks.
     """
-    view = _view(act)
-    if view.phase not in AFTER_BIDDING:
-        return refuse(act, _not_now(view))
-    count = view.count
-    assert count is not None and view.bidder is not None
-    if count.complete:
-        return refuse(act, f"All {rules.TRICKS} tricks are counted. Undo a tap to change one.")
-    refused = _seen(act, "taps", "tricks counted", count.played,
-                    f"Trick {count.played} was counted a moment ago: look again, then tap.")
+    view, count, refused = _counter(act, "That trick was counted a moment ago: look again, "
+                                         "then tap.")
     if refused is not None:
         return refused
+    assert view.bidder is not None
+    if count.complete:
+        return refuse(act, f"All {rules.TRICKS} tricks are counted. Undo a tap to change one.")
     try:
         position = forms.read_position(act.form, len(view.players))
     except FormError as error:
@@ -207,17 +213,12 @@ def count_trick(act: Act):
 @game_action(Who.KEEPER)
 def uncount_trick(act: Act):
     """Take back the trick counter's last tap (and the tricks it set, if it set them)."""
-    view = _view(act)
-    if view.phase not in AFTER_BIDDING:
-        return refuse(act, _not_now(view))
-    count = view.count
-    assert count is not None
-    if not count.played:
-        return refuse(act, "No trick has been counted yet.")
-    refused = _seen(act, "taps", "tricks counted", count.played,
-                    "The trick counter changed a moment ago: look again, then undo.")
+    view, count, refused = _counter(act, "The trick counter changed a moment ago: look again, "
+                                         "then undo.")
     if refused is not None:
         return refused
+    if not count.played:
+        return refuse(act, "No trick has been counted yet.")
     changes: dict[str, object] = {"trick_taps": list(count.winners[:-1]) or None}
     if view.counted is not None and view.tricks == view.counted:
         changes["tricks"] = None
