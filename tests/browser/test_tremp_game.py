@@ -47,9 +47,12 @@ def code(card: str) -> str:
     return card[:-1] + SUIT_LETTERS[card[-1]]
 
 
-def plain(page, testid: str) -> str:
-    """A test id's text with its spaces tidied."""
-    return " ".join(page.get_by_test_id(testid).first.inner_text().split())
+def above_the_fold(page, testid: str) -> None:
+    """The element ``testid`` is whole within the first screenful of the page."""
+    box = page.get_by_test_id(testid).bounding_box()
+    scrolled = page.evaluate("window.scrollY")
+    fold = page.viewport_size["height"]
+    assert box is not None and box["y"] + scrolled + box["height"] <= fold, (testid, box, fold)
 
 
 class TrempTable:
@@ -207,6 +210,8 @@ def test_a_whole_game_of_tremp(new_context, make_table, screenshot):
     table.wait_turn("Sam")
     expect(phones["Sam"].get_by_test_id("bid-form")).to_be_visible()
     assert phones["Nick"].get_by_test_id("bid-form").count() == 0
+    above_the_fold(phones["Sam"], "display")
+    above_the_fold(phones["Sam"], "pass")
     screenshot(phones["Sam"], "01-sam-to-bid")
 
     # --- Hand 1: the first three pass; the dealer must bid -----------------------------------
@@ -219,6 +224,7 @@ def test_a_whole_game_of_tremp(new_context, make_table, screenshot):
     for page in (tablet, phones["Emily"]):
         expect(page.get_by_test_id("must-bid")).to_contain_text("Rob, the dealer, must display",
                                                                 timeout=LIVE_MS)
+    above_the_fold(rob, "display")  # the next action comes first, on one screenful
     screenshot(rob, "02-rob-must-bid")
     table.say("Rob", "2♣")
     for page in table.pages():
@@ -230,6 +236,8 @@ def test_a_whole_game_of_tremp(new_context, make_table, screenshot):
     table.bidding("Sam", ["pass", "pass", "pass"])
     table.wait_phase("play")
     assert phones["Sam"].get_by_test_id("tricks-form").count() == 0  # the opponents do not
+    above_the_fold(phones["Nick"], "tricks-13")
+    above_the_fold(tablet, "tricks-13")
     table.tricks(6, phones["Nick"])  # the bidder's partner enters them on his phone
     table.wait_phase("score")
     expect(tablet.get_by_test_id("preview").get_by_test_id("points-line")).to_have_text(
@@ -276,6 +284,7 @@ def test_a_whole_game_of_tremp(new_context, make_table, screenshot):
         "+P(10) = 1024 match")
     expect(tablet.get_by_test_id("preview").get_by_test_id("match-won")).to_contain_text(
         "Rob & Nick win the match at 272")
+    above_the_fold(tablet, "confirm-hand")
     screenshot(tablet, "05-tablet-counted")
     table.confirm()
     table.wait_phase("bidding")

@@ -606,6 +606,10 @@ def test_the_judge_takes_the_hands_trump_and_names_who_played(game):
     # The picker's tiles add a card to the trick (links, no JavaScript needed).
     page = html_lib.unescape(text(judge(game, cards="KS")))
     assert "cards=KS+AS" in page and "1 of 4" in page
+    # Anyone with the table's link may ask; the judge goes back to the score page.
+    stranger = game.actions.phone()
+    page = text(judge(game, stranger, cards="KS AS 2D 3H"))
+    assert f'href="/t/{game.code}/games/1" data-testid="judge-done"' in page
 
 
 def test_the_tablet_counts_the_judged_trick_in_one_tap(game):
@@ -660,6 +664,8 @@ def test_the_game_ends_at_a_two_match_lead_with_the_winners_on_every_screen(game
     game.play(displays(13), 9)  # Nick deals (the losers), Emily bids 9: match 2
     result = game.result()
     assert result["finished"] and result["winners"] == ["Sam", "Emily"]
+    response = game.post("confirm")
+    assert response.status_code == 409 and "The game is over" in text(response)
     for page in (game.tablet(), *(game.phone(n) for n in PLAYERS)):
         assert game.phase(page) == "end"
         assert "<strong>Sam &amp; Emily</strong> win the game, 2 matches to 0." in page
@@ -712,6 +718,7 @@ def test_a_past_hand_is_corrected_and_everything_after_it_follows(game):
     ("", "9", "Type the bids in turn: a card to display it, or pass."),
     ("5h pass ks pass pass pass", "14", "must be from 0 to 13"),
     ("5h pass 5h pass pass pass", "9", "5♥ was already displayed by Sam"),
+    (" ".join(["pass"] * 57), "9", "That is 57 bids: more than a hand can hold."),
 ])
 def test_a_bad_correction_is_refused_with_a_message(game, bids, tricks, said):
     game.play(EXAMPLE, 9)
@@ -731,6 +738,19 @@ def test_a_correction_that_would_move_a_later_deal_is_refused(game):
     assert "Round 2: Emily bid out of turn; it was Nick's turn." in html_lib.unescape(
         text(response))
     assert game.record()["rounds"][0]["tricks"] == 9
+
+
+def test_a_draft_the_rules_refuse_shows_its_problem_and_takes_no_tap(game):
+    with game.actions.app.app_context():
+        table = db.session.scalar(queries.table_by_code(game.code))
+        draft = round_store.locked_draft(table.current_game)
+        round_store.update_facts(draft, {"bids": [["Nick", "pass"]]})  # out of turn
+        db.session.commit()
+    for page in (game.tablet(), game.phone("Sam")):
+        assert "record: hand 1: Nick passed out of turn; it was Sam&#39;s turn" in page
+    assert game.say("Sam", "pass").status_code == 409
+    assert game.post("confirm").status_code == 409
+    assert 'data-testid="score-table"' in game.scores()
 
 
 # --------------------------------------------------------------------------- the record, the rules

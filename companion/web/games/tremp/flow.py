@@ -144,16 +144,6 @@ class HandView(View):
 
     # -- who is who
 
-    @property
-    def my_position(self) -> int | None:
-        """This phone's seat."""
-        return next((p.position for p in self.board if p.player == self.me), None)
-
-    @property
-    def my_team(self) -> str | None:
-        """This phone's team."""
-        return self.now.team(self.me) if self.now is not None and self.me else None
-
     def left_of(self, player: str) -> str:
         """The player to ``player``'s left (who bids first when ``player`` deals)."""
         return left_of(self.players, player)
