@@ -187,8 +187,9 @@ def report(results: list[dict], pause: float) -> None:
         print(f"    tablet taps:      {taps}: " + ", ".join(log))
         print(f"    during the play:  {during} taps (one after each of tricks 1 to 12)")
     if len(results) > 1:
-        for key, label in (("plain", "without the counter"), ("counted", "with the counter")):
-            seconds = [r[key][0] for r in results]
+        for key, label in (("bidding", "of the bidding round"), ("plain", "without the counter"),
+                           ("counted", "with the counter")):
+            seconds = [r["bidding_seconds"] if key == "bidding" else r[key][0] for r in results]
             print(f"\nSeconds {label} over {len(results)} runs: median "
                   f"{statistics.median(seconds):.1f}, best {min(seconds):.1f}, "
                   f"worst {max(seconds):.1f}")
