@@ -31,7 +31,7 @@ from playwright.sync_api import expect
 from companion.rules import tremp as rules
 from companion.web.filters import number
 
-LIVE_MS = 10_000  # two live ticks, and then some on a busy machine
+LIVE_MS = 15_000  # two live ticks, and a margin for a busy 2-core machine
 PLAYERS = ("Rob", "Sam", "Nick", "Emily")
 A, B = "Rob & Nick", "Sam & Emily"
 SUIT_LETTERS = {"♠": "S", "♥": "H", "♦": "D", "♣": "C"}
@@ -48,11 +48,22 @@ def code(card: str) -> str:
 
 
 def above_the_fold(page, testid: str) -> None:
-    """The element ``testid`` is whole within the first screenful of the page."""
-    box = page.get_by_test_id(testid).bounding_box()
-    scrolled = page.evaluate("window.scrollY")
+    """The element ``testid`` is whole within the first screen of the page, unscrolled."""
+    page.evaluate("window.scrollTo(0, 0)")
+    locator = page.get_by_test_id(testid)
+    expect(locator).to_be_visible(timeout=LIVE_MS)
+    box = locator.bounding_box()
     fold = page.viewport_size["height"]
-    assert box is not None and box["y"] + scrolled + box["height"] <= fold, (testid, box, fold)
+    assert box is not None and box["y"] >= 0 and box["y"] + box["height"] <= fold, (
+        testid, box, fold)
+
+
+def touch_size(locator, what: str) -> None:
+    """Every element of ``locator`` is at least 44×44 px."""
+    boxes = [element.bounding_box() for element in locator.all()]
+    assert boxes, what
+    for box in boxes:
+        assert box is not None and box["width"] >= 44 and box["height"] >= 44, (what, box)
 
 
 class TrempTable:
@@ -178,7 +189,7 @@ class TrempTable:
 
 def seat_the_table(new_context, make_table) -> TrempTable:
     """The tablet makes a Tremp table (Rob deals first) and four phones take their seats."""
-    tablet = new_context("tablet").new_page()
+    tablet = new_context("tablet", viewport={"width": 800, "height": 1280}).new_page()
     join_url = make_table(tablet, "Tremp night", list(PLAYERS), "tremp")
     tablet.get_by_test_id("dealer-choice").select_option("1")
     tablet.get_by_test_id("set-dealer").click()
@@ -212,6 +223,8 @@ def test_a_whole_game_of_tremp(new_context, make_table, screenshot):
     assert phones["Nick"].get_by_test_id("bid-form").count() == 0
     above_the_fold(phones["Sam"], "display")
     above_the_fold(phones["Sam"], "pass")
+    touch_size(phones["Sam"].locator("#round label.pick"), "the 52 tiles of Sam's picker")
+    touch_size(phones["Sam"].locator("#round button:visible"), "Sam's buttons")
     screenshot(phones["Sam"], "01-sam-to-bid")
 
     # --- Hand 1: the first three pass; the dealer must bid -----------------------------------
@@ -238,6 +251,8 @@ def test_a_whole_game_of_tremp(new_context, make_table, screenshot):
     assert phones["Sam"].get_by_test_id("tricks-form").count() == 0  # the opponents do not
     above_the_fold(phones["Nick"], "tricks-13")
     above_the_fold(tablet, "tricks-13")
+    touch_size(phones["Nick"].locator("#round button:visible"), "Nick's tricks")
+    touch_size(tablet.locator("#round button:visible"), "the tablet's buttons")
     table.tricks(6, phones["Nick"])  # the bidder's partner enters them on his phone
     table.wait_phase("score")
     expect(tablet.get_by_test_id("preview").get_by_test_id("points-line")).to_have_text(
@@ -262,6 +277,7 @@ def test_a_whole_game_of_tremp(new_context, make_table, screenshot):
     # Emily asks the judge on her phone: an ace beats the king of its suit.
     emily = phones["Emily"]
     table.judge(emily, ["K♥", "A♥", "2♠", "3♠"])
+    touch_size(emily.locator(".judge-picker label.pick"), "the judge's tiles")
     expect(emily.get_by_test_id("judge-verdict")).to_have_text("Sam takes the trick with A♥.")
     expect(emily.get_by_test_id("judge-why")).to_contain_text(
         "A♥ beats K♥: an ace beats the king of its suit")
