@@ -28,36 +28,7 @@ from companion.rules.tremp import (
     tricks_needed,
 )
 
-PLAYERS = ["Rob", "Sam", "Nick", "Emily"]
-A, B = "Rob & Nick", "Sam & Emily"
-EXAMPLE = {"bids": [["Sam", "5♥"], ["Nick", "pass"], ["Emily", "K♠"], ["Rob", "pass"],
-                    ["Sam", "pass"], ["Nick", "pass"]], "tricks": 9}
-CARDS = ["2♠", "3♠", "4♠", "5♠", "6♠", "7♠", "8♠", "9♠", "10♠", "J♠", "Q♠", "K♠", "A♠",
-         "2♥", "3♥", "4♥", "5♥"]
-
-
-def record(*hands, first_dealer="Rob", **options):
-    return {"game": "tremp", "players": PLAYERS, "first_dealer": first_dealer,
-            "options": options, "rounds": list(hands)}
-
-
-def hand(dealer, bidder, bid, tricks):
-    """A hand where displays run in turn up to ``bid``, the last by ``bidder``, then 3 passes."""
-    n = bid - tremp.OPENING_BID
-    first = left_of(PLAYERS, bidder, -(n - 1))
-    entries = []
-    turn = left_of(PLAYERS, dealer)
-    while turn != first:
-        entries.append([turn, "pass"])
-        turn = left_of(PLAYERS, turn)
-    for card in CARDS[:n]:
-        entries.append([turn, card])
-        turn = left_of(PLAYERS, turn)
-    for _ in range(3):
-        entries.append([turn, "pass"])
-        turn = left_of(PLAYERS, turn)
-    return {"bids": entries, "tricks": tricks}
-
+from .test_tremp import EXAMPLE, PLAYERS, A, B, hand, record
 
 # --- the points formula ----------------------------------------------------------------
 
@@ -126,8 +97,8 @@ def test_progress_of_a_new_game():
 
 def test_progress_follows_the_matches_and_the_thresholds():
     # Sam & Emily make 8 twice: 512 ≥ 272, match 1 is theirs; Rob & Nick now need 136.
-    rec = record(hand("Rob", "Sam", 8, 8))
-    rec["rounds"].append(hand("Sam", "Sam", 8, 8))
+    rec = record(hand("Rob", 8, "Sam", 8))
+    rec["rounds"].append(hand("Sam", 8, "Sam", 8))
     now = progress(rec)
     assert now.result["matches"] == {A: 0, B: 1}
     assert now.match_number == 2 and now.thresholds == {A: 136, B: 272}
@@ -142,7 +113,7 @@ def test_progress_at_the_end_of_the_game():
     rec = record()
     while not replay(rec)["finished"]:
         dealer = tremp.next_dealer(rec)
-        rec["rounds"].append(hand(dealer, left_of(PLAYERS, dealer), 9, 13))
+        rec["rounds"].append(hand(dealer, 9, left_of(PLAYERS, dealer), 13))
     now = progress(rec)
     assert now.finished and now.dealer is None and now.first_bidder is None
     winners = now.result["winners"]
