@@ -145,8 +145,10 @@ async def expect_attribute(locator, name: str, value: str) -> None:
     await expect(locator).to_have_attribute(name, value, timeout=WAIT_MS)
 
 
-async def set_up(browser, base_url: str, htmx: Path, pause: float):
-    """Make the table, seat the phones, start the game and open the vote (not measured)."""
+async def seat_players(browser, base_url: str, htmx: Path, pause: float, game: str,
+                       name: str) -> tuple[object, dict[str, Device]]:
+    """Make a table of ``game`` for the four players (Rob deals first) on a tablet, and a phone
+    takes each seat (not measured); returns the tablet's page and the phones."""
     from playwright.async_api import expect
 
     async def serve_htmx(route) -> None:
@@ -160,12 +162,11 @@ async def set_up(browser, base_url: str, htmx: Path, pause: float):
         return made
 
     tablet = await (await context(TABLET)).new_page()
-    await tablet.goto("/new")
-    await tablet.get_by_test_id("table-name").fill("Measured round")
-    await tablet.get_by_test_id("game").select_option("tromplemond")
-    await tablet.get_by_test_id("seat-count").fill("4")
-    for position, name in enumerate(PLAYERS, 1):
-        await tablet.get_by_test_id(f"player-{position}").fill(name)
+    await tablet.goto(f"/new?game={game}")
+    await tablet.get_by_test_id("table-name").fill(name)
+    await expect(tablet.locator('input[name="player"]')).to_have_count(len(PLAYERS))
+    for position, player in enumerate(PLAYERS, 1):
+        await tablet.get_by_test_id(f"player-{position}").fill(player)
     await tablet.get_by_test_id("phone-names").set_checked(False)
     await tablet.get_by_test_id("dealer").select_option("1")
     await tablet.get_by_test_id("create-table").click()
@@ -173,20 +174,26 @@ async def set_up(browser, base_url: str, htmx: Path, pause: float):
     join_url = (await tablet.locator("#join-url").inner_text()).strip()
 
     phones = {}
-    for position, name in enumerate(PLAYERS, 1):
+    for position, player in enumerate(PLAYERS, 1):
         page = await (await context(PHONE)).new_page()
         await page.goto(join_url)
         await page.get_by_test_id(f"claim-{position}").click()
-        await expect(page.locator("#you-are")).to_contain_text(f"You are {name}")
-        phones[name] = Device(name, page, pause)
-    for position in range(1, 5):
+        await expect(page.locator("#you-are")).to_contain_text(f"You are {player}")
+        phones[player] = Device(player, page, pause)
+    for position in range(1, len(PLAYERS) + 1):
         await expect_attribute(tablet.locator(f'li.seat[data-seat="{position}"]'),
                                "data-joined", "yes")
+    return tablet, phones
 
+
+async def set_up(browser, base_url: str, htmx: Path, pause: float):
+    """Make the table, seat the phones, start the game and open the vote (not measured)."""
+    tablet, phones = await seat_players(browser, base_url, htmx, pause, "tromplemond",
+                                        "Measured round")
     await tablet.get_by_test_id("start-game").click()
     await tablet.get_by_test_id("joining-fee").fill("2.00")
     await tablet.get_by_test_id("tromp-stake").fill("0.50")
-    await tablet.get_by_test_id("start-tromplemond").click()
+    await tablet.get_by_test_id("start-options").click()
     await expect_attribute(tablet.locator("#round"), "data-phase", "deal")
     await tablet.get_by_test_id("open-vote").click()
     return Device("tablet", tablet, pause), phones
@@ -198,8 +205,9 @@ async def vote(phones: dict[str, Device]) -> None:
 
     async def slip(device: Device) -> None:
         page = device.page
-        await expect_attribute(page.locator("#vote-slip"), "data-step", "choose")
-        await page.get_by_test_id(f"slip-{SLIPS[device.name]}").click()
+        await expect_attribute(page.locator(".vote-slip"), "data-step", "choose")
+        tile = f'label.slip-choice:has(> [data-testid="slip-{SLIPS[device.name]}"])'
+        await page.locator(tile).click()
         await page.get_by_test_id("slip-confirm").click()
         # Dropped: the confirm step is gone ("in", or "settled" for the last slip).
         await expect(page.get_by_test_id("slip-confirm")).to_have_count(0, timeout=WAIT_MS)
@@ -256,8 +264,8 @@ async def one_round(browser, base_url: str, htmx: Path, pause: float) -> dict:
 async def measure(runs: int, pause: float, play=None) -> list[dict]:
     """Start the companion and Chromium, and play ``runs`` rounds, each at a new table.
 
-    ``play`` plays one round (default: Tromplemond's :func:`one_round`), so another
-    game's measure can use the same server and browser.
+    ``play(browser, base_url, htmx, pause)`` plays and measures one (default: a
+    Tromplemond round), so another game's script can use the same set-up.
     """
     play = play or one_round
     from playwright.async_api import async_playwright

@@ -33,6 +33,12 @@ the order played (A is low, yet an ace beats the king of its suit; tremp
 beats trump; any other suit beats tremp), folding :func:`beats` over them.
 The record does not hold tricks: the judge is for the table to ask.
 
+For the screens: :func:`progress` says where a game stands between hands
+(the dealer, the match, the thresholds), :func:`bidding_status` where a
+bidding in progress stands, :func:`points_formula` which powers of two a hand
+scores, and :func:`count_tricks` reads the tablet's trick counter (who won
+each trick).
+
 Result
 ------
 The common result where ``scores`` and ``totals`` are keyed by team (seat
@@ -129,6 +135,9 @@ TRAILING_TARGET = 136
 LEAD_TO_WIN = 2
 """The game ends when a team leads by this many matches."""
 
+MINUS = "\u2212"
+"""The minus sign the players read (−, not the hyphen)."""
+
 
 # ---------------------------------------------------------------------------
 # Small pure helpers
@@ -171,6 +180,48 @@ def partner_of(players: Sequence[str], player: str) -> str:
 
 
 @dataclass(frozen=True)
+class PointsFormula:
+    """Which powers of two a hand scores, as the rules write them.
+
+    ``points_to`` takes ``P(match_power)`` match points and ``P(game_power)``
+    game points; ``taken`` is the tricks that team took (the bidders' when
+    the bid was made, the opponents' ``13 − r`` when it failed).
+    """
+
+    made: bool
+    taken: int
+    match_power: int
+    game_power: int
+
+
+def points_formula(bid: int, tricks: int) -> PointsFormula:
+    """The powers of two of a hand where the bidding team took ``tricks`` against ``bid``.
+
+    Made: ``P(b)`` match and ``P(2 × (r − b))`` game points to the bidders.
+    Failed: the opponents took ``13 − r`` and score ``P(b − 1)`` game and
+    ``P(2 × (13 − r + b − 14))`` match points.
+
+    >>> points_formula(8, 9)
+    PointsFormula(made=True, taken=9, match_power=8, game_power=2)
+    >>> points_formula(8, 4)
+    PointsFormula(made=False, taken=9, match_power=6, game_power=7)
+    """
+    if tricks >= bid:
+        return PointsFormula(True, tricks, bid, 2 * (tricks - bid))
+    taken = TRICKS - tricks
+    return PointsFormula(False, taken, 2 * (taken + bid - 14), bid - 1)
+
+
+def tricks_needed(bid: int) -> int:
+    """The tricks the bidding team must take to make ``bid`` (0 for a bid below 0).
+
+    >>> tricks_needed(8), tricks_needed(-2)
+    (8, 0)
+    """
+    return max(bid, 0)
+
+
+@dataclass(frozen=True)
 class HandPoints:
     """What a hand scores: ``made`` says whether the bidders took at least the bid.
 
@@ -196,9 +247,8 @@ def hand_points(bid: int, tricks: int) -> HandPoints:
     >>> hand_points(-2, 0)
     HandPoints(made=True, match_points=Fraction(1, 4), game_points=16)
     """
-    if tricks >= bid:
-        return HandPoints(True, points(bid), points(2 * (tricks - bid)))
-    return HandPoints(False, points(2 * (TRICKS - tricks + bid - 14)), points(bid - 1))
+    formula = points_formula(bid, tricks)
+    return HandPoints(formula.made, points(formula.match_power), points(formula.game_power))
 
 
 # ---------------------------------------------------------------------------
@@ -311,6 +361,20 @@ class BiddingStatus:
     def trump(self) -> Suit | None:
         """The suit of the last displayed card, if any."""
         return self.displayed[-1].card.suit if self.displayed else None
+
+    @property
+    def tremp(self) -> Suit | None:
+        """The other suit of the trump's colour, once a card is displayed."""
+        return self.trump.partner if self.trump is not None else None
+
+    @property
+    def needed(self) -> int:
+        """The tricks the bid asks of the bidding team (0 for a bid below 0)."""
+        return tricks_needed(self.bid)
+
+    def shown_by(self, player: str) -> tuple[Display, ...]:
+        """The cards ``player`` has displayed, in the order displayed."""
+        return tuple(d for d in self.displayed if d.player == player)
 
 
 def bidding_status(entries: object, players: Sequence[str], dealer: str,
@@ -818,7 +882,10 @@ def _walk(record: object) -> tuple[Game, list[tuple[HandResult, Game]]]:
 
 def replay(record: Mapping[str, Any]) -> dict[str, Any]:
     """The result of a Tremp record (see the module docstring for its shape)."""
-    game, history = _walk(record)
+    return _result(*_walk(record))
+
+
+def _result(game: Game, history: Sequence[tuple[HandResult, Game]]) -> dict[str, Any]:
     teams = team_names(game.players)
     rounds = []
     for i, (result, after) in enumerate(history):
@@ -873,7 +940,7 @@ def _breakdown(teams: tuple[str, str], result: HandResult, after: Game,
         "trump": str(bidding.trump),
         "tremp": str(bidding.tremp),
         "tricks": result.hand.tricks,
-        "needed": max(bidding.bid, 0),
+        "needed": tricks_needed(bidding.bid),
         "made": result.points.made,
         "points_to": teams[result.points_to],
         "match_points": _number(result.points.match_points, label),
@@ -885,6 +952,132 @@ def _breakdown(teams: tuple[str, str], result: HandResult, after: Game,
         "matches": dict(zip(teams, after.matches, strict=True)),
         "game_over": after.finished,
     }
+
+
+@dataclass(frozen=True)
+class Progress:
+    """Where a game stands between hands: everything the screens need to know of "what now".
+
+    Read from the record by the rules, so no page counts matches or compares
+    totals itself. ``dealer`` is None once the game is over.
+    """
+
+    result: dict[str, Any]
+    """``replay(record)``."""
+    players: tuple[str, ...]
+    teams: tuple[str, str]
+    """The teams' names: the team of seat 1 first."""
+    hand_index: int
+    """The next hand, 0-based (the number of hands in the record)."""
+    dealer: str | None
+    match_number: int
+    """The match being played, 1 for the first."""
+    thresholds: dict[str, int]
+    """The match points each team needs to win the current match (272 or 136)."""
+    beginners: bool
+    winning_team: str | None
+    """The team that won the game (None until then)."""
+
+    @property
+    def finished(self) -> bool:
+        """True once a team leads by two matches."""
+        return self.winning_team is not None
+
+    @property
+    def hand_number(self) -> int:
+        """The next hand as players count it (1 for the first)."""
+        return self.hand_index + 1
+
+    @property
+    def first_bidder(self) -> str | None:
+        """Who speaks first in the next hand's bidding: the dealer's left."""
+        return left_of(self.players, self.dealer) if self.dealer is not None else None
+
+    def team(self, player: str) -> str:
+        """The name of ``player``'s team.
+
+        >>> progress({"game": "tremp", "players": ["Rob", "Sam", "Nick", "Emily"],
+        ...           "first_dealer": "Rob", "rounds": []}).team("Emily")
+        'Sam & Emily'
+        """
+        return self.teams[team_of(self.players, player)]
+
+
+def progress(record: Mapping[str, Any]) -> Progress:
+    """Where the game of ``record`` stands (RuleError when the record is refused).
+
+    >>> now = progress({"game": "tremp", "players": ["Rob", "Sam", "Nick", "Emily"],
+    ...                 "first_dealer": "Nick", "rounds": []})
+    >>> now.hand_number, now.dealer, now.first_bidder, now.match_number, now.thresholds
+    (1, 'Nick', 'Emily', 1, {'Rob & Nick': 272, 'Sam & Emily': 272})
+    """
+    game, history = _walk(record)
+    teams = team_names(game.players)
+    winners = game.winners
+    return Progress(
+        result=_result(game, history), players=game.players, teams=teams,
+        hand_index=game.played, dealer=None if game.finished else game.dealer,
+        match_number=sum(game.matches) + 1,
+        thresholds=dict(zip(teams, game.thresholds(), strict=True)), beginners=game.beginners,
+        winning_team=teams[team_of(game.players, winners[0])] if winners else None)
+
+
+@dataclass(frozen=True)
+class TrickCount:
+    """The tricks of a hand counted as they are played: who won each trick, in order.
+
+    The first trick is led by the player left of the bid winner; each later
+    trick by the winner of the one before.
+    """
+
+    players: tuple[str, ...]
+    winners: tuple[str, ...]
+    leader: str
+    """Who leads the next trick (once all are played: who led the last)."""
+
+    @property
+    def played(self) -> int:
+        """Tricks counted so far."""
+        return len(self.winners)
+
+    @property
+    def complete(self) -> bool:
+        """True once all 13 tricks are counted."""
+        return self.played == TRICKS
+
+    @property
+    def next_number(self) -> int:
+        """The next trick as players count it (1 for the first)."""
+        return self.played + 1
+
+    @property
+    def by_team(self) -> tuple[int, int]:
+        """Tricks taken by each team so far: the team of seat 1 first."""
+        team_0 = sum(team_of(self.players, w) == 0 for w in self.winners)
+        return team_0, self.played - team_0
+
+    def of_team(self, player: str) -> int:
+        """Tricks taken so far by ``player``'s team."""
+        return self.by_team[team_of(self.players, player)]
+
+
+def count_tricks(players: Sequence[str], winners: Sequence[str], bidder: str) -> TrickCount:
+    """Check who won each trick so far (at most 13) and say who leads the next.
+
+    >>> count = count_tricks(["Rob", "Sam", "Nick", "Emily"], ["Nick", "Sam", "Rob"], "Emily")
+    >>> count.played, count.by_team, count.of_team("Emily"), count.leader
+    (3, (2, 1), 1, 'Rob')
+    >>> count_tricks(["Rob", "Sam", "Nick", "Emily"], [], "Emily").leader
+    'Rob'
+    """
+    names = tuple(players)
+    require_player(bidder, names, "the trick count")
+    for winner in winners:
+        require_player(winner, names, "the trick count")
+    if len(winners) > TRICKS:
+        raise RuleError(f"a hand has {TRICKS} tricks, not {len(winners)}")
+    leader = winners[-1] if winners else left_of(names, bidder)
+    return TrickCount(names, tuple(winners), leader)
 
 
 def next_dealer(record: Mapping[str, Any]) -> str | None:
@@ -944,7 +1137,7 @@ def deal_steps(players: Sequence[str], dealer: str, options: Mapping[str, Any]) 
     return Checklist(f"Tremp: {dealer} deals", (
         f"{dealer} shuffles and deals all 52 cards one at a time, clockwise, "
         f"starting with {first}: {TRICKS} each.",
-        f"Bidding starts at {OPENING_BID} with {first}, then clockwise. To bid, display a "
+        f"Bidding starts at {MINUS}{-OPENING_BID} with {first}, then clockwise. To bid, display a "
         "card face up: the bid goes up by 1 and that card's suit is the nominated trump.",
         "Three passes in a row after a bid end the bidding; the last to bid wins it. "
         f"If {first}, {second} and {third} all pass, {dealer} must bid (house rule).",

@@ -12,8 +12,9 @@ the page for a plain form. A view keeps only what is its own::
         ...change the facts...
 
 A view returns ``None`` (done: the usual answer), or a response of its own:
-one with a status below 400 is committed and sent; a refusal (4xx) is sent
-with nothing changed.
+one with a status below 400 is committed and sent; a refusal (4xx, or an
+``abort`` with a message) is sent with nothing changed: for an htmx tap, the
+actor's round region again with the message on top (:func:`refusal`).
 """
 
 from __future__ import annotations
@@ -26,10 +27,12 @@ from typing import Any, TypeVar
 
 from flask import Response, abort, make_response, redirect, request, url_for
 from werkzeug.datastructures import MultiDict
+from werkzeug.exceptions import HTTPException
 
 from ..extensions import db
 from ..store import Game, Seat, Table, queries
 from ..store import rounds as round_store
+from .errors import message_of
 from .flow import GameFlow, View, flow_for, flows
 from .limits import wrong_codes
 from .live import is_htmx
@@ -181,6 +184,26 @@ def answer(table: Table, *, keeper: bool) -> Response:
     return redirect(url_for(page, code=table.code) + "#round", code=303)
 
 
+def in_place() -> bool:
+    """True when a refusal is shown where the player looks: an htmx tap (not a boosted
+    form, which gets the error page)."""
+    return is_htmx() and not request.headers.get("HX-Boosted")
+
+
+def refusal(act: Act, message: str, status: int = 409) -> Response:
+    """A tap refused with ``message``, changing nothing: for htmx, the actor's round region
+    again with the message on top (it stays live); for a plain form, the error page."""
+    message = message[:1].upper() + message[1:]
+    if not message.endswith((".", "?", "!")):
+        message += "."
+    if not in_place():
+        abort(status, message)
+    db.session.rollback()
+    region = (tablet_region(act.table, error=message) if act.keeper
+              else phone_region(act.table, error=message))
+    return Response(region, status=status)
+
+
 def _same_game(flow: GameFlow, game: Game) -> None:
     """Stop with 404 when a game's own URL (its blueprint) is used on another game."""
     owners = {other.blueprint.name: name for name, other in flows().items()
@@ -213,13 +236,18 @@ def game_action(who: Who, *phases: Enum, refuse: str | None = None, same_round: 
             if same_round:
                 _same_round(draft)
             moment = flow.moment(table, game, seat.name if seat is not None else None)
-            if phases and moment.phase not in phases:
-                abort(409, refuse or "That is not for now: the round has moved on. Look "
-                                     "again and tap once more.")
             act = Act(table=table, game=game, flow=flow, draft=draft, view=moment,
                       keeper=keeper, seat=seat, form=request.form)
-            return _finish(view(act, **values), lambda: answer(table, keeper=keeper),
-                           act.after_commit)
+            try:
+                if phases and moment.phase not in phases:
+                    abort(409, refuse or "That is not for now: the round has moved on. Look "
+                                         "again and tap once more.")
+                made = view(act, **values)
+            except HTTPException as error:
+                if not in_place() or not 400 <= (error.code or 500) < 500:
+                    raise
+                made = refusal(act, message_of(error), error.code or 400)
+            return _finish(made, lambda: answer(table, keeper=keeper), act.after_commit)
 
         return action
 
@@ -227,4 +255,4 @@ def game_action(who: Who, *phases: Enum, refuse: str | None = None, same_round: 
 
 
 __all__ = ["Act", "Who", "answer", "game_action", "keeper_game", "load_game",
-           "require_playing", "table_action"]
+           "refusal", "require_playing", "table_action"]

@@ -25,8 +25,6 @@ from .actions import Act, Who, game_action, keeper_game
 from .flow import SealedStep, View, flow_for
 from .forms import FormError, whole_number
 from .limits import wrong_codes
-from .live import is_htmx
-from .regions import phone_region
 
 bp = Blueprint("vote", __name__)
 
@@ -142,9 +140,6 @@ def drop(act: Act, step: str):
     try:
         _drop(act, sealed_step, act.player)
     except sealed.SealError as error:
-        if is_htmx() and not request.headers.get("HX-Boosted"):
-            # The phone's round again, with the refusal on top where the player looks.
-            return Response(phone_region(act.table, error=str(error)), status=error.status)
         abort(error.status, str(error))
 
 

@@ -438,7 +438,7 @@ def test_deal_steps_name_the_dealer_and_the_first_bidder():
     assert checklist.title == "Tremp: Emily deals"
     assert checklist.steps[0].startswith("Emily shuffles and deals all 52 cards one at a time")
     assert "starting with Rob: 13 each" in checklist.steps[0]
-    assert checklist.steps[1].startswith("Bidding starts at -4 with Rob")
+    assert checklist.steps[1].startswith("Bidding starts at \u22124 with Rob")
     assert "If Rob, Sam and Nick all pass, Emily must bid (house rule)." in checklist.steps[2]
 
 

@@ -376,8 +376,9 @@ def test_a_refusal_comes_back_in_place_of_the_round_with_its_message(game):
     response = game.post("seats/3/offer", {"answer": "yes"}, client=game.phones["Cy"],
                          headers=HTMX)
     assert response.status_code == 409
-    assert 'data-status="409"' in text(response)
-    assert "It is Ann's turn to answer, not Cy's." in text(response)
+    region = text(response)
+    assert region.lstrip().startswith("<section") and 'id="round"' in region
+    assert 'data-testid="error">It is Ann\'s turn to answer, not Cy\'s.<' in region
 
 
 def test_offers_refused_for_a_bad_answer_another_seat_a_stranger_or_an_old_round(game):

@@ -9,15 +9,15 @@ scoreboard.
 
 from __future__ import annotations
 
-from ..flow import DefaultFlow, GameFlow
-from . import clumond, trefeltromp, tromplemond, trumplestiltskin
+from ..flow import GameFlow
+from . import clumond, trefeltromp, tremp, tromplemond, trumplestiltskin
 
 FLOWS: dict[str, GameFlow] = {
     "tromplemond": tromplemond.FLOW,
     "clumond": clumond.FLOW,
     "trumplestiltskin": trumplestiltskin.FLOW,
     "trefeltromp": trefeltromp.FLOW,
-    "tremp": DefaultFlow("tremp"),
+    "tremp": tremp.FLOW,
 }
 """Every game the app offers, in the order the new-table form lists them."""
 

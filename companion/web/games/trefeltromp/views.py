@@ -15,16 +15,14 @@ from enum import Enum
 from functools import wraps
 from typing import Any
 
-from flask import Response, abort, render_template, request, url_for
+from flask import Response, abort, render_template, url_for
 
 from ....rules import RuleError
 from ....rules import trefeltromp as rules
 from ....store import rounds as round_store
-from ...actions import Act, Who, game_action, load_game
+from ...actions import Act, Who, game_action, load_game, refusal
 from ...forms import FormError
 from ...limits import wrong_codes
-from ...live import is_htmx
-from ...regions import phone_region, tablet_region
 from ...roles import is_keeper, phone
 from . import forms
 from .flow import (
@@ -45,45 +43,35 @@ STALE = ("That was for an earlier moment of the hand: it has moved on. Look agai
          "once more.")
 
 
-def refuse(act: Act, message: str, status: int = 409) -> Response:
-    """A refusal where the player looks: their round region again with the message on top
-    (htmx), or the error page (a plain form). Nothing is changed."""
-    if is_htmx() and not request.headers.get("HX-Boosted"):
-        region = (tablet_region(act.table, error=message) if act.keeper
-                  else phone_region(act.table, error=message))
-        return Response(region, status=status)
-    abort(status, message)
-
 
 def _view(act: Act) -> HandView:
     return act.view_as(HandView)
 
 
-def _check(act: Act, phases: Sequence[Enum], refusal: str, *, at: bool = True,
+def _check(act: Act, phases: Sequence[Enum], why: str, *, at: bool = True,
            ) -> Response | None:
     """Refuse a tap meant for another hand, another moment of it, or another phase."""
     view = _view(act)
     if act.form.get("round") != str(view.round_number):
-        return refuse(act, f"That was for another hand: the table is on hand "
+        return refusal(act, f"That was for another hand: the table is on hand "
                            f"{view.round_number} now. Look again and tap once more.")
     if view.phase not in phases:
-        return refuse(act, refusal)
+        return refusal(act, why)
     if at and act.form.get("at") != str(view.at):
-        return refuse(act, STALE)
+        return refusal(act, STALE)
     return None
 
 
-def hand_action(who: Who, phases: Sequence[Enum], refusal: str | Callable[[HandView], str],
+def hand_action(who: Who, phases: Sequence[Enum], why: str | Callable[[HandView], str],
                 *, at: bool = True) -> Callable[[Callable[..., Any]], Callable[..., Response]]:
     """:func:`~companion.web.actions.game_action` with the hand's own checks first: the
-    hand the tap was meant for, the phase (``refusal`` says why not, or makes the message
+    hand the tap was meant for, the phase (``why`` says why not, or makes the message
     from the view) and, with ``at``, the moment of the hand (a double tap acts once)."""
 
     def decorate(view: Callable[..., Any]) -> Callable[..., Response]:
         @wraps(view)
         def checked(act: Act, **values: Any):
-            why = refusal(_view(act)) if callable(refusal) else refusal
-            refused = _check(act, phases, why, at=at)
+            refused = _check(act, phases, why(_view(act)) if callable(why) else why, at=at)
             return refused if refused is not None else view(act, **values)
 
         return game_action(who, same_round=False)(checked)
@@ -120,7 +108,7 @@ def deal(act: Act):
     ready = _view(act).ready
     assert ready is not None
     if ready.problem is not None:
-        return refuse(act, ready.problem)
+        return refusal(act, ready.problem)
     _write(act, {}, [*log_of(act.draft.facts), Done.START])
     after_change(act)
     return None
@@ -135,22 +123,22 @@ def act_(act: Act, position: int):
     assert hand is not None
     if player != hand.to_act:
         whose = "yours" if act.player == player else f"{player}'s"
-        return refuse(act, f"It is {hand.to_act}'s turn, not {whose}.")
+        return refusal(act, f"It is {hand.to_act}'s turn, not {whose}.")
     try:
         verb = rules.Verb(act.form.get("verb", ""))
     except ValueError:
-        return refuse(act, "Tap check, bet, call, raise, fold or stay.", 400)
+        return refusal(act, "Tap check, bet, call, raise, fold or stay.", 400)
     amount = None
     if verb in (rules.Verb.BET, rules.Verb.RAISE):
         try:
             amount = forms.read_amount(act.form, f"The {verb}")
         except FormError as error:
-            return refuse(act, f"{error}.", 400)
+            return refusal(act, f"{error}.", 400)
     action = rules.Action(player, verb, amount)
     try:
         hand.act(action)
     except RuleError as error:
-        return refuse(act, forms.sentence(error), 400)
+        return refusal(act, forms.sentence(error), 400)
     facts = act.draft.facts
     k = rules.BETTING_ROUNDS.index(hand.stage)
     calls = [list(c) for c in facts.get("calls") or []]
@@ -175,7 +163,7 @@ def open_reveal(act: Act):
     """Ask for the cards of the reveal due (when a hand was put back from the record)."""
     view = _view(act)
     if view.sealing is not None and view.sealing.open:
-        return refuse(act, "The cards of this reveal are being laid already.")
+        return refusal(act, "The cards of this reveal are being laid already.")
     after_change(act)
     return None
 
@@ -195,7 +183,7 @@ def undo(act: Act):
         return None
     log = log_of(facts)
     if not log:
-        return refuse(act, "Nothing has happened in this hand yet: there is nothing to undo.")
+        return refusal(act, "Nothing has happened in this hand yet: there is nothing to undo.")
     last = log.pop()
     changes: dict[str, Any] = {"leave": None}
     if last is Done.BUY:
@@ -231,22 +219,22 @@ def buy(act: Act, position: int):
     facts = act.draft.facts
     entries = list(facts.get("buys") or [])
     if act.form.get("bought") != str(view.buys_made(player)):
-        return refuse(act, f"{player} bought chips a moment ago: look again before buying "
+        return refusal(act, f"{player} bought chips a moment ago: look again before buying "
                            "more.")
     try:
         amount = forms.read_amount(act.form, "The chips to buy")
     except FormError as error:
-        return refuse(act, f"{error}.", 400)
+        return refusal(act, f"{error}.", 400)
     if view.phase is Phase.READY:
         assert view.ready is not None
         if player not in view.ready.seated:
-            return refuse(act, f"{player} has left the table and buys no more chips.")
+            return refusal(act, f"{player} has left the table and buys no more chips.")
     else:
         assert view.hand is not None
         try:
             view.hand.buy(player, amount)
         except RuleError as error:
-            return refuse(act, forms.sentence(error))
+            return refusal(act, forms.sentence(error))
     _write(act, {"buys": [*entries, [player, amount]]}, [*log_of(facts), Done.BUY])
     return None
 
@@ -262,21 +250,21 @@ def leave(act: Act, position: int):
     ready = _view(act).ready
     assert ready is not None
     if not ready.can_leave:
-        return refuse(act, "Players leave after a hand: play one first.")
+        return refusal(act, "Players leave after a hand: play one first.")
     index = len(act.game.rounds) - 1
     last = act.game.rounds[index]
     leaving = set(last.get("leave") or [])
     choice = act.form.get("leaves")
     if choice == "yes":
         if player not in ready.seated:
-            return refuse(act, f"{player} has left the table already.")
+            return refusal(act, f"{player} has left the table already.")
         leaving |= set(rules.who_leaves(ready.seated, {player}))
     elif choice == "no":
         if player not in leaving:
-            return refuse(act, f"{player} is not leaving.")
+            return refusal(act, f"{player} is not leaving.")
         leaving.discard(player)
     else:
-        return refuse(act, "Leave the table, or stay?", 400)
+        return refusal(act, "Leave the table, or stay?", 400)
     round_store.amend_round(act.game, index, {**last, "leave": [
         p for p in act.game.players if p in leaving]})
     facts = act.draft.facts
@@ -293,7 +281,7 @@ def stay(act: Act):
     sits down again."""
     view = _view(act)
     if view.phase is not Phase.END or not view.result or not view.result["finished"]:
-        return refuse(act, "Nobody has ended the game by leaving.")
+        return refusal(act, "Nobody has ended the game by leaving.")
     index = len(act.game.rounds) - 1
     round_store.amend_round(act.game, index, {**act.game.rounds[index], "leave": []})
     return None

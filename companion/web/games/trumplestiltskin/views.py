@@ -18,16 +18,14 @@ from dataclasses import asdict
 from functools import wraps
 from typing import Any
 
-from flask import Response, abort, request
+from flask import Response
 
 from ....rules import RuleError
 from ....rules import trumplestiltskin as rules
 from ....rules.cards import Joker, parse_card
 from ....store import rounds as round_store
-from ...actions import Act, Who, game_action
+from ...actions import Act, Who, game_action, refusal
 from ...forms import FormError
-from ...live import is_htmx
-from ...regions import phone_region, tablet_region
 from . import forms
 from .flow import HandView, Phase, bp
 
@@ -44,30 +42,18 @@ class Refusal(Exception):
         self.status = status
 
 
-def refuse(act: Act, status: int, message: str) -> Response:
-    """Refuse with ``message`` on top of the screen's round region (htmx), or an error page."""
-    message = message[:1].upper() + message[1:]
-    if not message.endswith((".", "?", "!")):
-        message += "."
-    if is_htmx() and not request.headers.get("HX-Boosted"):
-        region = (tablet_region(act.table, error=message) if act.keeper
-                  else phone_region(act.table, error=message))
-        return Response(region, status=status)
-    abort(status, message)
-
-
 def refusing(view: Callable[..., None]) -> Callable[..., Response | None]:
-    """Turn a :class:`Refusal` into :func:`refuse`; a form that does not read, or what the
-    rules refuse, is bad input (400)."""
+    """Turn a :class:`Refusal` into a refusal where the player looks; a form that does not
+    read, or what the rules refuse, is bad input (400)."""
 
     @wraps(view)
     def act_or_refuse(act: Act, **values: Any) -> Response | None:
         try:
             view(act, **values)
-        except Refusal as refusal:
-            return refuse(act, refusal.status, str(refusal))
+        except Refusal as refused:
+            return refusal(act, str(refused), refused.status)
         except (FormError, RuleError) as error:
-            return refuse(act, 400, str(error))
+            return refusal(act, str(error), 400)
         return None
 
     return act_or_refuse

@@ -1,0 +1,173 @@
+"""Reading Tremp's forms: the options, a displayed card, the tricks, a tap of the trick
+counter, a trick for the judge, and a corrected hand. Each reader raises ``FormError``
+with a message for the player; nothing here writes."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from ....rules import RuleError
+from ....rules import tremp as rules
+from ....rules.cards import SUITS, Suit, SuitCard, parse_card, parse_suit
+from ....rules.common import left_of
+from ...forms import FormError, whole_number
+
+DECK: tuple[SuitCard, ...] = tuple(SuitCard(rank, suit) for suit in SUITS
+                                   for rank in rules.LOW_TO_HIGH)
+"""The 52 cards by suit, each suit in Tremp's order (A low … K): the pickers' tiles."""
+
+DECK_ROWS: tuple[tuple[SuitCard, ...], ...] = tuple(
+    tuple(card for card in DECK if card.suit is suit) for suit in SUITS)
+"""The pickers' rows: one suit each."""
+
+BY_CODE: dict[str, SuitCard] = {card.ascii: card for card in DECK}
+"""A card by its picker code (``KS``, ``10H``)."""
+
+PASS_WORDS = frozenset({"pass", "p", "-", "\u2013", "\u2014"})
+"""What the correction form reads as a pass."""
+
+
+# --------------------------------------------------------------------------- the options
+
+
+def read_options(form: Mapping[str, str]) -> dict[str, Any]:
+    """The record's options from the start form: ``beginners`` (every match to 136) when ticked.
+
+    Left out otherwise: the record then takes the rules' default.
+    """
+    return {"beginners": True} if form.get("beginners") == "on" else {}
+
+
+# --------------------------------------------------------------------------- the bidding
+
+
+def read_card(form: Mapping[str, str]) -> SuitCard:
+    """The card a player displays, picked from the 52-card picker (FormError)."""
+    code = form.get("card", "")
+    if not code:
+        raise FormError("Pick the card you display first, then tap Display")
+    card = BY_CODE.get(code)
+    if card is None:
+        raise FormError(f"{code[:6]!r} is not a card of a 52-card deck")
+    return card
+
+
+def read_seen(form: Mapping[str, str], name: str, what: str) -> int | None:
+    """How many ``what`` (bids, tricks counted) the screen showed when tapped (None: not sent).
+
+    An action checks it against the draft: a tap meant for a moment that has
+    passed (a double tap, two screens at once) is refused, not applied twice.
+    """
+    if name not in form:
+        return None
+    return whole_number(form.get(name), f"The number of {what} on the screen", 0, 999)
+
+
+def read_tricks(form: Mapping[str, str], team: str) -> int:
+    """The tricks the bidding team took: a whole number from 0 to 13 (FormError)."""
+    return whole_number(form.get("tricks"), f"The tricks taken by {team}", 0, rules.TRICKS)
+
+
+def read_position(form: Mapping[str, str], seats: int) -> int:
+    """A seat tapped on the trick counter (FormError)."""
+    return whole_number(form.get("winner"), "The seat that won the trick", 1, seats)
+
+
+# --------------------------------------------------------------------------- the trick judge
+
+
+def read_trick(args: Mapping[str, str], players: Sequence[str],
+               trump: Suit | None) -> tuple[list[SuitCard], Suit | None, str | None]:
+    """The judge page's query: the cards tapped so far (in order), trump, who led (FormError).
+
+    ``trump`` is the hand's trump, taken when the query names none.
+    """
+    cards: list[SuitCard] = []
+    for code in (args.get("cards") or "").split():
+        card = BY_CODE.get(code)
+        if card is None:
+            raise FormError(f"{code[:6]!r} is not a card of a 52-card deck")
+        if card in cards:
+            raise FormError(f"{card} is already in the trick")
+        cards.append(card)
+    if len(cards) > rules.TRICK_CARDS:
+        raise FormError(f"A trick is {rules.TRICK_CARDS} cards, one from each player")
+    if args.get("trump"):
+        try:
+            trump = parse_suit(args["trump"])
+        except RuleError:
+            raise FormError("Trump is one of ♠ ♥ ♦ ♣") from None
+    lead = args.get("lead") or None
+    if lead is not None and lead not in players:
+        raise FormError(f"{lead[:40]!r} is not a player at this table")
+    return cards, trump, lead
+
+
+def trick_query(cards: Sequence[SuitCard], trump: Suit | None, lead: str | None,
+                ) -> dict[str, str]:
+    """The judge page's query for a trick so far (the inverse of :func:`read_trick`)."""
+    query = {"cards": " ".join(card.ascii for card in cards)}
+    if trump is not None:
+        query["trump"] = trump.letter
+    if lead is not None:
+        query["lead"] = lead
+    return {k: v for k, v in query.items() if v}
+
+
+# --------------------------------------------------------------------------- a past hand
+
+
+def bids_text(bids: Sequence[Sequence[str]]) -> str:
+    """A hand's bids as the correction form writes them: ``5♥ pass K♠ pass pass pass``."""
+    return " ".join("pass" if what.strip().lower() == "pass" else str(parse_card(what))
+                    for _player, what in bids)
+
+
+def read_bids_text(text: str, players: Sequence[str], first: str) -> list[list[str]]:
+    """Bids typed in turn from ``first`` (a card, or pass) as the record's ``bids`` (FormError).
+
+    >>> read_bids_text("5h pass KS, p p -", ["Rob", "Sam", "Nick", "Emily"], "Sam")
+    [['Sam', '5♥'], ['Nick', 'pass'], ['Emily', 'K♠'], ['Rob', 'pass'], ['Sam', 'pass'], \
+['Nick', 'pass']]
+    """
+    words = [w for w in re.split(r"[\s,;]+", text or "") if w]
+    if not words:
+        raise FormError("Type the bids in turn: a card to display it, or pass")
+    if len(words) > 4 * (rules.TRICKS + 1):
+        raise FormError(f"That is {len(words)} bids: more than a hand can hold")
+    entries = []
+    for k, word in enumerate(words):
+        player = left_of(players, first, k)
+        if word.lower() in PASS_WORDS:
+            entries.append([player, "pass"])
+            continue
+        try:
+            card = parse_card(word)
+        except RuleError:
+            card = None
+        if not isinstance(card, SuitCard) or card.ascii not in BY_CODE:
+            raise FormError(f"Bid {k + 1} ({player}): {word[:10]!r} is neither a card nor pass")
+        entries.append([player, str(card)])
+    return entries
+
+
+def read_hand(form: Mapping[str, str], players: Sequence[str],
+              old: Mapping[str, Any]) -> dict[str, Any]:
+    """A corrected hand: the bids in turn from the same first bidder, and the tricks."""
+    first = old["bids"][0][0]
+    bids = read_bids_text(form.get("bids", ""), players, first)
+    tricks = whole_number(form.get("tricks"), "The tricks taken by the bidders", 0,
+                          rules.TRICKS)
+    return {"bids": bids, "tricks": tricks}
+
+
+def hand_fields(facts: Mapping[str, Any]) -> dict[str, str]:
+    """The correction form's values from a hand's facts."""
+    return {"bids": bids_text(facts.get("bids") or []), "tricks": str(facts.get("tricks", ""))}
+
+
+def hand_fields_from_form(form: Mapping[str, str]) -> dict[str, str]:
+    """The correction form's values as they were sent (to show them again with a message)."""
+    return {"bids": form.get("bids", ""), "tricks": form.get("tricks", "")}
