@@ -400,25 +400,25 @@ class GameFlow:
 
     def scoreboard(self, table: Table, game: Game | None, *, me: str | None = None,
                    keeper: bool = False) -> dict[str, Any]:
-        """What the scoreboard template shows: the replayed result as rounds × players."""
+        """What the scoreboard template shows: the replayed result as rounds × players, and
+        the moment (``view``, for this device) when the record replays."""
         result = problem = None
         if game is not None:
             try:
                 result = self.replay(game.record())
             except RuleError as error:
                 problem = str(error)
+        view = self.moment(table, game, me) if game is not None and problem is None else None
         return {"table": table, "game": game, "game_title": self.title, "result": result,
                 "columns": list(result["totals"]) if result else [], "problem": problem,
-                "me": me, "keeper": keeper, "chart": score_chart(result) if result else ""}
+                "me": me, "keeper": keeper, "chart": score_chart(result) if result else "",
+                "view": view}
 
     # -- rounds
 
     def round_to_confirm(self, view: View, draft: round_store.RoundDraft) -> dict[str, Any]:
         """The facts confirming the round appends; ``abort(409)`` when it is not ready."""
         abort(409, f"{self.title} rounds are not entered on this screen yet.")
-
-    def undone(self, game: Game, draft: round_store.RoundDraft) -> None:
-        """What else undoing the last round takes back (the draft has its facts again)."""
 
     def correction_values(self, view: View, facts: Mapping[str, Any]) -> dict[str, Any]:
         """The correction form's values from a round's facts."""

@@ -15,7 +15,7 @@ from flask import abort, redirect, render_template, request, url_for
 from ....rules import RuleError
 from ....rules import clumond as rules
 from ....store import rounds as round_store
-from ...actions import Act, Who, game_action, load_game
+from ...actions import Act, Who, game_action, load_game, require_playing
 from ...forms import FormError
 from ...limits import wrong_codes
 from ...roles import require_keeper, require_seat_at
@@ -154,8 +154,7 @@ def _tricks_view(code: str, number: int, *, keeper: bool, position: int,
         seat = table.seat_at(position)
     else:
         seat = require_seat_at(table, position)
-    if table.playing is not game:
-        abort(409, f"Game {game.number} is over: its record stays as it is.")
+    require_playing(table, game)
     if seat is None or seat.name not in game.players:
         abort(404, f"There is no player in seat {position}.")
     view = FLOW.moment(table, game, None if keeper else seat.name)

@@ -585,16 +585,6 @@ class TrefeltrompFlow(GameFlow):
                     most=rules.max_amount(hand), amounts=rules.amount_choices(hand),
                     short=rules.shortfall(hand), buys=rules.buy_choices(hand, stack))
 
-    # -- the scoreboard
-
-    def scoreboard(self, table: Table, game: Game | None, *, me: str | None = None,
-                   keeper: bool = False) -> dict[str, Any]:
-        """The hands, every stack, the chips so far and the stack chart."""
-        context = super().scoreboard(table, game, me=me, keeper=keeper)
-        if game is not None and context["problem"] is None:
-            context["view"] = self.moment(table, game, me)
-        return context
-
     # -- rounds
 
     def round_to_confirm(self, view: View, draft: round_store.RoundDraft) -> dict[str, Any]:

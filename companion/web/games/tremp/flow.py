@@ -352,16 +352,6 @@ class TrempFlow(GameFlow):
             return None
         return result["totals"].get(rules.team_names(players)[rules.team_of(players, me)])
 
-    # -- the scoreboard
-
-    def scoreboard(self, table: Table, game: Game | None, *, me: str | None = None,
-                   keeper: bool = False) -> dict[str, Any]:
-        """The teams' match and game totals, matches won, and every hand's points."""
-        context = super().scoreboard(table, game, me=me, keeper=keeper)
-        if game is not None and context["problem"] is None:
-            context["view"] = self.moment(table, game, me)
-        return context
-
     # -- rounds
 
     def round_to_confirm(self, view: View, draft: round_store.RoundDraft) -> dict[str, Any]:

@@ -401,16 +401,6 @@ class TromplemondFlow(GameFlow):
                          "kitty": done["breakdown"]["pot"]["kitty"]})
         return tuple(rows)
 
-    # -- the scoreboard
-
-    def scoreboard(self, table: Table, game: Game | None, *, me: str | None = None,
-                   keeper: bool = False) -> dict[str, Any]:
-        """The score table with who went off, TROMP! winnings, the kitty and the money."""
-        context = super().scoreboard(table, game, me=me, keeper=keeper)
-        if game is not None and context["problem"] is None:
-            context["view"] = self.moment(table, game, me)
-        return context
-
     # -- rounds
 
     def round_to_confirm(self, view: View, draft: round_store.RoundDraft) -> dict[str, Any]:

@@ -353,16 +353,6 @@ class TrumplestiltskinFlow(GameFlow):
                 "standings": tuple(rules.standings(result["totals"], result["gnome"],
                                                    result["winners"]))}
 
-    # -- the scoreboard
-
-    def scoreboard(self, table: Table, game: Game | None, *, me: str | None = None,
-                   keeper: bool = False) -> dict[str, Any]:
-        """The score sheet with a column for the Gnome, and the chart with the Gnome's line."""
-        context = super().scoreboard(table, game, me=me, keeper=keeper)
-        if game is not None and context["problem"] is None:
-            context["view"] = self.moment(table, game, me)
-        return context
-
     # -- rounds
 
     def round_to_confirm(self, view: View, draft: round_store.RoundDraft) -> dict[str, Any]:
