@@ -278,6 +278,20 @@ def make_table(tablet, name: str, players: list[str | None],
     return tablet.locator("#join-url").inner_text().strip()
 
 
+def start_with_defaults(tablet) -> None:
+    """The scorekeeper taps Start, keeps the game's default options and starts it."""
+    tablet.get_by_test_id("start-game").click()
+    expect(tablet.get_by_test_id("options-form")).to_be_visible()
+    tablet.get_by_test_id("start-options").click()
+    expect(tablet.get_by_test_id("end-game")).to_be_visible()
+
+
+@pytest.fixture(name="start_with_defaults")
+def start_with_defaults_fixture() -> Callable:
+    """:func:`start_with_defaults`, for the test modules."""
+    return start_with_defaults
+
+
 @pytest.fixture(name="make_table")
 def make_table_fixture() -> Callable:
     """:func:`make_table`, for the test modules (importlib mode cannot import conftest)."""

@@ -68,7 +68,8 @@ if (navigator.wakeLock) {
 """
 
 
-def test_scorekeeper_screen_stays_awake_while_a_game_runs(new_context, make_table):
+def test_scorekeeper_screen_stays_awake_while_a_game_runs(new_context, make_table,
+                                                         start_with_defaults):
     context = new_context("tablet")
     context.add_init_script(WAKE_LOCK_SPY)
     tablet = context.new_page()
@@ -76,8 +77,7 @@ def test_scorekeeper_screen_stays_awake_while_a_game_runs(new_context, make_tabl
     assert tablet.evaluate("window.companionWakeLock") == []
 
     # Start and end are boosted forms: the page is not reloaded, yet the lock follows.
-    tablet.get_by_test_id("start-game").click()
-    expect(tablet.get_by_test_id("end-game")).to_be_visible()
+    start_with_defaults(tablet)
     expect(tablet.locator("body")).to_have_attribute("data-wake-lock", "on")
     tablet.wait_for_function("window.companionWakeLock.length === 1")
     assert tablet.evaluate("window.companionWakeLock") == ["held screen"]

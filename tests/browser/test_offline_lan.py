@@ -141,7 +141,7 @@ def video_is(page, state: str) -> None:
 
 
 def test_on_plain_http_the_wake_lock_fallback_starts_on_the_first_tap_and_stops_at_the_end(
-        new_context, lan_url, make_table, screenshot):
+        new_context, lan_url, make_table, start_with_defaults, screenshot):
     context = new_context("tablet", base_url=lan_url)
     context.add_init_script(VIDEO_SPY)
     tablet = context.new_page()
@@ -154,7 +154,7 @@ def test_on_plain_http_the_wake_lock_fallback_starts_on_the_first_tap_and_stops_
     expect(status).to_be_hidden()
 
     # Starting the game is a tap: the screen is kept on from then on.
-    tablet.get_by_test_id("start-game").click()
+    start_with_defaults(tablet)
     expect(body).to_have_attribute("data-wake-lock", "on")
     expect(status).to_have_text("Screen stays on", timeout=LIVE_MS)
     expect(status).to_have_attribute("data-state", "on")
