@@ -23,54 +23,13 @@ Screenshots of the steps: test-output/screenshots/test_a_whole_clumond_game_*.pn
 from __future__ import annotations
 
 import html
-import re
 
 from playwright.sync_api import expect
 
 from companion.rules import replay, settle_up
 
-LIVE_MS = 5_000
-WAIT_MS = 3 * LIVE_MS  # a busy machine (three other test runs) may take a few ticks more
+WAIT_MS = 15_000  # a busy machine (three other test runs) may take a few ticks more
 PLAYERS = ("Ann", "Bo", "Cy")
-SUIT_LETTERS = {"♠": "S", "♥": "H", "♦": "D", "♣": "C"}
-
-
-def code_of(card: str) -> str:
-    """A card as the picker's checkboxes name it: ``3♥`` → ``3H``."""
-    return card[:-1] + SUIT_LETTERS[card[-1]]
-
-
-def said(text: str) -> re.Pattern:
-    """``text`` as a pattern in which a minus may be written ``−`` or ``-``."""
-    return re.compile(re.escape(text).replace("−", "[-−]"))
-
-
-def at_once(pages, selector: str, *, delay_ms: int = 400) -> None:
-    """Tap ``selector`` on every page in the same instant, as three hands at a table would.
-
-    Each page is told the same moment on the shared clock and taps by itself then.
-    """
-    moment = pages[0].evaluate("Date.now()") + delay_ms
-    for page in pages:
-        page.evaluate("""([selector, moment]) => {
-            window.clumondTapped = "waiting";
-            setTimeout(() => {
-                const target = document.querySelector(selector);
-                window.clumondTapped = target ? "tapped" : "missing";
-                if (target) { target.click(); }
-            }, Math.max(0, moment - Date.now()));
-        }""", [selector, moment])
-    for page in pages:
-        page.wait_for_function("() => window.clumondTapped !== 'waiting'", polling=100)
-        assert page.evaluate("window.clumondTapped") == "tapped", f"{selector} on {page.url}"
-
-
-def above_the_fold(page, locator) -> None:
-    """``locator`` shows whole on the first screen, without scrolling."""
-    page.evaluate("window.scrollTo(0, 0)")
-    expect(locator).to_be_visible(timeout=WAIT_MS)
-    box = locator.bounding_box()
-    assert box is not None and box["y"] + box["height"] <= page.viewport_size["height"], box
 
 
 def touch_size(locator) -> None:
@@ -79,110 +38,7 @@ def touch_size(locator) -> None:
         assert box is not None and box["width"] >= 44 and box["height"] >= 44, box
 
 
-class ClumondTable:
-    """A Clumond table in the browser: the scorekeeper's tablet and three seated phones.
-
-    The helpers tap the pages as people at a table would and wait for what a person would
-    wait for; the test asserts the rest.
-    """
-
-    def __init__(self, tablet, phones: dict) -> None:
-        self.tablet = tablet
-        self.phones = phones
-
-    def pages(self) -> list:
-        return [self.tablet, *self.phones.values()]
-
-    def wait_phase(self, phase: str, pages=None) -> None:
-        for page in pages or self.pages():
-            expect(page.locator("#round")).to_have_attribute("data-phase", phase,
-                                                             timeout=WAIT_MS)
-
-    def answer(self, player: str, yes: bool) -> None:
-        """``player`` answers "Go for Clumond?" on their phone, once it is their turn."""
-        phone = self.phones[player]
-        expect(phone.get_by_test_id("go-for-clumond")).to_be_visible(timeout=WAIT_MS)
-        phone.locator("#round").get_by_test_id("offer-yes" if yes else "offer-no").click()
-        expect(phone.get_by_test_id("go-for-clumond")).to_have_count(0, timeout=WAIT_MS)
-
-    def nobody_goes(self, order) -> None:
-        for player in order:
-            self.answer(player, False)
-        self.wait_phase("tricks")
-
-    def goes(self, passing, declarer: str, trump: str) -> None:
-        """The players in ``passing`` say no, ``declarer`` says yes and names ``trump``."""
-        for player in passing:
-            self.answer(player, False)
-        self.answer(declarer, True)
-        phone = self.phones[declarer]
-        expect(phone.get_by_test_id("name-trump")).to_be_visible(timeout=WAIT_MS)
-        tile = "trump-none" if trump == "none" else f"trump-{'♠♥♦♣'.index(trump) + 1}"
-        above_the_fold(phone, phone.locator("#round").get_by_test_id(tile))
-        phone.locator("#round").get_by_test_id(tile).click()
-        self.wait_phase("tricks")
-
-    def open_entry(self, player: str) -> None:
-        phone = self.phones[player]
-        phone.locator("#round").get_by_test_id("enter-mine").click()
-        expect(phone.get_by_test_id("entry-form")).to_be_visible(timeout=WAIT_MS)
-
-    def pick(self, player: str, tricks: int, kept=()) -> None:
-        """On the entry page: tap the tricks and tick exactly the ``kept`` cards."""
-        phone = self.phones[player]
-        phone.locator(f'label.tile:has(> input[name="tricks"][value="{tricks}"])').click()
-        wanted = {code_of(card) for card in kept}
-        ticked = set(phone.locator('input[name="kept"]:checked').evaluate_all(
-            "boxes => boxes.map(box => box.value)"))
-        for code in sorted(ticked ^ wanted):
-            phone.locator(f'label.pick:has(> input[name="kept"][value="{code}"])').click()
-        expect(phone.get_by_test_id("kept-count")).to_have_text(f"{len(wanted)} of 3")
-        expect(phone.get_by_test_id("working")).to_contain_text(f"{tricks} trick",
-                                                                timeout=WAIT_MS)
-
-    def save_at_once(self, players) -> None:
-        """The players tap "Save" in the same instant; each phone is back on the round."""
-        pages = [self.phones[p] for p in players]
-        at_once(pages, '[data-testid="save-entry"]')
-        for page in pages:
-            expect(page.get_by_test_id("my-entry")).to_have_attribute("data-entered", "yes",
-                                                                      timeout=WAIT_MS)
-
-    def enter_all(self, entries: dict) -> None:
-        """Every player opens their entry page, taps their round, and all save at once."""
-        for player, (tricks, kept) in entries.items():
-            self.open_entry(player)
-            self.pick(player, tricks, kept)
-        self.save_at_once(list(entries))
-
-    def rows(self, page=None):
-        return (page or self.tablet).locator('[data-testid="score-table"] tbody tr[data-round]'
-                                             ':not([data-round="0"])')
-
-    def confirm_round(self) -> None:
-        rows = self.rows()
-        count = rows.count()
-        button = self.tablet.get_by_test_id("confirm-round")
-        expect(button).to_be_enabled(timeout=WAIT_MS)
-        button.click()
-        expect(rows).to_have_count(count + 1, timeout=WAIT_MS)
-
-    def stacks(self, page=None) -> dict[str, int]:
-        page = page or self.tablet
-        cells = {name: page.locator(f'[data-testid="score-table"] tfoot td[data-total="{name}"]')
-                 for name in PLAYERS}
-        return {name: int(cell.inner_text().split()[0].replace("−", "-"))
-                for name, cell in cells.items()}
-
-    def expect_stacks(self, wanted: dict[str, int], page=None) -> None:
-        page = page or self.tablet
-        for name, amount in wanted.items():
-            expect(page.locator(f'[data-testid="score-table"] tfoot td[data-total="{name}"]')
-                   ).to_contain_text(said(str(amount).replace("-", "−")), timeout=WAIT_MS)
-        assert self.stacks(page) == wanted
-
-
-def test_a_whole_clumond_game(new_context, make_table, screenshot):
+def test_a_whole_clumond_game(new_context, make_table, clumond_table, screenshot):
     tablet = new_context("tablet", viewport={"width": 800, "height": 1280}).new_page()
     join_url = make_table(tablet, "Clumond night", list(PLAYERS), "clumond")
     expect(tablet.locator("#first-dealer")).to_contain_text("drawn at random")
@@ -196,7 +52,8 @@ def test_a_whole_clumond_game(new_context, make_table, screenshot):
         phone.get_by_test_id(f"claim-{position}").click()
         expect(phone.locator("#you-are")).to_have_text(f"You are {player} (seat {position})")
         phones[player] = phone
-    table = ClumondTable(tablet, phones)
+    table = clumond_table(tablet, phones)
+    above_the_fold, said = table.above_the_fold, table.said
     for position in (1, 2, 3):
         expect(tablet.locator(f'li.seat[data-seat="{position}"]')).to_have_attribute(
             "data-joined", "yes", timeout=WAIT_MS)
