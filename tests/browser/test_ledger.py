@@ -1,17 +1,20 @@
 """Issue 12 in a real browser: an evening's ledger on the tablet and on two phones.
 
 Rob, Sam, Nick and Emily play a Tromplemond of one round for a £2.00 joining
-fee (Emily goes off; Rob wins, Sam is runner-up), then a Clumond that Rob,
-Sam and Nick played for chips. The scorekeeper sets the chip value (5p) on
-the ledger page, and the grid follows. Emily and Rob open the ledger on
-their phones: each sees their own row and transfers picked out. Rob's phone
-marks Emily's £2.00 paid, the scorekeeper marks Nick's, then takes it back;
-every screen follows without a reload. The scorekeeper closes the evening
-and finds it again under the past evenings.
+fee (Emily goes off; Rob wins, Sam is runner-up). The scorekeeper then picks
+Clumond as the next game, takes Emily's seat away (she sits out) and starts a
+Clumond of one round, Nick dealing first, with no chip value. Rob, Sam and Nick
+say no to going for Clumond on their phones, then save their tricks and kept
+cards there (3, 4 and 6 tricks; declarations 3, 8 and 1), and the tablet
+confirms the round, which ends the game (Rob +9 chips, Sam −4, Nick −5).
+Emily's seat is added back and her phone takes it again.
 
-Clumond has no round screens yet: its game is written through
-``companion.store`` as the finished record its screens would make (the table
-turned to Clumond), until those screens land.
+The scorekeeper sets the chip value (5p) on the ledger page, and the grid
+follows. Emily and Rob open the ledger on their phones: each sees their own
+row and transfers picked out. Rob's phone marks Emily's £2.00 paid, the
+scorekeeper marks Nick's, then takes it back; every screen follows without a
+reload. The scorekeeper closes the evening and finds it again under the past
+evenings.
 
 Screenshots: test-output/screenshots/test_an_evening_*.png.
 """
@@ -20,16 +23,13 @@ from __future__ import annotations
 
 from playwright.sync_api import expect
 
-from companion.extensions import db
 from companion.rules import evening as ledger_of
-from companion.store import ENDED, changes, queries
 
 WAIT_MS = 15_000  # generous: a busy two-core machine runs other tests too
 QUICK = {"Rob": "20", "Sam": "12", "Nick": "10"}
-CLUMOND = {"game": "clumond", "players": ["Rob", "Sam", "Nick"], "first_dealer": "Nick",
-           "options": {"rounds": 1},
-           "rounds": [{"tricks": {"Rob": 3, "Sam": 4, "Nick": 6},
-                       "declared": {"Rob": 3, "Sam": 8, "Nick": 1}}]}
+CLUMOND_ROUND = {"Rob": (3, ["3♥", "7♠", "4♦"]),   # declares 2 + 1 + 0 = 3: made it
+                 "Sam": (4, ["A♣", "2♣", "K♥"]),   # declares 3 + 3 + 2 = 8: 4 off
+                 "Nick": (6, ["5♦", "6♦", "Q♠"])}  # declares 0 + 0 + 1 = 1: 5 off
 
 
 def accept_next_dialog(page) -> None:
@@ -37,15 +37,64 @@ def accept_next_dialog(page) -> None:
     page.once("dialog", lambda dialog: dialog.accept())
 
 
-def play_clumond(app, code: str) -> None:
-    """The table turns to Clumond and plays it to its end (written through the store)."""
-    with app.app_context():
-        table = db.session.scalar(queries.table_by_code(code))
-        table.game = "clumond"
-        game = changes.start_game(table, CLUMOND)
-        changes.end_game(table, game, ENDED)
-        db.session.commit()
-        db.session.remove()
+def play_clumond(table, clumond_table):
+    """Between games the tablet turns the table to a Clumond of Rob, Sam and Nick, which they
+    play on their phones (one round, Nick dealing), and Emily's seat comes back after it."""
+    tablet, phones = table.tablet, table.phones
+    tablet.get_by_test_id("next-game").select_option("clumond")
+    tablet.get_by_test_id("set-next-game").click()
+    expect(tablet.get_by_test_id("start-problems")).to_contain_text(
+        "Clumond is for 3 players, not 4", timeout=WAIT_MS)
+    accept_next_dialog(tablet)  # "Take seat 4 away? Emily sits out the next game."
+    tablet.get_by_test_id("remove-4").click()
+    expect(tablet.locator("li.seat")).to_have_count(3, timeout=WAIT_MS)
+    expect(tablet.get_by_test_id("start-problems")).to_have_count(0, timeout=WAIT_MS)
+    expect(phones["Emily"].get_by_test_id("lost-seat")).to_be_visible(timeout=WAIT_MS)
+    tablet.get_by_test_id("dealer-choice").select_option("3")
+    tablet.get_by_test_id("set-dealer").click()
+    expect(tablet.locator("#first-dealer")).to_have_text("Nick (seat 3) deals first.",
+                                                         timeout=WAIT_MS)
+
+    # The options: one round, and no chip value yet (the ledger sets it).
+    tablet.get_by_test_id("start-game").click()
+    expect(tablet.get_by_test_id("options-form")).to_be_visible(timeout=WAIT_MS)
+    tablet.get_by_test_id("rounds").fill("1")
+    tablet.get_by_test_id("unit").select_option("GBP")
+    expect(tablet.get_by_test_id("chip-value")).to_have_value("")
+    tablet.get_by_test_id("start-options").click()
+    clumond = clumond_table(tablet, {name: phones[name] for name in CLUMOND_ROUND})
+    clumond.wait_phase("offer")
+    for page in clumond.pages():
+        expect(page.get_by_test_id("dealer")).to_contain_text("Nick deals", timeout=WAIT_MS)
+
+    # Nobody goes for Clumond (asked from the dealer's left); the phones save the round.
+    clumond.nobody_goes(["Rob", "Sam", "Nick"])
+    clumond.enter_all(CLUMOND_ROUND)
+    expect(tablet.get_by_test_id("ends-game")).to_be_visible(timeout=WAIT_MS)
+    clumond.confirm_round()
+    # 100 each, 5 ante each: pot 15, +4 and +5 paid = 24; Rob made it: ⅓ = 8; the 16 left
+    # are shared out at the end, 6 to Rob (left of the dealer) and 5 each to Sam and Nick.
+    clumond.wait_phase("end")
+    clumond.expect_stacks({"Rob": 109, "Sam": 96, "Nick": 95})
+    accept_next_dialog(tablet)
+    tablet.get_by_test_id("end-game").click()
+    expect(tablet.get_by_test_id("end-game")).to_have_count(0, timeout=WAIT_MS)
+
+    # Emily's seat comes back (for the next game); her phone takes it again.
+    tablet.get_by_test_id("add-seat").click()
+    expect(tablet.locator("li.seat")).to_have_count(4, timeout=WAIT_MS)
+    tablet.get_by_test_id("rename-4").click()
+    tablet.get_by_test_id("seat-name").fill("Emily")
+    tablet.get_by_test_id("save-name").click()
+    expect(tablet.locator('li.seat[data-seat="4"]')).to_contain_text("Emily", timeout=WAIT_MS)
+    emily = phones["Emily"]
+    emily.goto(table.join_url)
+    emily.get_by_test_id("claim-4").click()
+    expect(emily.locator("#you-are")).to_have_text("You are Emily (seat 4)", timeout=WAIT_MS)
+    # The tablet shows it before the scorekeeper goes on (no update of the seats is then on
+    # its way to a page that has moved on).
+    expect(tablet.locator('li.seat[data-seat="4"]')).to_have_attribute("data-joined", "yes",
+                                                                      timeout=WAIT_MS)
 
 
 def transfer(page, payer: str, payee: str):
@@ -66,7 +115,7 @@ def record_of(page) -> dict:
     return page.context.request.get(href).json()
 
 
-def test_an_evening_on_the_ledger(tromplemond_table, live_app, screenshot):
+def test_an_evening_on_the_ledger(tromplemond_table, clumond_table, screenshot):
     table = tromplemond_table()
     tablet, phones = table.tablet, table.phones
 
@@ -88,8 +137,8 @@ def test_an_evening_on_the_ledger(tromplemond_table, live_app, screenshot):
     tablet.get_by_test_id("end-game").click()
     expect(tablet.get_by_test_id("end-game")).to_have_count(0, timeout=WAIT_MS)
 
-    # Then a Clumond of Rob, Sam and Nick, for chips.
-    play_clumond(live_app, table.code)
+    # Then a Clumond of Rob, Sam and Nick, for chips, on their screens.
+    play_clumond(table, clumond_table)
 
     # The ledger on the tablet: the Clumond's chips are not money until they have a value.
     tablet.get_by_test_id("ledger-link").click()
@@ -101,7 +150,15 @@ def test_an_evening_on_the_ledger(tromplemond_table, live_app, screenshot):
     expect(cell(tablet, "Rob", 2)).to_have_attribute("data-amount", "45", timeout=WAIT_MS)
     expect(tablet.get_by_test_id("no-chip-value-note")).to_have_count(0, timeout=WAIT_MS)
 
-    result = ledger_of(record_of(tablet))
+    record = record_of(tablet)
+    clumond = record["games"][1]  # as the screens made it
+    assert clumond["game"] == "clumond" and clumond["players"] == ["Rob", "Sam", "Nick"]
+    assert clumond["first_dealer"] == "Nick" and clumond["options"]["rounds"] == 1
+    assert clumond["options"]["chip_value"] == 5
+    assert clumond["rounds"][0]["tricks"] == {"Rob": 3, "Sam": 4, "Nick": 6}
+    assert {name: sorted(cards) for name, cards in clumond["rounds"][0]["kept"].items()} == {
+        name: sorted(kept) for name, (_, kept) in CLUMOND_ROUND.items()}
+    result = ledger_of(record)
     assert result["net"] == {"Rob": 445, "Sam": -20, "Nick": -225, "Emily": -200}
     for index, game in enumerate(result["games"], 1):
         for player, amount in game["money"].items():
