@@ -25,7 +25,9 @@
  * 10. the new-table form's first-dealer list names each player as their
  *     name is typed (the server names them too, on each load);
  * 11. a choice being made (a slip's name, the cards picked) in an element
- *     with data-keep-choice and an id survives the live updates around it.
+ *     with data-keep-choice and an id survives the live updates around it;
+ * 12. the answer of a poll the old page sent that comes after a boosted page
+ *     change is dropped: it does not land in the new page.
  *
  * Load it with `defer` (base.html does): 8 relies on running before
  * DOMContentLoaded. It needs no inline script, so the CSP forbids them all.
@@ -474,6 +476,28 @@
     });
   }
 
+  /* 12. A page change drops the old page's late polls. */
+  function dropLatePolls() {
+    // A poll sent by the page being left may answer after the new page is in. Its regions
+    // (swapped out of band, by id) would then find no place there, and an old #pulse put in
+    // the new page's #pulse place would go on polling for the old page: the new page would
+    // stop following the table. So, as a new page comes, the old page's polling elements
+    // are told to swap nothing more (aborting them instead would log htmx errors).
+    function swapNothing(event) {
+      event.detail.shouldSwap = false;
+    }
+    document.addEventListener("htmx:beforeSwap", function (event) {
+      var detail = event.detail;
+      if (!detail.boosted || detail.target !== document.body || !detail.shouldSwap) {
+        return;
+      }
+      var polls = document.querySelectorAll('[hx-trigger*="companion:tick"]');
+      Array.prototype.forEach.call(polls, function (element) {
+        element.addEventListener("htmx:beforeSwap", swapNothing);
+      });
+    });
+  }
+
   function start() {
     loadHtmx();
     registerServiceWorker();
@@ -481,6 +505,7 @@
     watchWakeLock();
     confirmSubmits();
     syncBoostedBody();
+    dropLatePolls();
     offlineFallback();
     runCountdowns();
     countPicks();
