@@ -91,8 +91,7 @@ def play_clumond(table, clumond_table):
     emily.goto(table.join_url)
     emily.get_by_test_id("claim-4").click()
     expect(emily.locator("#you-are")).to_have_text("You are Emily (seat 4)", timeout=WAIT_MS)
-    # The tablet shows it before the scorekeeper goes on (no update of the seats is then on
-    # its way to a page that has moved on).
+    # The tablet sees her seated again.
     expect(tablet.locator('li.seat[data-seat="4"]')).to_have_attribute("data-joined", "yes",
                                                                       timeout=WAIT_MS)
 
