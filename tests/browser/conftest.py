@@ -96,10 +96,6 @@ class _LateApp:
         return self.app(environ, start_response)
 
 
-LIVE_APPS: dict = {}
-"""The app behind each live server, by its base URL (see ``live_app``)."""
-
-
 @pytest.fixture(scope="session")
 def live_server(tmp_path_factory) -> Iterator[str]:
     """The companion served on 127.0.0.1 and a free port; yields its base URL."""
@@ -121,18 +117,12 @@ def live_server(tmp_path_factory) -> Iterator[str]:
     })
     with app.app_context():
         db.create_all()
-    wsgi.app = LIVE_APPS[base_url] = app
+    wsgi.app = app
     thread = threading.Thread(target=server.serve_forever, name="live-server", daemon=True)
     thread.start()
     yield base_url
     server.shutdown()
     thread.join(timeout=5)
-
-
-@pytest.fixture(scope="session")
-def live_app(live_server):
-    """The live server's app, for writing through ``companion.store`` what no screen enters yet."""
-    return LIVE_APPS[live_server]
 
 
 @pytest.fixture(scope="session")
