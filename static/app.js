@@ -440,9 +440,12 @@
   function keepChoices() {
     var kept = null;
 
-    function save() {
-      if (kept) {
-        return; // Saved at the first swap of this answer (a pulse swaps several regions).
+    function save(event) {
+      if (kept || !event.detail.shouldSwap) {
+        // Saved at the first swap of this answer (a pulse swaps several regions); an
+        // answer that swaps nothing (an unchanged poll's 204) never settles, so saving
+        // then would keep a stale choice until the next update and lose the one made since.
+        return;
       }
       kept = [];
       var ticked = document.querySelectorAll("[data-keep-choice] input:checked");

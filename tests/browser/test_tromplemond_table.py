@@ -232,3 +232,27 @@ def test_a_phone_without_javascript_votes_and_enters_its_hand(tromplemond_table,
     assert round_scores(rob, 1) == {"Rob": 11, "Sam": -9, "Nick": 30, "Emily": 0}
     expect(rob.get_by_test_id("dealer")).to_have_text(re.compile(r"Sam\s+deals"))
     screenshot(rob, "rob-scores-no-js")
+
+
+def test_a_name_picked_on_a_slip_survives_the_live_updates_around_it(tromplemond_table):
+    """Sam picks a name and takes his time: unchanged polls come, then Nick's slip goes
+    in and Sam's screen is updated around his slip; his pick is still there to drop."""
+    table = tromplemond_table()
+    sam = table.phones["Sam"]
+    table.start()
+    table.open_vote()
+    # An unchanged poll (204) comes before the pick, as it does at a real table.
+    with sam.expect_response(lambda r: "/seat/pulse" in r.url and r.status == 204,
+                             timeout=LIVE_MS):
+        pass
+    table.tap_slip(sam, "Emily")
+    version = sam.locator("#pulse").get_attribute("data-version")
+
+    table.vote({"Nick": "Emily"})
+    expect(sam.locator("#pulse")).not_to_have_attribute("data-version", version,
+                                                        timeout=LIVE_MS)
+    expect(sam.get_by_test_id("slips-in")).to_contain_text("1 of 4", timeout=LIVE_MS)
+    expect(sam.get_by_test_id("slip-Emily")).to_be_checked()
+    table.drop_at_once(["Sam"])
+    expect(table.tablet.get_by_test_id("slips-in")).to_have_text("2 of 4 slips in",
+                                                                 timeout=LIVE_MS)
