@@ -75,6 +75,7 @@ WRITE_STEP = "deck:0"  # round 1's deck checklist: a tick toggles it, so it repe
 PULSE = re.compile(r'<div id="pulse"[^>]*?\shx-get="([^"]+)"')
 CSRF = re.compile(r'name="csrf_token" value="([^"]+)"|"X-CSRFToken": "([^"]+)"')
 VERSION = re.compile(r"([?&]v=)(\d+)")
+LOGGED_ERROR = re.compile(r"[A-Za-z_][\w.]*(Error|Exception)\b")  # a traceback's last line
 
 HELLO_APP = '''\
 from flask import Flask
@@ -317,13 +318,26 @@ def rss_mb(pid: int) -> float:
     return pages * os.sysconf("SC_PAGE_SIZE") / 1e6
 
 
+def core_ticks() -> dict[int, tuple[int, int]]:
+    """Each core's busy and total clock ticks so far (from /proc/stat)."""
+    cores = {}
+    for line in Path("/proc/stat").read_text().splitlines():
+        name, *values = line.split()
+        if name.startswith("cpu") and name[3:].isdigit():
+            ticks = [int(v) for v in values[:8]]
+            cores[int(name[3:])] = (sum(ticks) - ticks[3] - ticks[4], sum(ticks))
+    return cores
+
+
 class CpuMeter:
-    """CPU % of gunicorn's master and workers (and of this driver) over an interval."""
+    """CPU % of gunicorn's master and workers (and of this driver) over an interval, and
+    how busy each core was (with everything else running on the machine)."""
 
     def __init__(self, master: int) -> None:
         self.master = master
         self.pids = process_ids(master)
         self.ticks = cpu_ticks(self.pids)
+        self.cores = core_ticks()
         self.driver = time.process_time()
         self.started = time.monotonic()
 
@@ -333,6 +347,17 @@ class CpuMeter:
         server = (cpu_ticks(self.pids) - self.ticks) / os.sysconf("SC_CLK_TCK")
         driver = time.process_time() - self.driver
         return 100 * server / elapsed, 100 * driver / elapsed
+
+    def busy(self) -> str:
+        """How busy the server's and the driver's cores were, in %, by anything."""
+        now = core_ticks()
+        shares = []
+        for core in (SERVER_CORE, DRIVER_CORE):
+            if core in now and core in self.cores:
+                busy = now[core][0] - self.cores[core][0]
+                total = now[core][1] - self.cores[core][1]
+                shares.append(f"{100 * busy / total:.0f}" if total else "?")
+        return "/".join(shares) or "?"
 
 
 # --------------------------------------------------------------------------- the tables
@@ -436,16 +461,35 @@ async def make_table(port: int, index: int) -> Table:
     return Table(code, index, screens, Connection(port, cookies), token)
 
 
-async def make_tables(port: int, tables: list[Table], count: int) -> None:
-    """Make tables until there are ``count`` (a few at a time)."""
+CREATION_FAILURES = 10
+
+
+async def make_tables(port: int, tables: list[Table], count: int) -> int:
+    """Make tables until there are ``count`` (a few at a time); returns how many attempts
+    failed (each printed, and another table made instead; at most ``CREATION_FAILURES``)."""
     limit = asyncio.Semaphore(CREATING_AT_ONCE)
+    failures = 0
 
     async def one(index: int) -> Table:
         async with limit:
-            return await make_table(port, index)
+            return await asyncio.wait_for(make_table(port, index), 10 * REQUEST_TIMEOUT)
 
-    made = await asyncio.gather(*(one(i) for i in range(len(tables), count)))
-    tables.extend(made)
+    while len(tables) < count:
+        made = await asyncio.gather(*(one(i) for i in range(len(tables), count)),
+                                    return_exceptions=True)
+        for result in made:
+            if isinstance(result, Table):
+                result.index = len(tables)
+                tables.append(result)
+            elif isinstance(result, Exception):
+                failures += 1
+                print(f"  making a table failed: {type(result).__name__}: "
+                      f"{str(result)[:200]}", flush=True)
+                if failures > CREATION_FAILURES:
+                    raise RuntimeError("too many tables could not be made") from result
+            else:
+                raise result
+    return failures
 
 
 async def screen_loop(screen: Screen, stats: Stats, origin: float, stop: asyncio.Event,
@@ -529,6 +573,44 @@ async def closed_loop(port: int, target: str, cookies: dict[str, str], seconds: 
     for connection in connections:
         connection.close()
     return (done["ok"] + done["failed"]) / elapsed, done["failed"]
+
+
+CEILING_ROUNDS = 2
+
+
+async def measure_ceiling(seconds: float, hello_port: int, hello_pid: int, app_port: int,
+                          master: int, phone: Screen) -> dict[str, float]:
+    """The ceiling: (a) the bare hello, (b) an unchanged poll, (c) a changed poll, in turn,
+    ``CEILING_ROUNDS`` times (the best of each kept: other load on the machine comes and
+    goes); poll_ratio = (b) / (a)."""
+    each = min(10.0, max(3.0, seconds / 3)) / CEILING_ROUNDS
+    print(f"ceiling: {CEILING_CONNECTIONS} keep-alive connections, {CEILING_ROUNDS} rounds "
+          f"of {each:.1f} s each, best round kept", flush=True)
+    stale = VERSION.sub(lambda m: f"{m.group(1)}{int(m.group(2)) - 1}", phone.pulse, count=1)
+    cookies = phone.connection.cookies
+    runs = {"hello": (hello_port, hello_pid, "/", 200), "quiet": (app_port, master,
+            phone.pulse, 204), "fresh": (app_port, master, stale, 200)}
+    best: dict[str, tuple[float, int, float, str]] = {}
+    for _ in range(CEILING_ROUNDS):
+        for name, (port, pid, target, want) in runs.items():
+            meter = CpuMeter(pid)
+            rate, failed = await closed_loop(port, target, cookies, each, want)
+            cpu = meter.read()[0]
+            busy = meter.busy()
+            failed += best.get(name, (0, 0, 0, ""))[1]
+            if rate >= best.get(name, (-1, 0, 0, ""))[0]:
+                best[name] = (rate, failed, cpu, busy)
+            else:
+                best[name] = (best[name][0], failed, *best[name][2:])
+    for label, name in (("(a) bare Flask hello (200)", "hello"),
+                        ("(b) unchanged poll (204)", "quiet"),
+                        ("(c) changed poll (200, regions)", "fresh")):
+        rate, failed, cpu, busy = best[name]
+        print(f"  {label:32} {rate:8.0f} req/s  failed {failed}  server CPU {cpu:.0f} %  "
+              f"cores {SERVER_CORE}/{DRIVER_CORE} busy {busy} %", flush=True)
+    ratio = best["quiet"][0] / best["hello"][0] if best["hello"][0] else math.nan
+    print(f"  poll_ratio (b)/(a) = {ratio:.2f}", flush=True)
+    return {"ratio": ratio, "failed": sum(b[1] for b in best.values())}
 
 
 # --------------------------------------------------------------------------- the servers
@@ -630,6 +712,7 @@ class Step:
     seconds: float
     server_cpu: float
     driver_cpu: float
+    busy: str
     rss: list[float]
 
     @property
@@ -650,34 +733,11 @@ async def drive(args: argparse.Namespace, app_port: int, master: int,
     tables: list[Table] = []
     await make_tables(app_port, tables, 1)
 
-    ceiling_seconds = min(10.0, max(3.0, args.seconds / 3))
-    print(f"ceiling: {CEILING_CONNECTIONS} keep-alive connections, "
-          f"{ceiling_seconds:.1f} s each", flush=True)
-    meter = CpuMeter(hello.pid)
-    hello_rate, hello_failed = await closed_loop(hello_port, "/", {}, ceiling_seconds, 200)
-    hello_cpu = meter.read()[0]
-    stop_server(hello)
     phone = tables[0].screens[1]
     await phone.poll(Stats())  # the current pulse (the game's start was seen)
-    meter = CpuMeter(master)
-    quiet_rate, quiet_failed = await closed_loop(app_port, phone.pulse,
-                                                 phone.connection.cookies, ceiling_seconds, 204)
-    quiet_cpu = meter.read()[0]
-    stale = VERSION.sub(lambda m: f"{m.group(1)}{int(m.group(2)) - 1}", phone.pulse, count=1)
-    meter = CpuMeter(master)
-    fresh_rate, fresh_failed = await closed_loop(app_port, stale, phone.connection.cookies,
-                                                 ceiling_seconds, 200)
-    fresh_cpu = meter.read()[0]
-    ceiling = {"hello": hello_rate, "quiet": quiet_rate, "fresh": fresh_rate,
-               "ratio": quiet_rate / hello_rate if hello_rate else math.nan,
-               "failed": hello_failed + quiet_failed + fresh_failed}
-    for label, rate, failed, cpu in (
-            ("(a) bare Flask hello (200)", hello_rate, hello_failed, hello_cpu),
-            ("(b) unchanged poll (204)", quiet_rate, quiet_failed, quiet_cpu),
-            ("(c) changed poll (200, regions)", fresh_rate, fresh_failed, fresh_cpu)):
-        print(f"  {label:32} {rate:8.0f} req/s  failed {failed}  server CPU {cpu:.0f} %",
-              flush=True)
-    print(f"  poll_ratio (b)/(a) = {ceiling['ratio']:.2f}", flush=True)
+    ceiling = await measure_ceiling(args.seconds, hello_port, hello.pid, app_port, master,
+                                    phone)
+    stop_server(hello)
 
     stats = Stats()
     stop = asyncio.Event()
@@ -690,10 +750,11 @@ async def drive(args: argparse.Namespace, app_port: int, master: int,
         for count in rungs:
             started = len(tables)
             made_at = time.monotonic()
-            await make_tables(app_port, tables, count)
+            failed = await make_tables(app_port, tables, count)
             if count > started:
                 print(f"T={count}: made {count - started} tables through the pages in "
-                      f"{time.monotonic() - made_at:.1f} s", flush=True)
+                      f"{time.monotonic() - made_at:.1f} s"
+                      + (f" ({failed} attempts failed)" if failed else ""), flush=True)
             for table in tables[len(tasks) // 6:]:
                 tasks += start_table(table, stats, stop, deadline)
             stats.reset(recording=False)
@@ -705,7 +766,7 @@ async def drive(args: argparse.Namespace, app_port: int, master: int,
             stats.recording = False
             server_cpu, driver_cpu = meter.read()
             step = Step(count, stats.polls, stats.writes, stats.statuses, stats.errors,
-                        loop.time() - window, server_cpu, driver_cpu,
+                        loop.time() - window, server_cpu, driver_cpu, meter.busy(),
                         [rss_mb(pid) for pid in meter.pids if pid != master])
             steps.append(step)
             print(row(step), flush=True)
@@ -724,7 +785,8 @@ async def drive(args: argparse.Namespace, app_port: int, master: int,
 
 HEADER = (f"{'T':>4} {'screens':>7} {'polls':>7} {'204':>7} {'200':>6} "
           f"{'poll p50/p95/p99 ms':>21} {'writes':>6} {'write p50/p95/p99 ms':>22} "
-          f"{'errors':>6} {'req/s':>6} {'srv CPU':>7} {'drv CPU':>7}  worker RSS MB")
+          f"{'errors':>6} {'req/s':>6} {'srv CPU':>7} {'drv CPU':>7} {'busy 0/1':>8}  "
+          "worker RSS MB")
 
 
 def row(step: Step) -> str:
@@ -737,7 +799,7 @@ def row(step: Step) -> str:
             f"{step.statuses['poll 204']:>7} {step.statuses['poll 200']:>6} "
             f"{triple(step.polls):>21} {len(step.writes):>6} {triple(step.writes):>22} "
             f"{step.error_count:>6} {total / step.seconds:>6.0f} {step.server_cpu:>6.0f}% "
-            f"{step.driver_cpu:>6.0f}%  " + " ".join(f"{mb:.0f}" for mb in step.rss))
+            f"{step.driver_cpu:>6.0f}% {step.busy:>8}  " + " ".join(f"{mb:.0f}" for mb in step.rss))
 
 
 def main() -> None:
@@ -797,8 +859,12 @@ def main() -> None:
         finally:
             stop_server(hello)
             stop_server(server)
-        tail = [line for line in app_log.read_text(errors="replace").splitlines()
-                if "Traceback" in line or "[ERROR]" in line or "[CRITICAL]" in line]
+            log = app_log.read_text(errors="replace").splitlines()
+            tail = [line for line in log if "ERROR" in line or "[CRITICAL]" in line
+                    or LOGGED_ERROR.match(line)]
+            if tail:
+                print(f"gunicorn's log: {len(tail)} error lines; the last ones:", flush=True)
+                print("\n".join("  " + line[:300] for line in tail[-6:]), flush=True)
 
     print()
     print(HEADER)
@@ -807,8 +873,6 @@ def main() -> None:
     for step in steps:
         for what, count in sorted(step.errors.items()):
             print(f"  T={step.tables}: {count} x {what}")
-    if tail:
-        print(f"  gunicorn's log: {len(tail)} error lines, e.g. {tail[0]}")
     last = steps[-1]
     print(f"bench_load: tables={last.tables} p95_ms={percentile(last.polls, 0.95):.1f} "
           f"errors={last.error_count} poll_ratio={ceiling['ratio']:.2f} db={db_name}")
