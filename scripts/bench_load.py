@@ -16,7 +16,8 @@ and htmx do: each screen keeps one keep-alive connection and polls its
 changed answer brings; each table's scorekeeper ticks a checklist step about
 every 10 s (the same step, so it toggles forever), which every screen of the
 table then picks up. It does so for a ladder of table counts up to
-``--tables``, ``--seconds`` each after a warm-up, and prints the latencies
+``--tables``, ``--seconds`` each after a warm-up (the screens wait while the
+next rung's tables are being made), and prints the latencies
 (polls and writes apart), counts, errors, the server's CPU and each worker's
 memory. A ceiling is measured in the same run: the most requests a second 16
 keep-alive connections get from a bare Flask hello-world under the same
@@ -36,6 +37,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import functools
 import html
 import math
 import os
@@ -52,6 +54,7 @@ import tempfile
 import time
 import zlib
 from collections import Counter
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import urlencode, urlsplit
@@ -492,53 +495,87 @@ async def make_tables(port: int, tables: list[Table], count: int) -> int:
     return failures
 
 
-async def screen_loop(screen: Screen, stats: Stats, origin: float, stop: asyncio.Event,
-                      deadline: float) -> None:
-    """Poll every ``POLL_EVERY`` s from ``origin`` on, until stopped (or the deadline).
+class Gate:
+    """Lets the screens and the writers run, or holds them while tables are being made (so
+    that making them is not slowed by the traffic, nor the traffic measured meanwhile)."""
 
-    As app.js and htmx do: a tick that comes while a poll is in flight sends one
-    poll as soon as it is back (hx-trigger's default queue, "last"); the others
-    are dropped.
+    def __init__(self) -> None:
+        self.open = asyncio.Event()
+        self.open.set()
+        self.stopped = False
+        self.busy = 0  # requests in flight
+
+    async def wait(self, origin: float, period: float) -> float | None:
+        """Wait while held; the next tick in the loop's own rhythm after a hold, or None
+        when not held (None also when stopped: see ``stopped``)."""
+        if self.open.is_set():
+            return None
+        await self.open.wait()
+        now = asyncio.get_running_loop().time()
+        return origin + (math.floor((now - origin) / period) + 1) * period
+
+    async def hold(self, limit: float) -> None:
+        """Hold every loop, and wait (at most ``limit`` s) for the requests in flight."""
+        self.open.clear()
+        loop = asyncio.get_running_loop()
+        until = loop.time() + limit
+        while self.busy and loop.time() < until:
+            await asyncio.sleep(0.05)
+
+    def release(self) -> None:
+        """Let the loops run again."""
+        self.open.set()
+
+    def stop(self) -> None:
+        """End every loop (at its next turn)."""
+        self.stopped = True
+        self.open.set()
+
+
+async def paced(gate: Gate, origin: float, period: float, deadline: float,
+                send: Callable[[], Awaitable[None]], queue_last: bool) -> None:
+    """Call ``send`` at ``origin + k * period`` until stopped (or the deadline).
+
+    With ``queue_last``, as app.js and htmx poll: a tick that comes while a request is in
+    flight sends one as soon as it is back (hx-trigger's default queue, "last"); the others
+    are dropped. Without, the next one waits for its own tick.
     """
     loop = asyncio.get_running_loop()
     tick = origin
-    while not stop.is_set() and loop.time() < deadline:
+    while not gate.stopped and loop.time() < deadline:
         delay = tick - loop.time()
         if delay > 0:
             await asyncio.sleep(delay)
-            if stop.is_set():
-                break
+        resumed = await gate.wait(origin, period)
+        if gate.stopped:
+            break
+        if resumed is not None:
+            tick = resumed
+            continue
         sent = loop.time()
-        await screen.poll(stats)
-        tick = origin + (math.floor((sent - origin) / POLL_EVERY) + 1) * POLL_EVERY
+        gate.busy += 1
+        try:
+            await send()
+        finally:
+            gate.busy -= 1
+        tick = origin + (math.floor((sent - origin) / period) + 1) * period
+        if not queue_last:
+            tick = max(tick, loop.time())
 
 
-async def write_loop(table: Table, stats: Stats, origin: float, stop: asyncio.Event,
-                     deadline: float) -> None:
-    """The table's scorekeeper ticks about every ``WRITE_EVERY`` s, from ``origin`` on."""
-    loop = asyncio.get_running_loop()
-    tick = origin
-    while not stop.is_set() and loop.time() < deadline:
-        delay = tick - loop.time()
-        if delay > 0:
-            await asyncio.sleep(delay)
-            if stop.is_set():
-                break
-        await table.write(stats)
-        tick = max(tick + WRITE_EVERY, loop.time())
-
-
-def start_table(table: Table, stats: Stats, stop: asyncio.Event,
+def start_table(table: Table, stats: Stats, gate: Gate,
                 deadline: float) -> list[asyncio.Task]:
     """Set a table's five screens polling and its scorekeeper writing, staggered."""
     loop = asyncio.get_running_loop()
     spread = random.Random(table.index)
     now = loop.time()
-    tasks = [asyncio.create_task(screen_loop(
-        screen, stats, now + spread.uniform(0, POLL_EVERY), stop, deadline))
+    tasks = [asyncio.create_task(paced(
+        gate, now + spread.uniform(0, POLL_EVERY), POLL_EVERY, deadline,
+        functools.partial(screen.poll, stats), queue_last=True))
         for screen in table.screens]
-    tasks.append(asyncio.create_task(write_loop(
-        table, stats, now + spread.uniform(0, WRITE_EVERY), stop, deadline)))
+    tasks.append(asyncio.create_task(paced(
+        gate, now + spread.uniform(0, WRITE_EVERY), WRITE_EVERY, deadline,
+        functools.partial(table.write, stats), queue_last=False)))
     return tasks
 
 
@@ -740,7 +777,7 @@ async def drive(args: argparse.Namespace, app_port: int, master: int,
     stop_server(hello)
 
     stats = Stats()
-    stop = asyncio.Event()
+    gate = Gate()
     rungs = ladder(args.tables)
     # Every loop ends by this time at the latest, whatever happens.
     deadline = loop.time() + len(rungs) * (args.seconds + WARM_UP + 600)
@@ -750,13 +787,15 @@ async def drive(args: argparse.Namespace, app_port: int, master: int,
         for count in rungs:
             started = len(tables)
             made_at = time.monotonic()
+            await gate.hold(REQUEST_TIMEOUT + 5)
             failed = await make_tables(app_port, tables, count)
+            gate.release()
             if count > started:
                 print(f"T={count}: made {count - started} tables through the pages in "
                       f"{time.monotonic() - made_at:.1f} s"
                       + (f" ({failed} attempts failed)" if failed else ""), flush=True)
             for table in tables[len(tasks) // 6:]:
-                tasks += start_table(table, stats, stop, deadline)
+                tasks += start_table(table, stats, gate, deadline)
             stats.reset(recording=False)
             await asyncio.sleep(WARM_UP)
             stats.reset(recording=True)
@@ -771,7 +810,7 @@ async def drive(args: argparse.Namespace, app_port: int, master: int,
             steps.append(step)
             print(row(step), flush=True)
     finally:
-        stop.set()
+        gate.stop()
         if tasks:
             await asyncio.wait(tasks, timeout=REQUEST_TIMEOUT + 5)
         for task in tasks:
