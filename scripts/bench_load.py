@@ -267,6 +267,8 @@ class Stats:
     writes: list[float] = field(default_factory=list)
     statuses: Counter = field(default_factory=Counter)
     errors: Counter = field(default_factory=Counter)
+    unrecorded: Counter = field(default_factory=Counter)
+    """Errors outside the measured windows (warm-ups, the ends of rungs)."""
 
     def reset(self, recording: bool) -> None:
         """Forget everything and start (or stop) recording."""
@@ -282,8 +284,7 @@ class Stats:
 
     def error(self, kind: str, what: str) -> None:
         """A request that failed (a bad status, a timeout, a closed connection …)."""
-        if self.recording:
-            self.errors[f"{kind} {what}"] += 1
+        (self.errors if self.recording else self.unrecorded)[f"{kind} {what}"] += 1
 
 
 def process_ids(master: int) -> list[int]:
@@ -819,6 +820,8 @@ async def drive(args: argparse.Namespace, app_port: int, master: int,
             for screen in table.screens:
                 screen.connection.close()
             table.writer.close()
+    for what, count in sorted(stats.unrecorded.items()):
+        print(f"  outside the measured windows: {count} x {what}", flush=True)
     return steps, ceiling
 
 
