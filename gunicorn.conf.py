@@ -21,6 +21,10 @@ workers = int(os.environ.get("WEB_CONCURRENCY", "1"))
 worker_class = "gthread"
 threads = int(os.environ.get("COMPANION_THREADS", "16"))
 keepalive = 30  # phones poll every 2 s: keep their connections open between polls
+# Every screen keeps its connection open (keepalive), and gthread stops accepting new ones at
+# worker_connections (default 1000): 200 tables of five screens, plus the scorekeepers' second
+# connections, would wait in the listen backlog (scripts/bench_load.py).
+worker_connections = 2000
 control_socket_disable = True  # no runtime control (gunicornc); two servers never share one
 
 

@@ -1,0 +1,924 @@
+"""Load on the app as the Procfile starts it: many tables' screens polling, and writes.
+
+Starts the companion under gunicorn exactly as the Procfile does (``flask db
+upgrade``, then ``gunicorn -c gunicorn.conf.py 'companion:create_app()'``) on
+127.0.0.1 and a free port, against a temporary SQLite file or against
+PostgreSQL (``--database``; its ``public`` schema is dropped and made again
+first). Tables are made through the app's own pages, as people would: the
+scorekeeper's form (``POST /new``, Tromplemond, four named players), four
+phones taking their seats from the join page, the scorekeeper starting the
+game, each with its own session cookie and CSRF token.
+
+A driver (this process, pinned to another core than the server) then plays
+every table's five screens (the tablet and four phones) as ``static/app.js``
+and htmx do: each screen keeps one keep-alive connection and polls its
+``#pulse`` every 2 s with ``HX-Request: true``, following the pulse URL that a
+changed answer brings; each table's scorekeeper ticks a checklist step about
+every 10 s (the same step, so it toggles forever), which every screen of the
+table then picks up. It does so for a ladder of table counts up to
+``--tables``, ``--seconds`` each after a warm-up (the screens wait while the
+next rung's tables are being made), and prints the latencies
+(polls and writes apart), counts, errors, the server's CPU and each worker's
+memory. A ceiling is measured in the same run: the most requests a second 16
+keep-alive connections get from a bare Flask hello-world under the same
+gunicorn settings, from an unchanged poll (204) and from a changed poll.
+
+It prints figures and asserts nothing. The last line is the summary::
+
+    bench_load: tables=200 p95_ms=18.4 errors=0 poll_ratio=0.61 db=sqlite
+
+Run it from the project's folder::
+
+    .venv/bin/python scripts/bench_load.py --tables 200 --seconds 30
+    .venv/bin/python scripts/bench_load.py --database postgresql+psycopg://postgres@127.0.0.1:5432/bench
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import functools
+import html
+import math
+import os
+import random
+import re
+import runpy
+import secrets
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import zlib
+from collections import Counter
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from urllib.parse import urlencode, urlsplit
+
+ROOT = Path(__file__).resolve().parents[1]
+HOST = "127.0.0.1"
+LADDER = (1, 10, 25, 50, 100, 200)
+POLL_EVERY = 2.0  # static/app.js: TICK_MS
+WRITE_EVERY = 10.0
+WARM_UP = 4.0
+REQUEST_TIMEOUT = 30.0
+CREATING_AT_ONCE = 8  # tables being made at the same time
+CEILING_CONNECTIONS = 16
+SERVER_CORE, DRIVER_CORE = 0, 1
+START_TIMEOUT = 60.0
+PLAYERS = ("Rob", "Sam", "Nick", "Emily")
+OPTIONS = {"unit": "GBP", "joining_fee": "2.50", "payout_winner": "75",
+           "payout_runner_up": "25", "tromp_stake": "0.50", "rounds": "8", "target": "200"}
+WRITE_STEP = "deck:0"  # round 1's deck checklist: a tick toggles it, so it repeats forever
+
+PULSE = re.compile(r'<div id="pulse"[^>]*?\shx-get="([^"]+)"')
+CSRF = re.compile(r'name="csrf_token" value="([^"]+)"|"X-CSRFToken": "([^"]+)"')
+VERSION = re.compile(r"([?&]v=)(\d+)")
+LOGGED_ERROR = re.compile(r"[A-Za-z_][\w.]*(Error|Exception)\b")  # a traceback's last line
+
+HELLO_APP = '''\
+from flask import Flask
+
+app = Flask(__name__)
+
+
+@app.get("/")
+def hello():
+    return "Hello, World!"
+'''
+
+HELLO_CONF = '''\
+"""The project's gunicorn.conf.py, but for a hello-world app without a database."""
+import runpy
+
+globals().update({{name: value for name, value in runpy.run_path({conf!r}).items()
+                  if not name.startswith("_") and name != "post_fork"}})
+'''
+
+
+# --------------------------------------------------------------------------- HTTP client
+
+
+class StaleConnection(ConnectionError):
+    """The server had closed a kept-alive connection before the request: nothing came back."""
+
+
+@dataclass
+class Response:
+    """One HTTP answer: the status, its headers (names in lower case) and the body."""
+
+    status: int
+    headers: dict[str, str]
+    body: bytes
+
+    @property
+    def text(self) -> str:
+        """The body as text."""
+        return self.body.decode("utf-8", "replace")
+
+
+class Connection:
+    """One keep-alive HTTP/1.1 connection to 127.0.0.1, with a browser's cookie jar.
+
+    Minimal on purpose (the driver must serve a thousand screens on one core):
+    a request line and headers, then the status, the headers and a body read by
+    Content-Length (or chunks, or to the end when the server closes).
+    """
+
+    def __init__(self, port: int, cookies: dict[str, str]) -> None:
+        self.port = port
+        self.cookies = cookies
+        self.reader: asyncio.StreamReader | None = None
+        self.writer: asyncio.StreamWriter | None = None
+
+    async def request(self, method: str, target: str, headers: dict[str, str] | None = None,
+                      body: bytes = b"") -> Response:
+        """Send one request and read its whole answer; reconnect once if the server had
+        closed the kept-alive connection (as browsers do)."""
+        for attempt in range(2):
+            reused = self.writer is not None
+            if not reused:
+                self.reader, self.writer = await asyncio.open_connection(HOST, self.port)
+            try:
+                self.writer.write(self._head(method, target, headers or {}, body) + body)
+                return await self._answer(method)
+            except (StaleConnection, ConnectionResetError, BrokenPipeError):
+                self.close()
+                if not reused or attempt:
+                    raise
+            except BaseException:
+                self.close()
+                raise
+        raise AssertionError("unreachable")
+
+    def _head(self, method: str, target: str, headers: dict[str, str], body: bytes) -> bytes:
+        lines = [f"{method} {target} HTTP/1.1", f"Host: {HOST}:{self.port}",
+                 "Accept-Encoding: gzip"]
+        lines += [f"{name}: {value}" for name, value in headers.items()]
+        if self.cookies:
+            lines.append("Cookie: " + "; ".join(f"{k}={v}" for k, v in self.cookies.items()))
+        if body or method == "POST":
+            lines += ["Content-Type: application/x-www-form-urlencoded",
+                      f"Content-Length: {len(body)}"]
+        return ("\r\n".join(lines) + "\r\n\r\n").encode("latin-1")
+
+    async def _answer(self, method: str) -> Response:
+        reader = self.reader
+        try:
+            head = await reader.readuntil(b"\r\n\r\n")
+        except asyncio.IncompleteReadError as error:
+            if not error.partial:
+                raise StaleConnection("closed before the answer") from None
+            raise
+        lines = head.decode("latin-1").split("\r\n")
+        status = int(lines[0].split(None, 2)[1])
+        headers: dict[str, str] = {}
+        for line in lines[1:]:
+            if not line:
+                continue
+            name, _, value = line.partition(":")
+            name, value = name.strip().lower(), value.strip()
+            if name == "set-cookie":
+                self._keep_cookie(value)
+            headers[name] = value
+        if method == "HEAD" or status in (204, 304) or 100 <= status < 200:
+            body = b""
+        elif "content-length" in headers:
+            body = await reader.readexactly(int(headers["content-length"]))
+        elif headers.get("transfer-encoding", "").lower() == "chunked":
+            body = await self._chunks()
+        else:
+            body = await reader.read()
+            headers["connection"] = "close"
+        if headers.get("connection", "").lower() == "close":
+            self.close()
+        if headers.get("content-encoding") == "gzip":
+            body = zlib.decompress(body, 16 + zlib.MAX_WBITS)
+        return Response(status, headers, body)
+
+    async def _chunks(self) -> bytes:
+        parts = []
+        while True:
+            size = int((await self.reader.readline()).split(b";")[0], 16)
+            if size == 0:
+                while (await self.reader.readline()) not in (b"\r\n", b""):
+                    pass
+                return b"".join(parts)
+            parts.append((await self.reader.readexactly(size + 2))[:-2])
+
+    def _keep_cookie(self, header: str) -> None:
+        pair, _, attributes = header.partition(";")
+        name, _, value = pair.strip().partition("=")
+        if not value or "max-age=0" in attributes.lower().replace(" ", ""):
+            self.cookies.pop(name, None)
+        else:
+            self.cookies[name] = value
+
+    def close(self) -> None:
+        """Close the connection (the next request opens a new one)."""
+        if self.writer is not None:
+            self.writer.close()
+        self.reader = self.writer = None
+
+
+def csrf_of(response: Response) -> str:
+    """The CSRF token a page gives its client (as its forms and htmx send it)."""
+    match = CSRF.search(response.text)
+    if match is None:
+        raise RuntimeError(f"no CSRF token in a {response.status} answer")
+    return html.unescape(match.group(1) or match.group(2))
+
+
+def pulse_of(text: str) -> str | None:
+    """The URL the page's #pulse element polls (its hx-get), or None."""
+    match = PULSE.search(text)
+    return html.unescape(match.group(1)) if match else None
+
+
+def expect(response: Response, status: int, what: str) -> Response:
+    """``response``, or stop the benchmark: making the tables must work."""
+    if response.status != status:
+        raise RuntimeError(f"{what}: {response.status} (wanted {status}): "
+                           f"{response.text[:300]!r}")
+    return response
+
+
+# --------------------------------------------------------------------------- measuring
+
+
+def percentile(values: list[float], share: float) -> float:
+    """The nearest-rank percentile of ``values`` (``share`` from 0 to 1); NaN when empty."""
+    if not values:
+        return math.nan
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, max(0, math.ceil(share * len(ordered)) - 1))]
+
+
+@dataclass
+class Stats:
+    """What the screens saw while recording: latencies (ms), statuses and errors."""
+
+    recording: bool = False
+    polls: list[float] = field(default_factory=list)
+    writes: list[float] = field(default_factory=list)
+    statuses: Counter = field(default_factory=Counter)
+    errors: Counter = field(default_factory=Counter)
+    unrecorded: Counter = field(default_factory=Counter)
+    """Errors outside the measured windows (warm-ups, the ends of rungs)."""
+
+    def reset(self, recording: bool) -> None:
+        """Forget everything and start (or stop) recording."""
+        self.recording = recording
+        self.polls, self.writes = [], []
+        self.statuses, self.errors = Counter(), Counter()
+
+    def ok(self, kind: str, milliseconds: float, status: int) -> None:
+        """A request that did what it should."""
+        if self.recording:
+            (self.polls if kind == "poll" else self.writes).append(milliseconds)
+            self.statuses[f"{kind} {status}"] += 1
+
+    def error(self, kind: str, what: str) -> None:
+        """A request that failed (a bad status, a timeout, a closed connection …)."""
+        (self.errors if self.recording else self.unrecorded)[f"{kind} {what}"] += 1
+
+
+def process_ids(master: int) -> list[int]:
+    """gunicorn's master and its workers (the master's children)."""
+    pids = [master]
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                stat = Path(f"/proc/{entry}/stat").read_text()
+            except OSError:
+                continue
+            if int(stat.rsplit(")", 1)[1].split()[1]) == master:
+                pids.append(int(entry))
+    return pids
+
+
+def cpu_ticks(pids: list[int]) -> int:
+    """User and system clock ticks used so far by ``pids``."""
+    total = 0
+    for pid in pids:
+        try:
+            fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        total += int(fields[11]) + int(fields[12])  # utime, stime (fields 14, 15)
+    return total
+
+
+def rss_mb(pid: int) -> float:
+    """A process's resident memory in MB."""
+    try:
+        pages = int(Path(f"/proc/{pid}/statm").read_text().split()[1])
+    except OSError:
+        return math.nan
+    return pages * os.sysconf("SC_PAGE_SIZE") / 1e6
+
+
+def core_ticks() -> dict[int, tuple[int, int]]:
+    """Each core's busy and total clock ticks so far (from /proc/stat)."""
+    cores = {}
+    for line in Path("/proc/stat").read_text().splitlines():
+        name, *values = line.split()
+        if name.startswith("cpu") and name[3:].isdigit():
+            ticks = [int(v) for v in values[:8]]
+            cores[int(name[3:])] = (sum(ticks) - ticks[3] - ticks[4], sum(ticks))
+    return cores
+
+
+class CpuMeter:
+    """CPU % of gunicorn's master and workers (and of this driver) over an interval, and
+    how busy each core was (with everything else running on the machine)."""
+
+    def __init__(self, master: int) -> None:
+        self.master = master
+        self.pids = process_ids(master)
+        self.ticks = cpu_ticks(self.pids)
+        self.cores = core_ticks()
+        self.driver = time.process_time()
+        self.started = time.monotonic()
+
+    def read(self) -> tuple[float, float]:
+        """Server CPU % (100 = one core) and driver CPU % since the meter was made."""
+        elapsed = time.monotonic() - self.started
+        server = (cpu_ticks(self.pids) - self.ticks) / os.sysconf("SC_CLK_TCK")
+        driver = time.process_time() - self.driver
+        return 100 * server / elapsed, 100 * driver / elapsed
+
+    def busy(self) -> str:
+        """How busy the server's and the driver's cores were, in %, by anything."""
+        now = core_ticks()
+        shares = []
+        for core in (SERVER_CORE, DRIVER_CORE):
+            if core in now and core in self.cores:
+                busy = now[core][0] - self.cores[core][0]
+                total = now[core][1] - self.cores[core][1]
+                shares.append(f"{100 * busy / total:.0f}" if total else "?")
+        return "/".join(shares) or "?"
+
+
+# --------------------------------------------------------------------------- the tables
+
+
+@dataclass
+class Screen:
+    """One screen at a table (the tablet or a phone): its connection and its pulse URL."""
+
+    connection: Connection
+    pulse: str
+    referer: str
+
+    async def poll(self, stats: Stats) -> None:
+        """One pulse poll, as htmx sends it; follow the new pulse of a changed answer."""
+        started = time.perf_counter()
+        try:
+            response = await asyncio.wait_for(self.connection.request(
+                "GET", self.pulse, {"HX-Request": "true", "HX-Trigger": "pulse",
+                                    "HX-Current-URL": self.referer}), REQUEST_TIMEOUT)
+        except (TimeoutError, OSError, EOFError, ValueError) as error:
+            self.connection.close()
+            stats.error("poll", type(error).__name__)
+            return
+        milliseconds = (time.perf_counter() - started) * 1000
+        if response.status == 200:
+            pulse = pulse_of(response.text)
+            if pulse is None:
+                stats.error("poll", "200 without a pulse")
+                return
+            self.pulse = pulse
+        elif response.status != 204:
+            stats.error("poll", str(response.status))
+            return
+        stats.ok("poll", milliseconds, response.status)
+
+
+@dataclass
+class Table:
+    """A table made through the pages: its code, five screens, the scorekeeper's writes."""
+
+    code: str
+    index: int
+    screens: list[Screen]
+    writer: Connection
+    token: str
+    writes: int = 0
+
+    async def write(self, stats: Stats) -> None:
+        """The scorekeeper ticks the deck step on the tablet (htmx): it toggles each time."""
+        body = urlencode({"csrf_token": self.token, "round": "1",
+                          "step": WRITE_STEP}).encode()
+        started = time.perf_counter()
+        try:
+            response = await asyncio.wait_for(self.writer.request(
+                "POST", f"/t/{self.code}/games/1/tick",
+                {"HX-Request": "true", "X-CSRFToken": self.token,
+                 "HX-Current-URL": f"http://{HOST}/t/{self.code}"}, body), REQUEST_TIMEOUT)
+        except (TimeoutError, OSError, EOFError, ValueError) as error:
+            self.writer.close()
+            stats.error("write", type(error).__name__)
+            return
+        milliseconds = (time.perf_counter() - started) * 1000
+        self.writes += 1
+        if 200 <= response.status < 400:
+            stats.ok("write", milliseconds, response.status)
+        else:
+            stats.error("write", str(response.status))
+
+
+async def make_table(port: int, index: int) -> Table:
+    """Make one table as people do: the form, four phones joining, the game started."""
+    cookies: dict[str, str] = {}
+    keeper = Connection(port, cookies)
+    form = expect(await keeper.request("GET", "/new"), 200, "the new-table form")
+    token = csrf_of(form)
+    made = expect(await keeper.request("POST", "/new", body=urlencode({
+        "csrf_token": token, "name": f"Bench {index + 1}", "game": "tromplemond",
+        "seats": "4", "player": PLAYERS, "dealer": "1"}, doseq=True).encode()),
+        303, "making a table")
+    code = urlsplit(made.headers["location"]).path.rstrip("/").rsplit("/", 1)[-1]
+    phones = []
+    for position in range(1, len(PLAYERS) + 1):
+        phone = Connection(port, {})
+        join = expect(await phone.request("GET", f"/j/{code}"), 200, "the join page")
+        expect(await phone.request("POST", f"/j/{code}/claim", body=urlencode({
+            "csrf_token": csrf_of(join), "seat": str(position)}).encode()),
+            303, "taking a seat")
+        phones.append(phone)
+    start = expect(await keeper.request("GET", f"/t/{code}/start"), 200, "the start page")
+    token = csrf_of(start)
+    expect(await keeper.request("POST", f"/t/{code}/start", body=urlencode(
+        {"csrf_token": token, **OPTIONS}).encode()), 303, "starting the game")
+    screens = []
+    for connection, page in [(keeper, f"/t/{code}")] + [(p, f"/t/{code}/seat") for p in phones]:
+        answer = expect(await connection.request("GET", page), 200, "a screen's page")
+        pulse = pulse_of(answer.text)
+        if pulse is None:
+            raise RuntimeError(f"no #pulse on {page}")
+        screens.append(Screen(connection, pulse, f"http://{HOST}:{port}{page}"))
+    return Table(code, index, screens, Connection(port, cookies), token)
+
+
+CREATION_FAILURES = 10
+
+
+async def make_tables(port: int, tables: list[Table], count: int) -> int:
+    """Make tables until there are ``count`` (a few at a time); returns how many attempts
+    failed (each printed, and another table made instead; at most ``CREATION_FAILURES``)."""
+    limit = asyncio.Semaphore(CREATING_AT_ONCE)
+    failures = 0
+
+    async def one(index: int) -> Table:
+        async with limit:
+            return await asyncio.wait_for(make_table(port, index), 10 * REQUEST_TIMEOUT)
+
+    while len(tables) < count:
+        made = await asyncio.gather(*(one(i) for i in range(len(tables), count)),
+                                    return_exceptions=True)
+        for result in made:
+            if isinstance(result, Table):
+                result.index = len(tables)
+                tables.append(result)
+            elif isinstance(result, Exception):
+                failures += 1
+                print(f"  making a table failed: {type(result).__name__}: "
+                      f"{str(result)[:200]}", flush=True)
+                if failures > CREATION_FAILURES:
+                    raise RuntimeError("too many tables could not be made") from result
+            else:
+                raise result
+    return failures
+
+
+class Gate:
+    """Lets the screens and the writers run, or holds them while tables are being made (so
+    that making them is not slowed by the traffic, nor the traffic measured meanwhile)."""
+
+    def __init__(self) -> None:
+        self.open = asyncio.Event()
+        self.open.set()
+        self.stopped = False
+        self.busy = 0  # requests in flight
+
+    async def wait(self, origin: float, period: float) -> float | None:
+        """Wait while held; the next tick in the loop's own rhythm after a hold, or None
+        when not held (None also when stopped: see ``stopped``)."""
+        if self.open.is_set():
+            return None
+        await self.open.wait()
+        now = asyncio.get_running_loop().time()
+        return origin + (math.floor((now - origin) / period) + 1) * period
+
+    async def hold(self, limit: float) -> None:
+        """Hold every loop, and wait (at most ``limit`` s) for the requests in flight."""
+        self.open.clear()
+        loop = asyncio.get_running_loop()
+        until = loop.time() + limit
+        while self.busy and loop.time() < until:
+            await asyncio.sleep(0.05)
+
+    def release(self) -> None:
+        """Let the loops run again."""
+        self.open.set()
+
+    def stop(self) -> None:
+        """End every loop (at its next turn)."""
+        self.stopped = True
+        self.open.set()
+
+
+async def paced(gate: Gate, origin: float, period: float, deadline: float,
+                send: Callable[[], Awaitable[None]], queue_last: bool) -> None:
+    """Call ``send`` at ``origin + k * period`` until stopped (or the deadline).
+
+    With ``queue_last``, as app.js and htmx poll: a tick that comes while a request is in
+    flight sends one as soon as it is back (hx-trigger's default queue, "last"); the others
+    are dropped. Without, the next one waits for its own tick.
+    """
+    loop = asyncio.get_running_loop()
+    tick = origin
+    while not gate.stopped and loop.time() < deadline:
+        delay = tick - loop.time()
+        if delay > 0:
+            await asyncio.sleep(delay)
+        resumed = await gate.wait(origin, period)
+        if gate.stopped:
+            break
+        if resumed is not None:
+            tick = resumed
+            continue
+        sent = loop.time()
+        gate.busy += 1
+        try:
+            await send()
+        finally:
+            gate.busy -= 1
+        tick = origin + (math.floor((sent - origin) / period) + 1) * period
+        if not queue_last:
+            tick = max(tick, loop.time())
+
+
+def start_table(table: Table, stats: Stats, gate: Gate,
+                deadline: float) -> list[asyncio.Task]:
+    """Set a table's five screens polling and its scorekeeper writing, staggered."""
+    loop = asyncio.get_running_loop()
+    spread = random.Random(table.index)
+    now = loop.time()
+    tasks = [asyncio.create_task(paced(
+        gate, now + spread.uniform(0, POLL_EVERY), POLL_EVERY, deadline,
+        functools.partial(screen.poll, stats), queue_last=True))
+        for screen in table.screens]
+    tasks.append(asyncio.create_task(paced(
+        gate, now + spread.uniform(0, WRITE_EVERY), WRITE_EVERY, deadline,
+        functools.partial(table.write, stats), queue_last=False)))
+    return tasks
+
+
+# --------------------------------------------------------------------------- the ceiling
+
+
+async def closed_loop(port: int, target: str, cookies: dict[str, str], seconds: float,
+                      want: int) -> tuple[float, int]:
+    """Requests a second that ``CEILING_CONNECTIONS`` keep-alive connections get, each
+    sending its next request as soon as the last is back; and how many failed."""
+    loop = asyncio.get_running_loop()
+    done = Counter()
+    headers = {"HX-Request": "true"}
+
+    async def one(connection: Connection, until: float, counting: bool) -> None:
+        while loop.time() < until:
+            try:
+                response = await asyncio.wait_for(
+                    connection.request("GET", target, headers), REQUEST_TIMEOUT)
+                ok = response.status == want
+            except (TimeoutError, OSError, EOFError, ValueError):
+                connection.close()
+                ok = False
+            if counting:
+                done["ok" if ok else "failed"] += 1
+
+    connections = [Connection(port, dict(cookies)) for _ in range(CEILING_CONNECTIONS)]
+    await asyncio.gather(*(one(c, loop.time() + 1.0, False) for c in connections))  # warm-up
+    started = loop.time()
+    await asyncio.gather(*(one(c, started + seconds, True) for c in connections))
+    elapsed = loop.time() - started
+    for connection in connections:
+        connection.close()
+    return (done["ok"] + done["failed"]) / elapsed, done["failed"]
+
+
+CEILING_ROUNDS = 2
+
+
+async def measure_ceiling(seconds: float, hello_port: int, hello_pid: int, app_port: int,
+                          master: int, phone: Screen) -> dict[str, float]:
+    """The ceiling: (a) the bare hello, (b) an unchanged poll, (c) a changed poll, in turn,
+    ``CEILING_ROUNDS`` times (the best of each kept: other load on the machine comes and
+    goes); poll_ratio = (b) / (a)."""
+    each = min(10.0, max(3.0, seconds / 3)) / CEILING_ROUNDS
+    print(f"ceiling: {CEILING_CONNECTIONS} keep-alive connections, {CEILING_ROUNDS} rounds "
+          f"of {each:.1f} s each, best round kept", flush=True)
+    stale = VERSION.sub(lambda m: f"{m.group(1)}{int(m.group(2)) - 1}", phone.pulse, count=1)
+    cookies = phone.connection.cookies
+    runs = {"hello": (hello_port, hello_pid, "/", 200), "quiet": (app_port, master,
+            phone.pulse, 204), "fresh": (app_port, master, stale, 200)}
+    best: dict[str, tuple[float, int, float, str]] = {}
+    for _ in range(CEILING_ROUNDS):
+        for name, (port, pid, target, want) in runs.items():
+            meter = CpuMeter(pid)
+            rate, failed = await closed_loop(port, target, cookies, each, want)
+            cpu = meter.read()[0]
+            busy = meter.busy()
+            failed += best.get(name, (0, 0, 0, ""))[1]
+            if rate >= best.get(name, (-1, 0, 0, ""))[0]:
+                best[name] = (rate, failed, cpu, busy)
+            else:
+                best[name] = (best[name][0], failed, *best[name][2:])
+    for label, name in (("(a) bare Flask hello (200)", "hello"),
+                        ("(b) unchanged poll (204)", "quiet"),
+                        ("(c) changed poll (200, regions)", "fresh")):
+        rate, failed, cpu, busy = best[name]
+        print(f"  {label:32} {rate:8.0f} req/s  failed {failed}  server CPU {cpu:.0f} %  "
+              f"cores {SERVER_CORE}/{DRIVER_CORE} busy {busy} %", flush=True)
+    ratio = best["quiet"][0] / best["hello"][0] if best["hello"][0] else math.nan
+    print(f"  poll_ratio (b)/(a) = {ratio:.2f}", flush=True)
+    return {"ratio": ratio, "failed": sum(b[1] for b in best.values())}
+
+
+# --------------------------------------------------------------------------- the servers
+
+
+def free_port() -> int:
+    """A TCP port on 127.0.0.1 that nothing listens on now."""
+    with socket.socket() as probe:
+        probe.bind((HOST, 0))
+        return probe.getsockname()[1]
+
+
+def cores() -> set[int]:
+    """The cores this process may run on."""
+    return os.sched_getaffinity(0)
+
+
+def pinned(command: list[str], core: int) -> list[str]:
+    """``command`` run on one core (taskset), when there are two cores to split."""
+    if {SERVER_CORE, DRIVER_CORE} <= cores() and shutil.which("taskset"):
+        return ["taskset", "-c", str(core), *command]
+    return command
+
+
+def start_server(app: str, config: Path, port: int, env: dict[str, str],
+                 log: Path) -> subprocess.Popen:
+    """gunicorn with ``config`` serving ``app`` on 127.0.0.1:``port``, on the server core."""
+    command = pinned([sys.executable, "-m", "gunicorn", "-c", str(config), app], SERVER_CORE)
+    with log.open("wb") as output:
+        return subprocess.Popen(command, cwd=ROOT, stdout=output, stderr=subprocess.STDOUT,
+                                env={**env, "COMPANION_HOST": HOST, "PORT": str(port)})
+
+
+def wait_ready(process: subprocess.Popen, port: int, log: Path) -> None:
+    """Wait until the server answers (or stop: it died, or took too long)."""
+    deadline = time.monotonic() + START_TIMEOUT
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            raise RuntimeError(f"gunicorn stopped ({process.returncode}):\n{log.read_text()}")
+        try:
+            with socket.create_connection((HOST, port), timeout=1) as probe:
+                probe.sendall(b"GET / HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+                if probe.recv(12).startswith(b"HTTP/1.1"):
+                    return
+        except OSError:
+            time.sleep(0.2)
+    raise RuntimeError(f"gunicorn did not answer in {START_TIMEOUT:.0f} s:\n{log.read_text()}")
+
+
+def stop_server(process: subprocess.Popen) -> None:
+    """Stop gunicorn (SIGTERM to the master, which stops its workers), by its own id."""
+    if process.poll() is None:
+        process.send_signal(signal.SIGTERM)
+        try:
+            process.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait(timeout=10)
+
+
+def reset_postgres(url: str) -> None:
+    """Drop and make again the database's public schema, so that every run starts empty."""
+    from sqlalchemy import create_engine, text
+
+    engine = create_engine(url)
+    with engine.begin() as connection:
+        connection.execute(text("DROP SCHEMA public CASCADE"))
+        connection.execute(text("CREATE SCHEMA public"))
+    engine.dispose()
+
+
+def gunicorn_settings(env: dict[str, str]) -> dict[str, object]:
+    """The values gunicorn.conf.py gives with ``env`` (what both servers run with)."""
+    saved = dict(os.environ)
+    try:
+        os.environ.update(env)
+        conf = runpy.run_path(str(ROOT / "gunicorn.conf.py"))
+    finally:
+        os.environ.clear()
+        os.environ.update(saved)
+    return {"workers": conf.get("workers", 1), "worker_class": conf.get("worker_class"),
+            "threads": conf.get("threads", 1), "keepalive": conf.get("keepalive", 2),
+            "worker_connections": conf.get("worker_connections", 1000),
+            "preload_app": conf.get("preload_app", False)}
+
+
+# --------------------------------------------------------------------------- the run
+
+
+@dataclass
+class Step:
+    """The figures of one rung of the ladder."""
+
+    tables: int
+    polls: list[float]
+    writes: list[float]
+    statuses: Counter
+    errors: Counter
+    seconds: float
+    server_cpu: float
+    driver_cpu: float
+    busy: str
+    rss: list[float]
+
+    @property
+    def error_count(self) -> int:
+        """All errors at this rung."""
+        return sum(self.errors.values())
+
+
+def ladder(tables: int) -> list[int]:
+    """The table counts to run: the usual rungs up to ``tables``, and ``tables`` itself."""
+    return sorted({t for t in LADDER if t < tables} | {tables})
+
+
+async def drive(args: argparse.Namespace, app_port: int, master: int,
+                hello_port: int, hello: subprocess.Popen) -> tuple[list[Step], dict]:
+    """Make the tables, measure the ceiling, then climb the ladder."""
+    loop = asyncio.get_running_loop()
+    tables: list[Table] = []
+    await make_tables(app_port, tables, 1)
+
+    phone = tables[0].screens[1]
+    await phone.poll(Stats())  # the current pulse (the game's start was seen)
+    ceiling = await measure_ceiling(args.seconds, hello_port, hello.pid, app_port, master,
+                                    phone)
+    stop_server(hello)
+
+    stats = Stats()
+    gate = Gate()
+    rungs = ladder(args.tables)
+    # Every loop ends by this time at the latest, whatever happens.
+    deadline = loop.time() + len(rungs) * (args.seconds + WARM_UP + 600)
+    tasks: list[asyncio.Task] = []
+    steps = []
+    try:
+        for count in rungs:
+            started = len(tables)
+            made_at = time.monotonic()
+            await gate.hold(REQUEST_TIMEOUT + 5)
+            failed = await make_tables(app_port, tables, count)
+            gate.release()
+            if count > started:
+                print(f"T={count}: made {count - started} tables through the pages in "
+                      f"{time.monotonic() - made_at:.1f} s"
+                      + (f" ({failed} attempts failed)" if failed else ""), flush=True)
+            for table in tables[len(tasks) // 6:]:
+                tasks += start_table(table, stats, gate, deadline)
+            stats.reset(recording=False)
+            await asyncio.sleep(WARM_UP)
+            stats.reset(recording=True)
+            meter = CpuMeter(master)
+            window = loop.time()
+            await asyncio.sleep(args.seconds)
+            stats.recording = False
+            server_cpu, driver_cpu = meter.read()
+            step = Step(count, stats.polls, stats.writes, stats.statuses, stats.errors,
+                        loop.time() - window, server_cpu, driver_cpu, meter.busy(),
+                        [rss_mb(pid) for pid in meter.pids if pid != master])
+            steps.append(step)
+            print(row(step), flush=True)
+    finally:
+        gate.stop()
+        if tasks:
+            await asyncio.wait(tasks, timeout=REQUEST_TIMEOUT + 5)
+        for task in tasks:
+            task.cancel()
+        for table in tables:
+            for screen in table.screens:
+                screen.connection.close()
+            table.writer.close()
+    for what, count in sorted(stats.unrecorded.items()):
+        print(f"  outside the measured windows: {count} x {what}", flush=True)
+    return steps, ceiling
+
+
+HEADER = (f"{'T':>4} {'screens':>7} {'polls':>7} {'204':>7} {'200':>6} "
+          f"{'poll p50/p95/p99 ms':>21} {'writes':>6} {'write p50/p95/p99 ms':>22} "
+          f"{'errors':>6} {'req/s':>6} {'srv CPU':>7} {'drv CPU':>7} {'busy 0/1':>8}  "
+          "worker RSS MB")
+
+
+def row(step: Step) -> str:
+    """One line of the results table."""
+    def triple(values: list[float]) -> str:
+        return "/".join(f"{percentile(values, q):.1f}" for q in (0.5, 0.95, 0.99))
+
+    total = len(step.polls) + len(step.writes) + step.error_count
+    return (f"{step.tables:>4} {step.tables * 5:>7} {len(step.polls):>7} "
+            f"{step.statuses['poll 204']:>7} {step.statuses['poll 200']:>6} "
+            f"{triple(step.polls):>21} {len(step.writes):>6} {triple(step.writes):>22} "
+            f"{step.error_count:>6} {total / step.seconds:>6.0f} {step.server_cpu:>6.0f}% "
+            f"{step.driver_cpu:>6.0f}% {step.busy:>8}  " + " ".join(f"{mb:.0f}" for mb in step.rss))
+
+
+def main() -> None:
+    """Start the servers, drive them, print the figures and the summary line."""
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--tables", type=int, default=200, help="the most tables (200)")
+    parser.add_argument("--seconds", type=float, default=30.0,
+                        help="seconds measured at each table count (30)")
+    parser.add_argument("--database", default="",
+                        help="a PostgreSQL URL (default: a temporary SQLite file)")
+    args = parser.parse_args()
+    if args.tables < 1 or args.seconds <= 0:
+        parser.error("--tables and --seconds must be positive")
+    db_name = "postgresql" if args.database.startswith("postgres") else "sqlite"
+
+    with tempfile.TemporaryDirectory(prefix="bench_load-") as folder:
+        temp = Path(folder)
+        url = args.database or f"sqlite:///{temp / 'companion.sqlite3'}"
+        env = {**os.environ, "DATABASE_URL": url, "SECRET_KEY": secrets.token_hex(32),
+               "PYTHONPATH": os.pathsep.join(
+                   p for p in (str(ROOT), os.environ.get("PYTHONPATH")) if p)}
+        if db_name == "postgresql":
+            reset_postgres(args.database)
+        subprocess.run([sys.executable, "-m", "flask", "--app", "companion", "db", "upgrade"],
+                       cwd=ROOT, env=env, check=True, capture_output=True)
+        (temp / "hello.py").write_text(HELLO_APP, encoding="utf-8")
+        (temp / "hello_conf.py").write_text(
+            HELLO_CONF.format(conf=str(ROOT / "gunicorn.conf.py")), encoding="utf-8")
+        settings = gunicorn_settings(env)
+        app_port, hello_port = free_port(), free_port()
+        app_log, hello_log = temp / "gunicorn-app.log", temp / "gunicorn-hello.log"
+        hello_env = {**env, "PYTHONPATH": os.pathsep.join((folder, env["PYTHONPATH"]))}
+        hello = start_server("hello:app", temp / "hello_conf.py", hello_port, hello_env,
+                             hello_log)
+        server = start_server("companion:create_app()", ROOT / "gunicorn.conf.py", app_port,
+                              env, app_log)
+        try:
+            wait_ready(hello, hello_port, hello_log)
+            wait_ready(server, app_port, app_log)
+            split = {SERVER_CORE, DRIVER_CORE} <= cores()
+            if split:
+                os.sched_setaffinity(0, {DRIVER_CORE})
+            print(f"bench_load: companion under gunicorn on {HOST}:{app_port}, db={db_name}"
+                  f"{'' if args.database else ' (temporary file)'}; "
+                  f"{settings['workers']} {settings['worker_class']} worker(s) x "
+                  f"{settings['threads']} threads, keepalive {settings['keepalive']} s, "
+                  f"worker_connections {settings['worker_connections']}, "
+                  f"preload {settings['preload_app']}", flush=True)
+            print("  cores: " + (f"server on {SERVER_CORE}, driver on {DRIVER_CORE}" if split
+                                 else "not pinned (fewer than two cores)"), flush=True)
+            print("  rate limits: the app's own, nothing changed (only wrong codes, i.e. "
+                  "404s, count; the benchmark makes none)", flush=True)
+            print(f"  each table: 5 screens polling every {POLL_EVERY:.0f} s, the "
+                  f"scorekeeper ticking '{WRITE_STEP}' every {WRITE_EVERY:.0f} s; "
+                  f"{WARM_UP:.0f} s warm-up, {args.seconds:g} s measured per T", flush=True)
+            steps, ceiling = asyncio.run(drive(args, app_port, server.pid, hello_port, hello))
+        finally:
+            stop_server(hello)
+            stop_server(server)
+            log = app_log.read_text(errors="replace").splitlines()
+            tail = [line for line in log if "ERROR" in line or "[CRITICAL]" in line
+                    or LOGGED_ERROR.match(line)]
+            if tail:
+                print(f"gunicorn's log: {len(tail)} error lines; the last ones:", flush=True)
+                print("\n".join("  " + line[:300] for line in tail[-6:]), flush=True)
+
+    print()
+    print(HEADER)
+    for step in steps:
+        print(row(step))
+    for step in steps:
+        for what, count in sorted(step.errors.items()):
+            print(f"  T={step.tables}: {count} x {what}")
+    last = steps[-1]
+    print(f"bench_load: tables={last.tables} p95_ms={percentile(last.polls, 0.95):.1f} "
+          f"errors={last.error_count} poll_ratio={ceiling['ratio']:.2f} db={db_name}")
+
+
+if __name__ == "__main__":
+    main()
