@@ -399,16 +399,22 @@ class GameFlow:
     # -- the scoreboard
 
     def scoreboard(self, table: Table, game: Game | None, *, me: str | None = None,
-                   keeper: bool = False) -> dict[str, Any]:
+                   keeper: bool = False, view: View | None = None) -> dict[str, Any]:
         """What the scoreboard template shows: the replayed result as rounds × players, and
-        the moment (``view``, for this device) when the record replays."""
+        the moment (``view``, for this device) when the record replays.
+
+        A page that has the moment already (its round region's) passes it as ``view``.
+        """
         result = problem = None
         if game is not None:
             try:
                 result = self.replay(game.record())
             except RuleError as error:
                 problem = str(error)
-        view = self.moment(table, game, me) if game is not None and problem is None else None
+        if game is None or problem is not None:
+            view = None
+        elif view is None:
+            view = self.moment(table, game, me)
         return {"table": table, "game": game, "game_title": self.title, "result": result,
                 "columns": list(result["totals"]) if result else [], "problem": problem,
                 "me": me, "keeper": keeper, "chart": score_chart(result) if result else "",

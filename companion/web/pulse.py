@@ -18,9 +18,7 @@ a screen makes one request every two seconds, not one per region.
 
 from __future__ import annotations
 
-from typing import Any
-
-from flask import Blueprint, render_template, request
+from flask import Blueprint, render_template
 
 from .limits import wrong_codes
 from .live import live_table
@@ -30,23 +28,12 @@ from .roles import phone
 bp = Blueprint("pulse", __name__)
 
 
-def _changed(now: dict[str, Any]) -> set[str]:
-    """The stamps of the page that differ from the ones the poll brought."""
-    return {key for key, value in now.items() if request.args.get(key) != str(value)}
-
-
-def _answer(template: str, **context: Any) -> str:
-    """The page's regions whose stamps changed, and its pulse again (out of band)."""
-    return render_template(template, changed=_changed(context["pulse_stamps"]), oob=True,
-                           **context)
-
-
 @bp.get("/t/<code>/pulse")
 @wrong_codes
 def keeper(code: str):
     """The tablet's pulse: its round, the scoreboard and the seats, as they changed."""
     table = live_table(code, "tables.keeper", keeper=True)
-    return _answer("tables/_pulse.html", **keeper_context(table))
+    return render_template("tables/_pulse.html", **keeper_context(table, pulse=True))
 
 
 @bp.get("/t/<code>/seat/pulse")
@@ -54,7 +41,7 @@ def keeper(code: str):
 def seat(code: str):
     """A phone's pulse: its seat, its round and the scoreboard, as they changed."""
     table = live_table(code, "seats.seat")
-    return _answer("seats/_pulse.html", **seat_context(table, phone(table)))
+    return render_template("seats/_pulse.html", **seat_context(table, phone(table), pulse=True))
 
 
 @bp.get("/t/<code>/games/<int:number>/pulse")
@@ -62,7 +49,7 @@ def seat(code: str):
 def game(code: str, number: int):
     """A game's score page's pulse: its scoreboard, when the record changed."""
     table = live_table(code, "games.game", number=number)
-    return _answer("games/_pulse.html", **game_page_context(table, number))
+    return render_template("games/_pulse.html", **game_page_context(table, number, pulse=True))
 
 
 @bp.get("/j/<code>/pulse")
@@ -70,7 +57,7 @@ def game(code: str, number: int):
 def join(code: str):
     """The join page's pulse: the free seats, when they changed."""
     table = live_table(code, "seats.join")
-    return _answer("seats/_join_pulse.html", **join_context(table))
+    return render_template("seats/_join_pulse.html", **join_context(table, pulse=True))
 
 
 __all__ = ["bp"]

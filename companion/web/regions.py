@@ -11,11 +11,11 @@ import hashlib
 import json
 from typing import Any
 
-from flask import render_template, url_for
+from flask import render_template, request, url_for
 
 from ..extensions import db
 from ..store import Game, Table, queries
-from .flow import GameFlow, flow_for, flows
+from .flow import GameFlow, View, flow_for, flows
 from .forms import FormError
 from .roles import Phone, is_keeper, phone
 
@@ -48,20 +48,24 @@ def phone_region(table: Table, *, error: str | None = None) -> str:
                            **round_context(table, keeper=False, me=phone(table)))
 
 
-def scoreboard_context(table: Table, game: Game | None, live_url: str) -> dict[str, Any]:
-    """What the scoreboard region shows, for this device (its own line highlighted)."""
+def scoreboard_context(table: Table, game: Game | None, live_url: str, *,
+                       view: View | None = None) -> dict[str, Any]:
+    """What the scoreboard region shows, for this device (its own line highlighted).
+
+    ``view``: this device's moment, when the page has it already (its round region's).
+    """
     flow = flow_for(game.game) if game is not None else table_flow(table)
     keeper = is_keeper(table)
     me = None if keeper else phone(table)
     name = me.seat.name if me is not None and me.seat is not None else None
     return {"flow": flow, "live_url": live_url,
-            **flow.scoreboard(table, game, me=name, keeper=keeper)}
+            **flow.scoreboard(table, game, me=name, keeper=keeper, view=view)}
 
 
-def current_scoreboard_context(table: Table) -> dict[str, Any]:
+def current_scoreboard_context(table: Table, *, view: View | None = None) -> dict[str, Any]:
     """The scoreboard of the table's current game, as the seat and tablet pages show it."""
     return scoreboard_context(table, table.current_game,
-                              url_for("games.current_scoreboard", code=table.code))
+                              url_for("games.current_scoreboard", code=table.code), view=view)
 
 
 def stamp(*parts: Any) -> str:
@@ -92,6 +96,21 @@ def seats_stamp(table: Table, me: Phone | None = None) -> str:
 def stamps(table: Table, game: Game | None, me: Phone | None = None) -> dict[str, Any]:
     """What a page shows now, as its pulse carries it."""
     return {"v": table.version, "s": score_stamp(table, game), "p": seats_stamp(table, me)}
+
+
+def pulse_context(url: str, now: dict[str, Any], pulse: bool) -> dict[str, Any]:
+    """A page's pulse (its URL and stamps); for a pulse answer, also the stamps that
+    changed since the ones the poll brought (``changed``: the regions it carries)."""
+    context: dict[str, Any] = {"pulse_url": url, "pulse_stamps": now}
+    if pulse:
+        context |= {"oob": True, "changed": {key for key, value in now.items()
+                                             if request.args.get(key) != str(value)}}
+    return context
+
+
+def wanted(context: dict[str, Any], stamp_key: str) -> bool:
+    """Whether a page (or a pulse answer) shows the region of this stamp."""
+    return "changed" not in context or stamp_key in context["changed"]
 
 
 def start_problems(table: Table) -> list[str]:
@@ -125,37 +144,50 @@ def seats_context(table: Table) -> dict[str, Any]:
     }
 
 
-def keeper_context(table: Table) -> dict[str, Any]:
-    """Everything the tablet's regions show (the round, the scoreboard, the seats), its pulse."""
-    return (current_scoreboard_context(table) | round_context(table, keeper=True)
-            | seats_context(table)
-            | {"hide_empty": True, "pulse_url": url_for("pulse.keeper", code=table.code),
-               "pulse_stamps": stamps(table, table.current_game)})
+def keeper_context(table: Table, *, pulse: bool = False) -> dict[str, Any]:
+    """Everything the tablet's regions show (the round, the scoreboard, the seats), its pulse.
+
+    For a pulse answer (``pulse``), the scoreboard and the seats only when they changed.
+    """
+    context = pulse_context(url_for("pulse.keeper", code=table.code),
+                            stamps(table, table.current_game), pulse)
+    rounds = round_context(table, keeper=True)
+    if wanted(context, "s"):
+        context |= current_scoreboard_context(table, view=rounds["view"])
+    context |= rounds
+    if wanted(context, "p"):
+        context |= seats_context(table)
+    return context | {"hide_empty": True}
 
 
-def join_context(table: Table, **extra: object) -> dict[str, Any]:
+def join_context(table: Table, *, pulse: bool = False, **extra: object) -> dict[str, Any]:
     """What the join page shows (the free seats, this phone's standing there), its pulse."""
     me = phone(table)
-    return {"table": table, "flow": table_flow(table), "me": me,
-            "pulse_url": url_for("pulse.join", code=table.code),
-            "pulse_stamps": stamps(table, None, me), **extra}
+    return ({"table": table, "flow": table_flow(table), "me": me, **extra}
+            | pulse_context(url_for("pulse.join", code=table.code), stamps(table, None, me),
+                            pulse))
 
 
-def seat_context(table: Table, me: Phone) -> dict[str, Any]:
-    """Everything a phone's regions show (its seat, its round, the scoreboard), its pulse."""
-    return (current_scoreboard_context(table) | round_context(table, keeper=False, me=me)
-            | {"table": table, "flow": table_flow(table), "me": me,
-               "pulse_url": url_for("pulse.seat", code=table.code),
-               "pulse_stamps": stamps(table, table.current_game, me)})
+def seat_context(table: Table, me: Phone, *, pulse: bool = False) -> dict[str, Any]:
+    """Everything a phone's regions show (its seat, its round, the scoreboard), its pulse.
+
+    For a pulse answer (``pulse``), the scoreboard only when it changed.
+    """
+    context = pulse_context(url_for("pulse.seat", code=table.code),
+                            stamps(table, table.current_game, me), pulse)
+    rounds = round_context(table, keeper=False, me=me)
+    if wanted(context, "s"):
+        context |= current_scoreboard_context(table, view=rounds["view"])
+    return context | rounds | {"table": table, "flow": table_flow(table), "me": me}
 
 
-def game_page_context(table: Table, number: int) -> dict[str, Any]:
+def game_page_context(table: Table, number: int, *, pulse: bool = False) -> dict[str, Any]:
     """What a game's score page shows (its scoreboard), and its pulse."""
     game = db.session.scalar(queries.game_number(table.id, number))
     return (scoreboard_context(table, game, url_for("games.scoreboard", code=table.code,
                                                      number=number))
-            | {"pulse_url": url_for("pulse.game", code=table.code, number=number),
-               "pulse_stamps": stamps(table, game)})
+            | pulse_context(url_for("pulse.game", code=table.code, number=number),
+                            stamps(table, game), pulse))
 
 
 def scoreboard_region(table: Table, game: Game | None, live_url: str) -> str:

@@ -314,9 +314,9 @@ class ClumondFlow(GameFlow):
     # -- the scoreboard
 
     def scoreboard(self, table: Table, game: Game | None, *, me: str | None = None,
-                   keeper: bool = False) -> dict[str, Any]:
+                   keeper: bool = False, view: View | None = None) -> dict[str, Any]:
         """The rounds, every stack (owing below zero), the pot and the stack chart."""
-        context = super().scoreboard(table, game, me=me, keeper=keeper)
+        context = super().scoreboard(table, game, me=me, keeper=keeper, view=view)
         if game is not None and context["result"] is not None:
             options = rules.read_options(game.options)
             context.update(chart=self.chart(context["result"], options), options=options,
