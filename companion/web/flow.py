@@ -281,6 +281,21 @@ class GameFlow:
     sealed_steps: ClassVar[Mapping[str, SealedStep]] = {}
     """The game's sealed choices, by the name in their URL."""
 
+    def __init_subclass__(cls, *, folder: str | None = None, stylesheet: bool = False,
+                          **kwargs: Any) -> None:
+        """``class TrempFlow(GameFlow, folder="tremp", stylesheet=True)``: the game's
+        template folder holds the usual parts (``_tablet``, ``_phone``, ``_scores``,
+        ``_options``, ``_correct``), and ``static/css/tremp.css`` is its stylesheet."""
+        super().__init_subclass__(**kwargs)
+        if folder is not None:
+            cls.tablet_template = f"{folder}/_tablet.html"
+            cls.phone_template = f"{folder}/_phone.html"
+            cls.scoreboard_template = f"{folder}/_scores.html"
+            cls.options_template = f"{folder}/_options.html"
+            cls.correction_template = f"{folder}/_correct.html"
+        if folder is not None and stylesheet:
+            cls.stylesheet = f"css/{folder}.css"
+
     # -- the rules
 
     @property

@@ -192,17 +192,11 @@ class RoundView(View):
 # --------------------------------------------------------------------------- the flow
 
 
-class ClumondFlow(GameFlow):
+class ClumondFlow(GameFlow, folder="clumond", stylesheet=True):
     """Clumond at a real table: the offers on the phones, tricks and kept cards in parallel."""
 
     name = NAME
     blueprint = bp
-    tablet_template = "clumond/_tablet.html"
-    phone_template = "clumond/_phone.html"
-    scoreboard_template = "clumond/_scores.html"
-    options_template = "clumond/_options.html"
-    correction_template = "clumond/_correct.html"
-    stylesheet = "css/clumond.css"
 
     # -- starting
 

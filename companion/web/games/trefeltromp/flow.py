@@ -414,17 +414,11 @@ def game_sealings(game: Game, round_index: int) -> list[sealed.Sealing]:
 # --------------------------------------------------------------------------- the flow
 
 
-class TrefeltrompFlow(GameFlow):
+class TrefeltrompFlow(GameFlow, folder="trefeltromp", stylesheet=True):
     """Trefeltromp at a real table: the betting ledger on the phones, sealed reveals."""
 
     name = NAME
     blueprint = bp
-    tablet_template = "trefeltromp/_tablet.html"
-    phone_template = "trefeltromp/_phone.html"
-    scoreboard_template = "trefeltromp/_scores.html"
-    options_template = "trefeltromp/_options.html"
-    correction_template = "trefeltromp/_correct.html"
-    stylesheet = "css/trefeltromp.css"
     sealed_steps = REVEAL_STEPS
 
     # -- starting

@@ -245,17 +245,11 @@ class HandView(View):
 # --------------------------------------------------------------------------- the flow
 
 
-class TrempFlow(GameFlow):
+class TrempFlow(GameFlow, folder="tremp", stylesheet=True):
     """Tremp at a real table: bidding on the phones, a trick judge, match and game totals."""
 
     name = NAME
     blueprint = bp
-    tablet_template = "tremp/_tablet.html"
-    phone_template = "tremp/_phone.html"
-    scoreboard_template = "tremp/_scores.html"
-    options_template = "tremp/_options.html"
-    correction_template = "tremp/_correct.html"
-    stylesheet = "css/tremp.css"
 
     # -- starting
 

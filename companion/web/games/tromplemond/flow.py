@@ -243,16 +243,11 @@ VOTE = VoteStep()
 # --------------------------------------------------------------------------- the flow
 
 
-class TromplemondFlow(GameFlow):
+class TromplemondFlow(GameFlow, folder="tromplemond"):
     """Tromplemond at a real table: the vote on the phones, hands entered in parallel."""
 
     name = NAME
     blueprint = bp
-    tablet_template = "tromplemond/_tablet.html"
-    phone_template = "tromplemond/_phone.html"
-    scoreboard_template = "tromplemond/_scores.html"
-    options_template = "tromplemond/_options.html"
-    correction_template = "tromplemond/_correct.html"
     default_unit = "GBP"
     sealed_steps = {VOTE.name: VOTE}
 

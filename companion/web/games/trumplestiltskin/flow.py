@@ -245,17 +245,11 @@ class HandView(View):
 # --------------------------------------------------------------------------- the flow
 
 
-class TrumplestiltskinFlow(GameFlow):
+class TrumplestiltskinFlow(GameFlow, folder="trumplestiltskin", stylesheet=True):
     """Trumplestiltskin at a real table: the auction on the phones, points counted for you."""
 
     name = NAME
     blueprint = bp
-    tablet_template = "trumplestiltskin/_tablet.html"
-    phone_template = "trumplestiltskin/_phone.html"
-    scoreboard_template = "trumplestiltskin/_scores.html"
-    options_template = "trumplestiltskin/_options.html"
-    correction_template = "trumplestiltskin/_correct.html"
-    stylesheet = "css/trumplestiltskin.css"
 
     # -- starting
 
