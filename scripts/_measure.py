@@ -13,8 +13,10 @@ module holds what is the same for every game:
   from the app's own copy, ``static/vendor/htmx.min.js`` or ``COMPANION_HTMX_FILE``, in
   place of the pinned CDN file, as in the browser tests); :func:`start_game`;
 - :class:`Device`: a page whose taps are counted, each after a human pause;
-- :func:`timed`, :func:`figures`, :func:`close`, :func:`verdict`, :func:`spread` and
-  :func:`arguments`: the clock, the figures, the targets and the command line.
+- :func:`timed`, :func:`figures`, :func:`close`: the clock and the figures of a stretch;
+- :func:`verdict`, :func:`under`, :func:`at_most`, :func:`spread`: the figures against
+  their targets, and over several runs;
+- :func:`arguments` and :func:`command`: the command line.
 
 The scripts are run as ``.venv/bin/python scripts/measure_x.py``, so ``scripts/`` is first on
 ``sys.path`` and ``import _measure`` finds this file; this module puts the project's root on
@@ -243,6 +245,16 @@ def verdict(met: bool) -> str:
     return "met" if met else "MISSED"
 
 
+def under(seconds: float, target: float) -> str:
+    """``9.1 s  (target: under 30 s: met)``."""
+    return f"{seconds:.1f} s  (target: under {target} s: {verdict(seconds < target)})"
+
+
+def at_most(taps: int, target: int) -> str:
+    """``2  (target: at most 12: met)``."""
+    return f"{taps}  (target: at most {target}: {verdict(taps <= target)})"
+
+
 def spread(values: list[float], unit: str = "") -> str:
     """``median …, best …, worst …`` of some seconds (``unit`` after the median)."""
     return (f"median {statistics.median(values):.1f}{unit}, best {min(values):.1f}, "
@@ -259,3 +271,11 @@ def arguments(doc: str, count: str = "runs", what: str = "rounds to measure",
     parser.add_argument(f"--{count}", type=int, default=default,
                         help=f"{what} (default {default})")
     return parser.parse_args()
+
+
+def command(doc: str, play, report, what: str = "rounds to measure") -> None:
+    """A script's command line: parse ``--pause`` and ``--runs``, :func:`measure` with ``play``
+    and print the results with ``report(results, pause)``."""
+    args = arguments(doc, what=what)
+    results = asyncio.run(measure(max(1, args.runs), max(0.0, args.pause), play))
+    report(results, args.pause)

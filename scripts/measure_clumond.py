@@ -29,21 +29,21 @@ fails on timing. The server, the browser, the devices and the seating are
 
 from __future__ import annotations
 
-import asyncio
 from pathlib import Path
 
 from _measure import (
     WAIT_MS,
     Device,
-    arguments,
+    at_most,
     close,
+    command,
     expect_attribute,
     figures,
-    measure,
     seat_players,
     spread,
     start_game,
     timed,
+    under,
     verdict,
 )
 
@@ -120,11 +120,9 @@ def report(results: list[dict], pause: float) -> None:
     print("The screens update by polling every 2 s, as in real use.")
     for number, result in enumerate(results, 1):
         print(f"\nRun {number} (a new table):")
-        print(f"  seconds:            {result['seconds']:.1f} s  (target: under "
-              f"{TARGET_SECONDS} s: {verdict(result['seconds'] < TARGET_SECONDS)})")
-        taps = result["tablet_taps"]
-        print(f"  taps on the tablet: {taps}  (target: at most {TARGET_TABLET_TAPS}: "
-              f"{verdict(taps <= TARGET_TABLET_TAPS)}): " + ", ".join(result["tablet_log"]))
+        print(f"  seconds:            {under(result['seconds'], TARGET_SECONDS)}")
+        print(f"  taps on the tablet: {at_most(result['tablet_taps'], TARGET_TABLET_TAPS)}: "
+              + ", ".join(result["tablet_log"]))
         most = max(result["phone_taps"].values())
         print("  taps per phone:     " + ", ".join(f"{name} {count}" for name, count
                                                     in result["phone_taps"].items())
@@ -137,9 +135,7 @@ def report(results: list[dict], pause: float) -> None:
 
 def main() -> None:
     """Parse the arguments, measure, print."""
-    args = arguments(__doc__)
-    results = asyncio.run(measure(max(1, args.runs), max(0.0, args.pause), one_round))
-    report(results, args.pause)
+    command(__doc__, one_round, report)
 
 
 if __name__ == "__main__":

@@ -32,21 +32,20 @@ from the app's own copy, as in the browser tests.
 
 from __future__ import annotations
 
-import asyncio
 import time
 from pathlib import Path
 
 from _measure import (
     WAIT_MS,
     Device,
-    arguments,
+    at_most,
     close,
+    command,
     expect_attribute,
-    measure,
     seat_players,
     spread,
     start_game,
-    verdict,
+    under,
 )
 
 TARGET_SECONDS = 15
@@ -165,14 +164,11 @@ def report(results: list[dict], pause: float) -> None:
               "to the hand in play (each phone waits for its own screen's live update)")
         seconds, taps, log = result["plain"]
         print("  without the trick counter:")
-        print(f"    seconds:          {seconds:.1f} s  (target: under {TARGET_SECONDS} s: "
-              f"{verdict(seconds < TARGET_SECONDS)})")
-        print(f"    tablet taps:      {taps}  (target: at most {TARGET_TABLET_TAPS}: "
-              f"{verdict(taps <= TARGET_TABLET_TAPS)}): " + ", ".join(log))
+        print(f"    seconds:          {under(seconds, TARGET_SECONDS)}")
+        print(f"    tablet taps:      {at_most(taps, TARGET_TABLET_TAPS)}: " + ", ".join(log))
         seconds, taps, log, during = result["counted"]
         print("  with the trick counter:")
-        print(f"    seconds:          {seconds:.1f} s  (target: under {TARGET_SECONDS} s: "
-              f"{verdict(seconds < TARGET_SECONDS)})")
+        print(f"    seconds:          {under(seconds, TARGET_SECONDS)}")
         print(f"    tablet taps:      {taps}: " + ", ".join(log))
         print(f"    during the play:  {during} taps (one after each of tricks 1 to 12)")
     if len(results) > 1:
@@ -184,9 +180,7 @@ def report(results: list[dict], pause: float) -> None:
 
 def main() -> None:
     """Parse the arguments, measure, print."""
-    args = arguments(__doc__, what="games to measure")
-    results = asyncio.run(measure(max(1, args.runs), max(0.0, args.pause), one_game))
-    report(results, args.pause)
+    command(__doc__, one_game, report, what="games to measure")
 
 
 if __name__ == "__main__":

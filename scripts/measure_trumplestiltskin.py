@@ -36,16 +36,16 @@ from pathlib import Path
 from _measure import (
     WAIT_MS,
     Device,
-    arguments,
+    at_most,
     close,
+    command,
     expect_attribute,
     figures,
-    measure,
     seat_players,
     spread,
     start_game,
     timed,
-    verdict,
+    under,
 )
 
 TARGET_SECONDS = 20
@@ -186,12 +186,8 @@ def report(results: list[dict], pause: float) -> None:
         for name, taps in result["auction_taps"].items():
             print(f"    {name}: {taps} tap{'' if taps == 1 else 's'} "
                   f"({', '.join(result['auction_log'][name])})")
-        seconds = result["seconds"]
-        print(f"  tricks done → hand confirmed: {seconds:.1f} s  (target: under "
-              f"{TARGET_SECONDS} s: {verdict(seconds < TARGET_SECONDS)})")
-        taps = result["tablet_taps"]
-        print(f"    taps on the tablet: {taps}  (target: at most {TARGET_TABLET_TAPS}: "
-              f"{verdict(taps <= TARGET_TABLET_TAPS)}): "
+        print(f"  tricks done → hand confirmed: {under(result['seconds'], TARGET_SECONDS)}")
+        print(f"    taps on the tablet: {at_most(result['tablet_taps'], TARGET_TABLET_TAPS)}: "
               + ", ".join(result["tablet_log"]))
         print("    taps per phone: " + ", ".join(f"{name} {count}" for name, count
                                                   in result["phone_taps"].items())
@@ -204,9 +200,7 @@ def report(results: list[dict], pause: float) -> None:
 
 def main() -> None:
     """Parse the arguments, measure, print."""
-    args = arguments(__doc__, what="hands to measure")
-    results = asyncio.run(measure(max(1, args.runs), max(0.0, args.pause), one_hand))
-    report(results, args.pause)
+    command(__doc__, one_hand, report, what="hands to measure")
 
 
 if __name__ == "__main__":
