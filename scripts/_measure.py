@@ -11,7 +11,8 @@ module holds what is the same for every game:
   measurement, and :func:`measure` for ``--runs`` measurements, each at a new table;
 - :func:`seat_players`: a table made on the tablet, and a phone in each seat (htmx is served
   from the app's own copy, ``static/vendor/htmx.min.js`` or ``COMPANION_HTMX_FILE``, in
-  place of the pinned CDN file, as in the browser tests); :func:`start_game`;
+  place of the pinned CDN file, as in the browser tests); :func:`start_game`; :func:`confirm`
+  (the scorekeeper's last tap, and the score table);
 - :class:`Device`: a page whose taps are counted, each after a human pause;
 - :func:`timed`, :func:`figures`, :func:`close`: the clock and the figures of a stretch;
 - :func:`verdict`, :func:`under`, :func:`at_most`, :func:`spread`: the figures against
@@ -219,6 +220,19 @@ async def start_game(tablet, phase: str, options: dict[str, str] | None = None) 
         await tablet.get_by_test_id(testid).fill(value)
     await tablet.get_by_test_id("start-options").click()
     await expect_attribute(tablet.locator("#round"), "data-phase", phase)
+
+
+async def confirm(tablet: Device, testid: str, what: str, *, number: int = 1,
+                  wait_ms: int = WAIT_MS) -> None:
+    """The scorekeeper taps the tablet's ``testid`` (``what``, in its log) once it is enabled
+    (waiting up to ``wait_ms``); returns once round ``number`` is in the score table."""
+    from playwright.async_api import expect
+
+    button = tablet.page.get_by_test_id(testid)
+    await expect(button).to_be_enabled(timeout=wait_ms)
+    await tablet.tap(button, what)
+    row = tablet.page.locator(f'[data-testid="score-table"] tr[data-round="{number}"]')
+    await expect(row).to_be_visible(timeout=WAIT_MS)
 
 
 async def timed(*steps) -> float:

@@ -37,6 +37,7 @@ from _measure import (
     at_most,
     close,
     command,
+    confirm,
     expect_attribute,
     figures,
     seat_players,
@@ -92,14 +93,7 @@ async def enter(device: Device) -> None:
 
 async def keep_score(tablet: Device) -> None:
     """The scorekeeper waits for every entry to add up, then confirms the round."""
-    from playwright.async_api import expect
-
-    page = tablet.page
-    confirm = page.get_by_test_id("confirm-round")
-    await expect(confirm).to_be_enabled(timeout=4 * WAIT_MS)
-    await tablet.tap(confirm, "confirm the round")
-    confirmed = page.locator('[data-testid="score-table"] tr[data-round="1"]')
-    await expect(confirmed).to_be_visible(timeout=WAIT_MS)
+    await confirm(tablet, "confirm-round", "confirm the round", wait_ms=4 * WAIT_MS)
 
 
 async def one_round(browser, base_url: str, htmx: Path, pause: float) -> dict:

@@ -41,6 +41,7 @@ from _measure import (
     at_most,
     close,
     command,
+    confirm,
     expect_attribute,
     figures,
     seat_players,
@@ -110,7 +111,6 @@ async def enter_hand(device: Device) -> None:
 
 async def keep_score(tablet: Device) -> None:
     """The scorekeeper waits for the hands to add up, ticks the calls shouted, confirms."""
-    from playwright.async_api import expect
 
     page = tablet.page
     await expect_attribute(page.locator("#round"), "data-phase", "hands")
@@ -121,11 +121,7 @@ async def keep_score(tablet: Device) -> None:
         button = page.get_by_test_id(f"called-{name}")
         await tablet.tap(button, f"tick {name}'s TROMP! call")
         await expect_attribute(page.get_by_test_id(f"called-{name}"), "aria-pressed", "true")
-    confirm = page.get_by_test_id("confirm-round")
-    await expect(confirm).to_be_enabled(timeout=WAIT_MS)
-    await tablet.tap(confirm, "confirm the round")
-    confirmed = page.locator('[data-testid="score-table"] tr[data-round="1"]')
-    await expect(confirmed).to_be_visible(timeout=WAIT_MS)
+    await confirm(tablet, "confirm-round", "confirm the round")
 
 
 async def one_round(browser, base_url: str, htmx: Path, pause: float) -> dict:

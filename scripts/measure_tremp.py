@@ -41,6 +41,7 @@ from _measure import (
     at_most,
     close,
     command,
+    confirm,
     expect_attribute,
     seat_players,
     spread,
@@ -94,15 +95,10 @@ async def bid(phones: dict[str, Device], first: str) -> float:
     return time.perf_counter() - started
 
 
-async def confirm(tablet: Device, hand: int) -> None:
+async def confirm_hand(tablet: Device, hand: int) -> None:
     """The tablet waits for the hand's points, then confirms; returns once it is scored."""
-    from playwright.async_api import expect
-
-    page = tablet.page
-    await expect_attribute(page.locator("#round"), "data-phase", "score")
-    await tablet.tap(page.get_by_test_id("confirm-hand"), f"confirm hand {hand}")
-    row = page.locator(f'[data-testid="score-table"] tr[data-round="{hand}"]')
-    await expect(row).to_be_visible(timeout=WAIT_MS)
+    await expect_attribute(tablet.page.locator("#round"), "data-phase", "score")
+    await confirm(tablet, "confirm-hand", f"confirm hand {hand}", number=hand)
 
 
 async def without_counter(tablet: Device) -> tuple[float, int, list[str]]:
@@ -112,7 +108,7 @@ async def without_counter(tablet: Device) -> tuple[float, int, list[str]]:
     taps, log = tablet.taps, len(tablet.log)
     started = time.perf_counter()  # the 13th trick is played
     await tablet.tap(page.get_by_test_id(f"tricks-{TRICKS}"), f"{TRICKS} tricks")
-    await confirm(tablet, 1)
+    await confirm_hand(tablet, 1)
     return time.perf_counter() - started, tablet.taps - taps, tablet.log[log:]
 
 
@@ -129,7 +125,7 @@ async def with_counter(tablet: Device) -> tuple[float, int, list[str], int]:
     started = time.perf_counter()  # the 13th trick is played
     await tablet.tap(page.get_by_test_id(f"won-{TRICK_WINNERS[-1]}"),
                      f"trick 13: {TRICK_WINNERS[-1]}")
-    await confirm(tablet, 2)
+    await confirm_hand(tablet, 2)
     return time.perf_counter() - started, tablet.taps - taps, tablet.log[log:], during
 
 

@@ -39,6 +39,7 @@ from _measure import (
     at_most,
     close,
     command,
+    confirm,
     expect_attribute,
     figures,
     seat_players,
@@ -143,17 +144,10 @@ async def enter_points(device: Player) -> None:
     await expect(page.get_by_test_id("points-form")).to_have_count(0, timeout=WAIT_MS)
 
 
-async def confirm(tablet: Player) -> None:
+async def confirm_hand(tablet: Player) -> None:
     """The scorekeeper waits for the tally and confirms the hand."""
-    from playwright.async_api import expect
-
-    page = tablet.page
-    await expect_attribute(page.locator("#round"), "data-phase", "tally")
-    button = page.get_by_test_id("confirm-hand")
-    await expect(button).to_be_enabled(timeout=WAIT_MS)
-    await tablet.tap(button, "Confirm the hand")
-    confirmed = page.locator('[data-testid="score-table"] tr[data-round="1"]')
-    await expect(confirmed).to_be_visible(timeout=WAIT_MS)
+    await expect_attribute(tablet.page.locator("#round"), "data-phase", "tally")
+    await confirm(tablet, "confirm-hand", "Confirm the hand")
 
 
 async def one_hand(browser, base_url: str, htmx: Path, pause: float) -> dict:
@@ -168,7 +162,7 @@ async def one_hand(browser, base_url: str, htmx: Path, pause: float) -> dict:
         device.taps, device.log = 0, []
     for device in phones.values():  # tricks done: every phone shows its points form
         await expect(device.page.get_by_test_id("points-form")).to_be_visible(timeout=WAIT_MS)
-    seconds = await timed(confirm(tablet), *(enter_points(p) for p in phones.values()))
+    seconds = await timed(confirm_hand(tablet), *(enter_points(p) for p in phones.values()))
     await close(tablet, phones)
     return {"auction_seconds": auction_seconds, "auction_taps": auction_taps,
             "auction_log": auction_log, **figures(seconds, tablet, phones)}
