@@ -23,20 +23,30 @@ confirmed"). Every tap is made at human pace: a pause (``--pause``, 0.4 s by
 default) before each tap, per device. Taps on the tablet are counted (the
 target: at most 3) and so are each phone's (at most 8); the seconds are
 compared with the target (under 20 s). The script only reports: it never
-fails on timing. It borrows the server, the devices and the browser set-up
-of ``scripts/measure_round.py`` (Tromplemond's measure).
+fails on timing. The server, the browser, the devices and the seating are
+``scripts/_measure.py``'s, shared by every game's measure.
 """
 
 from __future__ import annotations
 
-import argparse
-import asyncio
-import re
-import statistics
-import time
 from pathlib import Path
 
-from measure_round import HTMX_URL, PHONE, TABLET, WAIT_MS, Device, expect_attribute, measure
+from _measure import (
+    WAIT_MS,
+    Device,
+    at_most,
+    close,
+    command,
+    confirm,
+    expect_attribute,
+    figures,
+    seat_players,
+    spread,
+    start_game,
+    timed,
+    under,
+    verdict,
+)
 
 TARGET_SECONDS = 20
 TARGET_TABLET_TAPS = 3
@@ -54,41 +64,10 @@ async def set_up(browser, base_url: str, htmx: Path, pause: float):
     """Make the table, seat the phones, start the game, settle the offers (not measured)."""
     from playwright.async_api import expect
 
-    async def serve_htmx(route) -> None:
-        await route.fulfill(path=str(htmx), content_type="application/javascript",
-                            headers={"Access-Control-Allow-Origin": "*"})
-
-    async def context(device: dict):
-        made = await browser.new_context(base_url=base_url, **device)
-        made.set_default_timeout(WAIT_MS)
-        await made.route(HTMX_URL, serve_htmx)
-        return made
-
-    tablet = await (await context(TABLET)).new_page()
-    await tablet.goto("/new?game=clumond&seats=3")
-    await tablet.get_by_test_id("table-name").fill("Measured Clumond")
-    for position, name in enumerate(PLAYERS, 1):
-        await tablet.get_by_test_id(f"player-{position}").fill(name)
-    await tablet.get_by_test_id("phone-names").set_checked(False)
-    await tablet.get_by_test_id("dealer").select_option("3")
-    await tablet.get_by_test_id("create-table").click()
-    await tablet.wait_for_url(re.compile(r"/t/[^/]+$"))
-    join_url = (await tablet.locator("#join-url").inner_text()).strip()
-
-    phones = {}
-    for position, name in enumerate(PLAYERS, 1):
-        page = await (await context(PHONE)).new_page()
-        await page.goto(join_url)
-        await page.get_by_test_id(f"claim-{position}").click()
-        await expect(page.locator("#you-are")).to_contain_text(f"You are {name}")
-        phones[name] = Device(name, page, pause)
-    for position in range(1, len(PLAYERS) + 1):
-        await expect_attribute(tablet.locator(f'li.seat[data-seat="{position}"]'),
-                               "data-joined", "yes")
-
-    await tablet.get_by_test_id("start-game").click()
-    await tablet.get_by_test_id("start-options").click()
-    await expect_attribute(tablet.locator("#round"), "data-phase", "offer")
+    tablet, phones = await seat_players(browser, base_url, htmx, pause,
+                                        new="/new?game=clumond&seats=3",
+                                        name="Measured Clumond", players=PLAYERS, dealer="3")
+    await start_game(tablet, "offer")
     for name in PLAYERS:  # Cy deals: Ann is asked first
         page = phones[name].page
         await expect(page.get_by_test_id("go-for-clumond")).to_be_visible(timeout=WAIT_MS)
@@ -114,31 +93,16 @@ async def enter(device: Device) -> None:
 
 async def keep_score(tablet: Device) -> None:
     """The scorekeeper waits for every entry to add up, then confirms the round."""
-    from playwright.async_api import expect
-
-    page = tablet.page
-    confirm = page.get_by_test_id("confirm-round")
-    await expect(confirm).to_be_enabled(timeout=4 * WAIT_MS)
-    await tablet.tap(confirm, "confirm the round")
-    confirmed = page.locator('[data-testid="score-table"] tr[data-round="1"]')
-    await expect(confirmed).to_be_visible(timeout=WAIT_MS)
+    await confirm(tablet, "confirm-round", "confirm the round", wait_ms=4 * WAIT_MS)
 
 
 async def one_round(browser, base_url: str, htmx: Path, pause: float) -> dict:
     """Play one round; return the seconds and the taps from the tricks to the confirm."""
     tablet, phones = await set_up(browser, base_url, htmx, pause)
-    started = time.perf_counter()  # the 13 tricks are played: everyone enters
-    await asyncio.gather(keep_score(tablet), *(enter(p) for p in phones.values()))
-    seconds = time.perf_counter() - started
-    for context in {tablet.page.context, *(p.page.context for p in phones.values())}:
-        await context.close()
-    return {"seconds": seconds, "tablet_taps": tablet.taps, "tablet_log": tablet.log,
-            "phone_taps": {name: device.taps for name, device in phones.items()},
-            "phone_log": phones["Ann"].log}
-
-
-def met(ok: bool) -> str:
-    return "met" if ok else "MISSED"
+    # The 13 tricks are played: everyone enters.
+    seconds = await timed(keep_score(tablet), *(enter(p) for p in phones.values()))
+    await close(tablet, phones)
+    return {**figures(seconds, tablet, phones), "phone_log": phones["Ann"].log}
 
 
 def report(results: list[dict], pause: float) -> None:
@@ -150,31 +114,22 @@ def report(results: list[dict], pause: float) -> None:
     print("The screens update by polling every 2 s, as in real use.")
     for number, result in enumerate(results, 1):
         print(f"\nRun {number} (a new table):")
-        print(f"  seconds:            {result['seconds']:.1f} s  (target: under "
-              f"{TARGET_SECONDS} s: {met(result['seconds'] < TARGET_SECONDS)})")
-        taps = result["tablet_taps"]
-        print(f"  taps on the tablet: {taps}  (target: at most {TARGET_TABLET_TAPS}: "
-              f"{met(taps <= TARGET_TABLET_TAPS)}): " + ", ".join(result["tablet_log"]))
+        print(f"  seconds:            {under(result['seconds'], TARGET_SECONDS)}")
+        print(f"  taps on the tablet: {at_most(result['tablet_taps'], TARGET_TABLET_TAPS)}: "
+              + ", ".join(result["tablet_log"]))
         most = max(result["phone_taps"].values())
         print("  taps per phone:     " + ", ".join(f"{name} {count}" for name, count
                                                     in result["phone_taps"].items())
-              + f"  (target: at most {TARGET_PHONE_TAPS}: {met(most <= TARGET_PHONE_TAPS)}): "
+              + f"  (target: at most {TARGET_PHONE_TAPS}: {verdict(most <= TARGET_PHONE_TAPS)}): "
               + ", ".join(result["phone_log"]))
     if len(results) > 1:
         seconds = [r["seconds"] for r in results]
-        print(f"\nSeconds over {len(results)} runs: median {statistics.median(seconds):.1f}, "
-              f"best {min(seconds):.1f}, worst {max(seconds):.1f}")
+        print(f"\nSeconds over {len(results)} runs: {spread(seconds)}")
 
 
 def main() -> None:
     """Parse the arguments, measure, print."""
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--pause", type=float, default=0.4,
-                        help="seconds a person takes before each tap (default 0.4)")
-    parser.add_argument("--runs", type=int, default=1, help="rounds to measure (default 1)")
-    args = parser.parse_args()
-    results = asyncio.run(measure(max(1, args.runs), max(0.0, args.pause), one_round))
-    report(results, args.pause)
+    command(__doc__, one_round, report)
 
 
 if __name__ == "__main__":

@@ -31,32 +31,25 @@ browser tests.
 
 from __future__ import annotations
 
-import argparse
 import asyncio
-import logging
-import os
-import re
-import statistics
-import sys
-import tempfile
-import threading
-import time
-from dataclasses import dataclass, field
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-if str(ROOT) not in sys.path:
-    sys.path.insert(0, str(ROOT))
-
-from companion.config import HTMX_COPY, HTMX_URL  # noqa: E402  (needs ROOT on sys.path)
-
-CHROMIUM = "/usr/bin/chromium"
-CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
-                 "--disable-component-update", "--disable-sync", "--no-first-run",
-                 "--disable-dev-shm-usage"]
-TABLET = {"viewport": {"width": 820, "height": 1180}}
-PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True}
-WAIT_MS = 15_000
+from _measure import (
+    SUIT_LETTERS,
+    WAIT_MS,
+    Device,
+    at_most,
+    close,
+    command,
+    confirm,
+    expect_attribute,
+    figures,
+    seat_players,
+    spread,
+    start_game,
+    timed,
+    under,
+)
 
 TARGET_SECONDS = 30
 TARGET_TABLET_TAPS = 12
@@ -70,7 +63,6 @@ HANDS = {  # all 20 cards of a deal: the four jacks and the four aces are in the
     "Emily": (["2♠", "3♥"], ["J♣", "A♥", "Q♠"]),    # voted off: her hand is optional
 }
 SHOUTED = ("Nick",)
-SUIT_LETTERS = {"♠": "S", "♥": "H", "♦": "D", "♣": "C"}
 
 
 def card_code(card: str) -> str:
@@ -78,123 +70,12 @@ def card_code(card: str) -> str:
     return card[:-1] + SUIT_LETTERS[card[-1]]
 
 
-def htmx_file() -> Path:
-    """The local copy of the pinned htmx (the CDN may be out of reach)."""
-    for candidate in (os.environ.get("COMPANION_HTMX_FILE"), ROOT / "static" / HTMX_COPY):
-        if candidate and Path(candidate).is_file():
-            return Path(candidate)
-    sys.exit(f"no local htmx: static/{HTMX_COPY} is missing and COMPANION_HTMX_FILE is not set")
-
-
-class _LateApp:
-    """A WSGI app that forwards to the companion, made once the port is known."""
-
-    def __init__(self) -> None:
-        self.app = None
-
-    def __call__(self, environ, start_response):
-        return self.app(environ, start_response)
-
-
-def serve(database: Path):
-    """The companion on 127.0.0.1 and a free port; returns the server and its base URL."""
-    from werkzeug.serving import make_server
-
-    from companion import create_app
-    from companion.extensions import db
-
-    logging.getLogger("werkzeug").setLevel(logging.WARNING)  # no line per request
-    wsgi = _LateApp()
-    server = make_server("127.0.0.1", 0, wsgi, threaded=True)
-    base_url = f"http://127.0.0.1:{server.server_port}"
-    app = create_app({"SECRET_KEY": "measure-round",
-                      "SQLALCHEMY_DATABASE_URI": f"sqlite:///{database}",
-                      "PUBLIC_URL": base_url})
-    with app.app_context():
-        db.create_all()
-    wsgi.app = app
-    threading.Thread(target=server.serve_forever, name="companion", daemon=True).start()
-    return server, base_url
-
-
-@dataclass
-class Device:
-    """One browser page, with its taps counted; every tap comes after a human pause."""
-
-    name: str
-    page: object
-    pause: float
-    taps: int = 0
-    log: list[str] = field(default_factory=list)
-
-    async def tap(self, locator, what: str, *, check: bool = False) -> None:
-        """Wait a human moment, then tap ``locator`` (tick it, with ``check``)."""
-        await asyncio.sleep(self.pause)
-        if check:
-            await locator.check()
-        else:
-            await locator.click()
-        self.taps += 1
-        self.log.append(what)
-
-
-async def expect_attribute(locator, name: str, value: str) -> None:
-    """Wait until ``locator`` has ``name="value"``."""
-    from playwright.async_api import expect
-
-    await expect(locator).to_have_attribute(name, value, timeout=WAIT_MS)
-
-
-async def seat_players(browser, base_url: str, htmx: Path, pause: float, game: str,
-                       name: str) -> tuple[object, dict[str, Device]]:
-    """Make a table of ``game`` for the four players (Rob deals first) on a tablet, and a phone
-    takes each seat (not measured); returns the tablet's page and the phones."""
-    from playwright.async_api import expect
-
-    async def serve_htmx(route) -> None:
-        await route.fulfill(path=str(htmx), content_type="application/javascript",
-                            headers={"Access-Control-Allow-Origin": "*"})
-
-    async def context(device: dict):
-        made = await browser.new_context(base_url=base_url, **device)
-        made.set_default_timeout(WAIT_MS)
-        await made.route(HTMX_URL, serve_htmx)
-        return made
-
-    tablet = await (await context(TABLET)).new_page()
-    await tablet.goto(f"/new?game={game}")
-    await tablet.get_by_test_id("table-name").fill(name)
-    await expect(tablet.locator('input[name="player"]')).to_have_count(len(PLAYERS))
-    for position, player in enumerate(PLAYERS, 1):
-        await tablet.get_by_test_id(f"player-{position}").fill(player)
-    await tablet.get_by_test_id("phone-names").set_checked(False)
-    await tablet.get_by_test_id("dealer").select_option("1")
-    await tablet.get_by_test_id("create-table").click()
-    await tablet.wait_for_url(re.compile(r"/t/[^/]+$"))
-    join_url = (await tablet.locator("#join-url").inner_text()).strip()
-
-    phones = {}
-    for position, player in enumerate(PLAYERS, 1):
-        page = await (await context(PHONE)).new_page()
-        await page.goto(join_url)
-        await page.get_by_test_id(f"claim-{position}").click()
-        await expect(page.locator("#you-are")).to_contain_text(f"You are {player}")
-        phones[player] = Device(player, page, pause)
-    for position in range(1, len(PLAYERS) + 1):
-        await expect_attribute(tablet.locator(f'li.seat[data-seat="{position}"]'),
-                               "data-joined", "yes")
-    return tablet, phones
-
-
 async def set_up(browser, base_url: str, htmx: Path, pause: float):
     """Make the table, seat the phones, start the game and open the vote (not measured)."""
-    tablet, phones = await seat_players(browser, base_url, htmx, pause, "tromplemond",
-                                        "Measured round")
-    await tablet.get_by_test_id("start-game").click()
-    await tablet.get_by_test_id("joining-fee").fill("2.00")
-    await tablet.get_by_test_id("tromp-stake").fill("0.50")
-    await tablet.get_by_test_id("start-options").click()
-    await expect_attribute(tablet.locator("#round"), "data-phase", "deal")
+    tablet, phones = await seat_players(browser, base_url, htmx, pause,
+                                        new="/new?game=tromplemond", name="Measured round",
+                                        players=PLAYERS)
+    await start_game(tablet, "deal", {"joining-fee": "2.00", "tromp-stake": "0.50"})
     await tablet.get_by_test_id("open-vote").click()
     return Device("tablet", tablet, pause), phones
 
@@ -230,7 +111,6 @@ async def enter_hand(device: Device) -> None:
 
 async def keep_score(tablet: Device) -> None:
     """The scorekeeper waits for the hands to add up, ticks the calls shouted, confirms."""
-    from playwright.async_api import expect
 
     page = tablet.page
     await expect_attribute(page.locator("#round"), "data-phase", "hands")
@@ -241,51 +121,17 @@ async def keep_score(tablet: Device) -> None:
         button = page.get_by_test_id(f"called-{name}")
         await tablet.tap(button, f"tick {name}'s TROMP! call")
         await expect_attribute(page.get_by_test_id(f"called-{name}"), "aria-pressed", "true")
-    confirm = page.get_by_test_id("confirm-round")
-    await expect(confirm).to_be_enabled(timeout=WAIT_MS)
-    await tablet.tap(confirm, "confirm the round")
-    confirmed = page.locator('[data-testid="score-table"] tr[data-round="1"]')
-    await expect(confirmed).to_be_visible(timeout=WAIT_MS)
+    await confirm(tablet, "confirm-round", "confirm the round")
 
 
 async def one_round(browser, base_url: str, htmx: Path, pause: float) -> dict:
     """Play one round; return the seconds and the taps from the reveal to the confirm."""
     tablet, phones = await set_up(browser, base_url, htmx, pause)
     await vote(phones)
-    started = time.perf_counter()  # the last slip is in: everyone turns their cards over
-    await asyncio.gather(keep_score(tablet), *(enter_hand(p) for p in phones.values()))
-    seconds = time.perf_counter() - started
-    for context in {tablet.page.context, *(p.page.context for p in phones.values())}:
-        await context.close()
-    return {"seconds": seconds, "tablet_taps": tablet.taps, "tablet_log": tablet.log,
-            "phone_taps": {name: device.taps for name, device in phones.items()}}
-
-
-async def measure(runs: int, pause: float, play=None) -> list[dict]:
-    """Start the companion and Chromium, and play ``runs`` rounds, each at a new table.
-
-    ``play(browser, base_url, htmx, pause)`` plays and measures one (default: a
-    Tromplemond round), so another game's script can use the same set-up.
-    """
-    play = play or one_round
-    from playwright.async_api import async_playwright
-
-    if not Path(CHROMIUM).is_file():
-        sys.exit(f"no Chromium at {CHROMIUM}: `apt-get install chromium`")
-    htmx = htmx_file()
-    with tempfile.TemporaryDirectory() as folder:
-        server, base_url = serve(Path(folder) / "companion.sqlite")
-        try:
-            async with async_playwright() as playwright:
-                browser = await playwright.chromium.launch(
-                    executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
-                try:
-                    return [await play(browser, base_url, htmx, pause)
-                            for _ in range(runs)]
-                finally:
-                    await browser.close()
-        finally:
-            server.shutdown()
+    # The last slip is in: everyone turns their cards over.
+    seconds = await timed(keep_score(tablet), *(enter_hand(p) for p in phones.values()))
+    await close(tablet, phones)
+    return figures(seconds, tablet, phones)
 
 
 def report(results: list[dict], pause: float) -> None:
@@ -297,31 +143,20 @@ def report(results: list[dict], pause: float) -> None:
     print("The tablet's screens update by polling every 2 s, as in real use.")
     for number, result in enumerate(results, 1):
         print(f"\nRun {number} (a new table):")
-        print(f"  seconds:          {result['seconds']:.1f} s  "
-              f"(target: under {TARGET_SECONDS} s: "
-              f"{'met' if result['seconds'] < TARGET_SECONDS else 'MISSED'})")
-        taps = result["tablet_taps"]
-        print(f"  taps on the tablet: {taps}  (target: at most {TARGET_TABLET_TAPS}: "
-              f"{'met' if taps <= TARGET_TABLET_TAPS else 'MISSED'}): "
+        print(f"  seconds:          {under(result['seconds'], TARGET_SECONDS)}")
+        print(f"  taps on the tablet: {at_most(result['tablet_taps'], TARGET_TABLET_TAPS)}: "
               + ", ".join(result["tablet_log"]))
         print("  taps per phone:   " + ", ".join(f"{name} {count}" for name, count
                                                   in result["phone_taps"].items())
               + "  (open the picker, 5 cards, save)")
     if len(results) > 1:
         seconds = [r["seconds"] for r in results]
-        print(f"\nSeconds over {len(results)} runs: median {statistics.median(seconds):.1f}, "
-              f"best {min(seconds):.1f}, worst {max(seconds):.1f}")
+        print(f"\nSeconds over {len(results)} runs: {spread(seconds)}")
 
 
 def main() -> None:
     """Parse the arguments, measure, print."""
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--pause", type=float, default=0.4,
-                        help="seconds a person takes before each tap (default 0.4)")
-    parser.add_argument("--runs", type=int, default=1, help="rounds to measure (default 1)")
-    args = parser.parse_args()
-    results = asyncio.run(measure(max(1, args.runs), max(0.0, args.pause)))
-    report(results, args.pause)
+    command(__doc__, one_round, report)
 
 
 if __name__ == "__main__":

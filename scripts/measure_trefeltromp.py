@@ -33,32 +33,23 @@ tests.
 
 from __future__ import annotations
 
-import argparse
 import asyncio
-import re
 import statistics
-import sys
-import tempfile
 import time
-from collections import defaultdict
-from dataclasses import dataclass, field
+from collections import Counter
 from pathlib import Path
 
-SCRIPTS = Path(__file__).resolve().parent
-if str(SCRIPTS) not in sys.path:
-    sys.path.insert(0, str(SCRIPTS))
-
-# The same server, browser and htmx set-up as the round's measurement.
-from measure_round import (  # noqa: E402  (needs SCRIPTS on sys.path)
-    CHROMIUM,
-    CHROMIUM_ARGS,
-    HTMX_URL,
-    PHONE,
-    TABLET,
+# The server, the browser, the devices and the seating: the same for every game's measure.
+from _measure import (
+    SUIT_LETTERS,
     WAIT_MS,
+    Device,
+    arguments,
     expect_attribute,
-    htmx_file,
-    serve,
+    in_chromium,
+    seat_players,
+    start_game,
+    verdict,
 )
 
 TARGET_SECONDS = 3.0
@@ -74,64 +65,20 @@ CARDS = (
      {"Ann": "XII", "Bo": "6♦", "Cy": "4♠", "Di": "K♣"},
      {"Ann": "8♥", "Bo": "10♠", "Cy": "XX", "Di": "Q♣"}),
 )
-SUIT_LETTERS = {"♠": "S", "♥": "H", "♦": "D", "♣": "C"}
-
-
-@dataclass
-class Device:
-    """One browser page, with its taps counted by what they were for."""
-
-    name: str
-    page: object
-    pause: float
-    taps: dict[str, int] = field(default_factory=lambda: defaultdict(int))
-
-    async def tap(self, locator, what: str) -> None:
-        """Wait a human moment, then tap ``locator``; count it under ``what``."""
-        await asyncio.sleep(self.pause)
-        await locator.click()
-        self.taps[what] += 1
 
 
 async def set_up(browser, base_url: str, htmx: Path, pause: float):
     """Make the table, seat the phones and start the game (not measured)."""
-    from playwright.async_api import expect
-
-    async def serve_htmx(route) -> None:
-        await route.fulfill(path=str(htmx), content_type="application/javascript",
-                            headers={"Access-Control-Allow-Origin": "*"})
-
-    async def context(device: dict):
-        made = await browser.new_context(base_url=base_url, **device)
-        made.set_default_timeout(WAIT_MS)
-        await made.route(HTMX_URL, serve_htmx)
-        return made
-
-    tablet = await (await context(TABLET)).new_page()
-    await tablet.goto("/new?game=trefeltromp&seats=4")
-    await tablet.get_by_test_id("table-name").fill("Measured tarot")
-    for position, name in enumerate(PLAYERS, 1):
-        await tablet.get_by_test_id(f"player-{position}").fill(name)
-    await tablet.get_by_test_id("phone-names").set_checked(False)
-    await tablet.get_by_test_id("dealer").select_option("1")
-    await tablet.get_by_test_id("create-table").click()
-    await tablet.wait_for_url(re.compile(r"/t/[^/]+$"))
-    join_url = (await tablet.locator("#join-url").inner_text()).strip()
-
-    phones = {}
-    for position, name in enumerate(PLAYERS, 1):
-        page = await (await context(PHONE)).new_page()
-        await page.goto(join_url)
-        await page.get_by_test_id(f"claim-{position}").click()
-        await expect(page.locator("#you-are")).to_contain_text(f"You are {name}")
-        phones[name] = Device(name, page, pause)
-    for position in range(1, 5):
-        await expect_attribute(tablet.locator(f'li.seat[data-seat="{position}"]'),
-                               "data-joined", "yes")
-    await tablet.get_by_test_id("start-game").click()
-    await tablet.get_by_test_id("start-options").click()
-    await expect_attribute(tablet.locator("#round"), "data-phase", "ready")
+    tablet, phones = await seat_players(browser, base_url, htmx, pause,
+                                        new="/new?game=trefeltromp&seats=4",
+                                        name="Measured tarot", players=PLAYERS)
+    await start_game(tablet, "ready")
     return Device("tablet", tablet, pause), phones
+
+
+def per_kind(device: Device) -> dict[str, int]:
+    """A device's taps counted by what they were for (in the order first made)."""
+    return dict(Counter(device.log))
 
 
 async def act(device: Device, verb: str, what: str, chip: int | None = None) -> None:
@@ -194,7 +141,7 @@ async def reveal(phones: dict[str, Device], name: str, cards: dict[str, str],
     await asyncio.sleep(device.pause)
     started = time.perf_counter()
     await device.page.get_by_test_id("slip-confirm").click()
-    device.taps[what] += 1
+    device.counted(what)
     seconds: dict[str, float] = {}
 
     async def shown(player: str) -> None:
@@ -234,28 +181,14 @@ async def one_hand(tablet: Device, phones: dict[str, Device], number: int) -> li
 async def measure(hands: int, pause: float) -> tuple[list[dict], dict[str, dict[str, int]],
                                                      dict[str, int]]:
     """Start the companion and Chromium; play ``hands`` hands at one table."""
-    from playwright.async_api import async_playwright
+    async def at_one_table(browser, base_url: str, htmx: Path):
+        tablet, phones = await set_up(browser, base_url, htmx, pause)
+        timings = []
+        for number in range(hands):
+            timings += await one_hand(tablet, phones, number)
+        return timings, {n: per_kind(d) for n, d in phones.items()}, per_kind(tablet)
 
-    if not Path(CHROMIUM).is_file():
-        sys.exit(f"no Chromium at {CHROMIUM}: `apt-get install chromium`")
-    htmx = htmx_file()
-    with tempfile.TemporaryDirectory() as folder:
-        server, base_url = serve(Path(folder) / "companion.sqlite")
-        try:
-            async with async_playwright() as playwright:
-                browser = await playwright.chromium.launch(
-                    executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
-                try:
-                    tablet, phones = await set_up(browser, base_url, htmx, pause)
-                    timings = []
-                    for number in range(hands):
-                        timings += await one_hand(tablet, phones, number)
-                    return (timings, {n: dict(d.taps) for n, d in phones.items()},
-                            dict(tablet.taps))
-                finally:
-                    await browser.close()
-        finally:
-            server.shutdown()
+    return await in_chromium(at_one_table)
 
 
 def report(timings: list[dict], taps: dict[str, dict[str, int]], tablet: dict[str, int],
@@ -281,7 +214,7 @@ def report(timings: list[dict], taps: dict[str, dict[str, int]], tablet: dict[st
         per_phone = ", ".join(f"{p} {seconds[p]:.2f}" for p in PLAYERS)
         print(f"  hand {timing['hand']} {timing['reveal']:10} (last card: {timing['last']:3}) "
               f"{per_phone}  slowest {worst:.2f} s "
-              f"{'met' if worst < TARGET_SECONDS else 'MISSED'}")
+              f"{verdict(worst < TARGET_SECONDS)}")
     every = [s for t in timings for s in t["seconds"].values()]
     print(f"\nOver {len(timings)} reveals x 4 phones: median {statistics.median(every):.2f} s, "
           f"slowest {max(every):.2f} s; reveals under {TARGET_SECONDS:.0f} s on every phone: "
@@ -290,11 +223,7 @@ def report(timings: list[dict], taps: dict[str, dict[str, int]], tablet: dict[st
 
 def main() -> None:
     """Parse the arguments, measure, print."""
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--hands", type=int, default=2, help="hands to play (default 2)")
-    parser.add_argument("--pause", type=float, default=0.4,
-                        help="seconds a person takes before each tap (default 0.4)")
-    args = parser.parse_args()
+    args = arguments(__doc__, "hands", "hands to play", default=2)
     hands = max(1, min(args.hands, 8))
     timings, taps, tablet = asyncio.run(measure(hands, max(0.0, args.pause)))
     report(timings, taps, tablet, hands, args.pause)

@@ -32,30 +32,27 @@ from the app's own copy, as in the browser tests.
 
 from __future__ import annotations
 
-import argparse
-import asyncio
-import statistics
-import sys
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-for folder in (ROOT, ROOT / "scripts"):
-    if str(folder) not in sys.path:
-        sys.path.insert(0, str(folder))
-
-from measure_round import (  # noqa: E402  (needs scripts/ on sys.path)
-    PLAYERS,
+from _measure import (
     WAIT_MS,
     Device,
+    at_most,
+    close,
+    command,
+    confirm,
     expect_attribute,
-    measure,
     seat_players,
+    spread,
+    start_game,
+    under,
 )
 
 TARGET_SECONDS = 15
 TARGET_TABLET_TAPS = 3
 
+PLAYERS = ("Rob", "Sam", "Nick", "Emily")
 BIDS = ("5H", "pass", "KS", "pass", "pass", "pass")
 """The record format's example (docs/records.md), in turn from the dealer's left: in hand 1
 Sam displays 5♥, Nick passes, Emily displays K♠ and wins the bid at −2."""
@@ -68,11 +65,9 @@ TRICKS = 9
 
 async def set_up(browser, base_url: str, htmx: Path, pause: float):
     """Make the table, seat the phones and start Tremp (not measured)."""
-    tablet, phones = await seat_players(browser, base_url, htmx, pause, "tremp",
-                                        "Measured Tremp")
-    await tablet.get_by_test_id("start-game").click()
-    await tablet.get_by_test_id("start-options").click()
-    await expect_attribute(tablet.locator("#round"), "data-phase", "bidding")
+    tablet, phones = await seat_players(browser, base_url, htmx, pause, new="/new?game=tremp",
+                                        name="Measured Tremp", players=PLAYERS)
+    await start_game(tablet, "bidding")
     return Device("tablet", tablet, pause), phones
 
 
@@ -100,15 +95,10 @@ async def bid(phones: dict[str, Device], first: str) -> float:
     return time.perf_counter() - started
 
 
-async def confirm(tablet: Device, hand: int) -> None:
+async def confirm_hand(tablet: Device, hand: int) -> None:
     """The tablet waits for the hand's points, then confirms; returns once it is scored."""
-    from playwright.async_api import expect
-
-    page = tablet.page
-    await expect_attribute(page.locator("#round"), "data-phase", "score")
-    await tablet.tap(page.get_by_test_id("confirm-hand"), f"confirm hand {hand}")
-    row = page.locator(f'[data-testid="score-table"] tr[data-round="{hand}"]')
-    await expect(row).to_be_visible(timeout=WAIT_MS)
+    await expect_attribute(tablet.page.locator("#round"), "data-phase", "score")
+    await confirm(tablet, "confirm-hand", f"confirm hand {hand}", number=hand)
 
 
 async def without_counter(tablet: Device) -> tuple[float, int, list[str]]:
@@ -118,7 +108,7 @@ async def without_counter(tablet: Device) -> tuple[float, int, list[str]]:
     taps, log = tablet.taps, len(tablet.log)
     started = time.perf_counter()  # the 13th trick is played
     await tablet.tap(page.get_by_test_id(f"tricks-{TRICKS}"), f"{TRICKS} tricks")
-    await confirm(tablet, 1)
+    await confirm_hand(tablet, 1)
     return time.perf_counter() - started, tablet.taps - taps, tablet.log[log:]
 
 
@@ -135,7 +125,7 @@ async def with_counter(tablet: Device) -> tuple[float, int, list[str], int]:
     started = time.perf_counter()  # the 13th trick is played
     await tablet.tap(page.get_by_test_id(f"won-{TRICK_WINNERS[-1]}"),
                      f"trick 13: {TRICK_WINNERS[-1]}")
-    await confirm(tablet, 2)
+    await confirm_hand(tablet, 2)
     return time.perf_counter() - started, tablet.taps - taps, tablet.log[log:], during
 
 
@@ -148,15 +138,9 @@ async def one_game(browser, base_url: str, htmx: Path, pause: float) -> dict:
     plain = await without_counter(tablet)
     await bid(phones, "Nick")  # Sam deals hand 2
     counted = await with_counter(tablet)
-    for context in {tablet.page.context, *(p.page.context for p in phones.values())}:
-        await context.close()
+    await close(tablet, phones)
     return {"bidding_seconds": bidding_seconds, "bidding_taps": bidding_taps,
             "plain": plain, "counted": counted}
-
-
-def verdict(met: bool) -> str:
-    """``met`` or ``MISSED``."""
-    return "met" if met else "MISSED"
 
 
 def report(results: list[dict], pause: float) -> None:
@@ -176,34 +160,23 @@ def report(results: list[dict], pause: float) -> None:
               "to the hand in play (each phone waits for its own screen's live update)")
         seconds, taps, log = result["plain"]
         print("  without the trick counter:")
-        print(f"    seconds:          {seconds:.1f} s  (target: under {TARGET_SECONDS} s: "
-              f"{verdict(seconds < TARGET_SECONDS)})")
-        print(f"    tablet taps:      {taps}  (target: at most {TARGET_TABLET_TAPS}: "
-              f"{verdict(taps <= TARGET_TABLET_TAPS)}): " + ", ".join(log))
+        print(f"    seconds:          {under(seconds, TARGET_SECONDS)}")
+        print(f"    tablet taps:      {at_most(taps, TARGET_TABLET_TAPS)}: " + ", ".join(log))
         seconds, taps, log, during = result["counted"]
         print("  with the trick counter:")
-        print(f"    seconds:          {seconds:.1f} s  (target: under {TARGET_SECONDS} s: "
-              f"{verdict(seconds < TARGET_SECONDS)})")
+        print(f"    seconds:          {under(seconds, TARGET_SECONDS)}")
         print(f"    tablet taps:      {taps}: " + ", ".join(log))
         print(f"    during the play:  {during} taps (one after each of tricks 1 to 12)")
     if len(results) > 1:
         for key, label in (("bidding", "of the bidding round"), ("plain", "without the counter"),
                            ("counted", "with the counter")):
             seconds = [r["bidding_seconds"] if key == "bidding" else r[key][0] for r in results]
-            print(f"\nSeconds {label} over {len(results)} runs: median "
-                  f"{statistics.median(seconds):.1f}, best {min(seconds):.1f}, "
-                  f"worst {max(seconds):.1f}")
+            print(f"\nSeconds {label} over {len(results)} runs: {spread(seconds)}")
 
 
 def main() -> None:
     """Parse the arguments, measure, print."""
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--pause", type=float, default=0.4,
-                        help="seconds a person takes before each tap (default 0.4)")
-    parser.add_argument("--runs", type=int, default=1, help="games to measure (default 1)")
-    args = parser.parse_args()
-    results = asyncio.run(measure(max(1, args.runs), max(0.0, args.pause), play=one_game))
-    report(results, args.pause)
+    command(__doc__, one_game, report, what="games to measure")
 
 
 if __name__ == "__main__":

@@ -4,7 +4,7 @@
 Usage: ``.venv/bin/python scripts/measure_trumplestiltskin.py [--pause 0.4] [--runs 1]``
 
 The script starts the companion on a temporary SQLite database on 127.0.0.1
-(``serve`` from ``scripts/measure_round.py``), drives Debian's Chromium with
+(``scripts/_measure.py``, shared by every game's measure), drives Debian's Chromium with
 Playwright as the scorekeeper's tablet and four phones (Ann, Bo, Cy, Di; Ann
 deals), makes the table, seats the phones and starts the game. None of that
 is measured. Then one typical hand, in two measured stretches:
@@ -29,30 +29,24 @@ confirmed, in under 20 s). The script only reports: it never fails on timing.
 
 from __future__ import annotations
 
-import argparse
 import asyncio
-import re
-import statistics
-import sys
-import tempfile
 import time
 from pathlib import Path
 
-HERE = Path(__file__).resolve().parent
-if str(HERE) not in sys.path:
-    sys.path.insert(0, str(HERE))
-
-from measure_round import (  # noqa: E402  (scripts/ is not a package)
-    CHROMIUM,
-    CHROMIUM_ARGS,
-    HTMX_URL,
-    PHONE,
-    TABLET,
+from _measure import (
     WAIT_MS,
     Device,
+    at_most,
+    close,
+    command,
+    confirm,
     expect_attribute,
-    htmx_file,
-    serve,
+    figures,
+    seat_players,
+    spread,
+    start_game,
+    timed,
+    under,
 )
 
 TARGET_SECONDS = 20
@@ -72,50 +66,15 @@ class Player(Device):
         for digit in digits:
             await asyncio.sleep(self.pause)
             await locator.press(digit)
-            self.taps += 1
-            self.log.append(f"{what}: {digit}")
+            self.counted(f"{what}: {digit}")
 
 
 async def set_up(browser, base_url: str, htmx: Path, pause: float):
     """Make the table (Ann deals first), seat the phones, start the game (not measured)."""
-    from playwright.async_api import expect
-
-    async def serve_htmx(route) -> None:
-        await route.fulfill(path=str(htmx), content_type="application/javascript",
-                            headers={"Access-Control-Allow-Origin": "*"})
-
-    async def context(device: dict):
-        made = await browser.new_context(base_url=base_url, **device)
-        made.set_default_timeout(WAIT_MS)
-        await made.route(HTMX_URL, serve_htmx)
-        return made
-
-    tablet = await (await context(TABLET)).new_page()
-    await tablet.goto("/new")
-    await tablet.get_by_test_id("table-name").fill("Measured hand")
-    async with tablet.expect_response(lambda answer: "/new?" in answer.url):
-        await tablet.get_by_test_id("game").select_option("trumplestiltskin")
-    await expect(tablet.locator('input[name="player"]')).to_have_count(4)
-    for position, name in enumerate(PLAYERS, 1):
-        await tablet.get_by_test_id(f"player-{position}").fill(name)
-    await tablet.get_by_test_id("phone-names").set_checked(False)
-    await tablet.get_by_test_id("dealer").select_option("1")
-    await tablet.get_by_test_id("create-table").click()
-    await tablet.wait_for_url(re.compile(r"/t/[^/]+$"))
-    join_url = (await tablet.locator("#join-url").inner_text()).strip()
-    phones = {}
-    for position, name in enumerate(PLAYERS, 1):
-        page = await (await context(PHONE)).new_page()
-        await page.goto(join_url)
-        await page.get_by_test_id(f"claim-{position}").click()
-        await expect(page.locator("#you-are")).to_contain_text(f"You are {name}")
-        phones[name] = Player(name, page, pause)
-    for position in range(1, 5):
-        await expect_attribute(tablet.locator(f'li.seat[data-seat="{position}"]'),
-                               "data-joined", "yes")
-    await tablet.get_by_test_id("start-game").click()
-    await tablet.get_by_test_id("start-options").click()
-    await expect_attribute(tablet.locator("#round"), "data-phase", "auction")
+    tablet, phones = await seat_players(browser, base_url, htmx, pause,
+                                        new="/new?game=trumplestiltskin", name="Measured hand",
+                                        players=PLAYERS, device=Player)
+    await start_game(tablet, "auction")
     return Player("tablet", tablet, pause), phones
 
 
@@ -185,17 +144,10 @@ async def enter_points(device: Player) -> None:
     await expect(page.get_by_test_id("points-form")).to_have_count(0, timeout=WAIT_MS)
 
 
-async def confirm(tablet: Player) -> None:
+async def confirm_hand(tablet: Player) -> None:
     """The scorekeeper waits for the tally and confirms the hand."""
-    from playwright.async_api import expect
-
-    page = tablet.page
-    await expect_attribute(page.locator("#round"), "data-phase", "tally")
-    button = page.get_by_test_id("confirm-hand")
-    await expect(button).to_be_enabled(timeout=WAIT_MS)
-    await tablet.tap(button, "Confirm the hand")
-    confirmed = page.locator('[data-testid="score-table"] tr[data-round="1"]')
-    await expect(confirmed).to_be_visible(timeout=WAIT_MS)
+    await expect_attribute(tablet.page.locator("#round"), "data-phase", "tally")
+    await confirm(tablet, "confirm-hand", "Confirm the hand")
 
 
 async def one_hand(browser, base_url: str, htmx: Path, pause: float) -> dict:
@@ -210,37 +162,10 @@ async def one_hand(browser, base_url: str, htmx: Path, pause: float) -> dict:
         device.taps, device.log = 0, []
     for device in phones.values():  # tricks done: every phone shows its points form
         await expect(device.page.get_by_test_id("points-form")).to_be_visible(timeout=WAIT_MS)
-    started = time.perf_counter()
-    await asyncio.gather(confirm(tablet), *(enter_points(p) for p in phones.values()))
-    seconds = time.perf_counter() - started
-    for context in {tablet.page.context, *(p.page.context for p in phones.values())}:
-        await context.close()
+    seconds = await timed(confirm_hand(tablet), *(enter_points(p) for p in phones.values()))
+    await close(tablet, phones)
     return {"auction_seconds": auction_seconds, "auction_taps": auction_taps,
-            "auction_log": auction_log, "seconds": seconds, "tablet_taps": tablet.taps,
-            "tablet_log": tablet.log,
-            "phone_taps": {name: device.taps for name, device in phones.items()}}
-
-
-async def measure(runs: int, pause: float) -> list[dict]:
-    """Start the companion and Chromium, and play ``runs`` hands, each at a new table."""
-    from playwright.async_api import async_playwright
-
-    if not Path(CHROMIUM).is_file():
-        sys.exit(f"no Chromium at {CHROMIUM}: `apt-get install chromium`")
-    htmx = htmx_file()
-    with tempfile.TemporaryDirectory() as folder:
-        server, base_url = serve(Path(folder) / "companion.sqlite")
-        try:
-            async with async_playwright() as playwright:
-                browser = await playwright.chromium.launch(
-                    executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
-                try:
-                    return [await one_hand(browser, base_url, htmx, pause)
-                            for _ in range(runs)]
-                finally:
-                    await browser.close()
-        finally:
-            server.shutdown()
+            "auction_log": auction_log, **figures(seconds, tablet, phones)}
 
 
 def report(results: list[dict], pause: float) -> None:
@@ -255,12 +180,8 @@ def report(results: list[dict], pause: float) -> None:
         for name, taps in result["auction_taps"].items():
             print(f"    {name}: {taps} tap{'' if taps == 1 else 's'} "
                   f"({', '.join(result['auction_log'][name])})")
-        seconds = result["seconds"]
-        print(f"  tricks done → hand confirmed: {seconds:.1f} s  (target: under "
-              f"{TARGET_SECONDS} s: {'met' if seconds < TARGET_SECONDS else 'MISSED'})")
-        taps = result["tablet_taps"]
-        print(f"    taps on the tablet: {taps}  (target: at most {TARGET_TABLET_TAPS}: "
-              f"{'met' if taps <= TARGET_TABLET_TAPS else 'MISSED'}): "
+        print(f"  tricks done → hand confirmed: {under(result['seconds'], TARGET_SECONDS)}")
+        print(f"    taps on the tablet: {at_most(result['tablet_taps'], TARGET_TABLET_TAPS)}: "
               + ", ".join(result["tablet_log"]))
         print("    taps per phone: " + ", ".join(f"{name} {count}" for name, count
                                                   in result["phone_taps"].items())
@@ -268,19 +189,12 @@ def report(results: list[dict], pause: float) -> None:
     if len(results) > 1:
         for key, what in (("auction_seconds", "the auction"), ("seconds", "tricks → confirmed")):
             values = [r[key] for r in results]
-            print(f"\n{what} over {len(results)} runs: median {statistics.median(values):.1f} s,"
-                  f" best {min(values):.1f}, worst {max(values):.1f}")
+            print(f"\n{what} over {len(results)} runs: {spread(values, ' s')}")
 
 
 def main() -> None:
     """Parse the arguments, measure, print."""
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--pause", type=float, default=0.4,
-                        help="seconds a person takes before each tap (default 0.4)")
-    parser.add_argument("--runs", type=int, default=1, help="hands to measure (default 1)")
-    args = parser.parse_args()
-    results = asyncio.run(measure(max(1, args.runs), max(0.0, args.pause)))
-    report(results, args.pause)
+    command(__doc__, one_hand, report, what="hands to measure")
 
 
 if __name__ == "__main__":
