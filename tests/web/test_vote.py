@@ -8,13 +8,13 @@ on the name on it until every slip is in.
 from __future__ import annotations
 
 import re
-import threading
 
 import pytest
 
 from companion.extensions import db
 from companion.store import queries
 from companion.store.tromplemond import Stage, VoteStatus, vote_status
+from tests.conftest import at_once
 from tests.web.tables import HTMX, as_logged, every_screen, fresh
 
 pytestmark = pytest.mark.db
@@ -409,18 +409,8 @@ def test_four_phones_voting_in_the_same_instant_all_count_once(actions, table):
     slips = {"Rob": "Emily", "Sam": "Emily", "Nick": "Sam", "Emily": "Sam"}
     for phone in phones.values():
         actions.token(phone)  # fetched beforehand, so the four posts go out together
-    start = threading.Barrier(len(slips))
-    answers: dict[str, int] = {}
-
-    def drop(voter: str, target: str) -> None:
-        start.wait()
-        answers[voter] = actions.vote(code, phones[voter], target).status_code
-
-    threads = [threading.Thread(target=drop, args=item) for item in slips.items()]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
+    answers = at_once(lambda voter: actions.vote(code, phones[voter], slips[voter]).status_code,
+                      slips)
     assert answers == dict.fromkeys(PLAYERS, 303)
     now = status(actions.app, code)
     assert now.counts == {"Rob": 0, "Sam": 2, "Nick": 0, "Emily": 2}
@@ -431,19 +421,8 @@ def test_a_double_tap_on_drop_counts_once(actions, table):
     code, phones = table
     open_vote(actions, code)
     actions.token(phones["Rob"])
-    start = threading.Barrier(2)
-    answers: list[int] = []
-
-    def drop() -> None:
-        start.wait()
-        answers.append(actions.vote(code, phones["Rob"], "Sam").status_code)
-
-    threads = [threading.Thread(target=drop) for _ in range(2)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
-    assert sorted(answers) == [303, 409]
+    answers = at_once(lambda _: actions.vote(code, phones["Rob"], "Sam").status_code, range(2))
+    assert sorted(answers.values()) == [303, 409]
     assert status(actions.app, code).slips_in == 1
 
 
