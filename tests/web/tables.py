@@ -14,6 +14,7 @@ from __future__ import annotations
 import itertools
 import re
 from collections.abc import Callable, Iterable
+from urllib.parse import urlsplit
 
 from companion.extensions import db, limiter
 from companion.store import ALPHABET, queries
@@ -100,6 +101,14 @@ class GameAtTable:
 
     def version(self) -> int:
         return self.actions.table(self.code).version
+
+    def imported(self, record: dict) -> dict:
+        """``record`` imported by another device (it must be taken), read back from its game."""
+        answer = self.app.test_client().post("/api/games", json=record)
+        assert answer.status_code == 201, self.body(answer)
+        again = self.app.test_client().get(
+            urlsplit(answer.get_json()["game_url"]).path + "/record.json")
+        return again.get_json()
 
     def seat(self, name: str) -> int:
         return self.players.index(name) + 1

@@ -883,13 +883,9 @@ def test_a_record_exports_and_imports_again(game):
     game.acts(("Bo", "bet", 10), ("Cy", "fold"), ("Ann", "fold"))
     game.leave("Cy")
     record = game.record()
-    answer = game.actions.app.test_client().post("/api/games", data=json.dumps(record),
-                                                 content_type="application/json")
-    assert answer.status_code == 201
-    imported = game.actions.app.test_client().get(
-        answer.get_json()["game_url"].replace("http://localhost", "") + "/record.json")
-    assert imported.get_json() == record
-    assert replay(imported.get_json()) == replay(record)
+    imported = game.imported(record)
+    assert imported == record
+    assert replay(imported) == replay(record)
 
 
 def test_a_record_ending_mid_hand_is_played_on_after_undoing_that_hand(actions):
