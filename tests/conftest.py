@@ -9,7 +9,9 @@ from __future__ import annotations
 
 import os
 import re
-from collections.abc import Iterator, Sequence
+import threading
+from collections.abc import Callable, Hashable, Iterable, Iterator, Sequence
+from typing import TypeVar
 from urllib.parse import urlsplit
 from weakref import WeakKeyDictionary
 
@@ -22,6 +24,8 @@ from companion import create_app
 from companion.config import database_url
 from companion.extensions import db, limiter
 from companion.store import Table, queries
+
+K = TypeVar("K", bound=Hashable)
 
 CSRF = re.compile(r'"X-CSRFToken": "([^"]+)"|name="csrf_token" value="([^"]+)"')
 
@@ -63,6 +67,25 @@ def csrf_token(client: FlaskClient, page: str = "/") -> str:
     match = CSRF.search(html)
     assert match, f"no CSRF token on {page}"
     return match.group(1) or match.group(2)
+
+
+def at_once(send: Callable[[K], int], keys: Iterable[K]) -> dict[K, int]:
+    """``send(key)`` for every key, each in its own thread, all let go in the same instant;
+    what each answered (a status), by key. A key whose thread failed has no answer."""
+    keys = list(keys)
+    start_line = threading.Barrier(len(keys))
+    answers: dict[K, int] = {}
+
+    def go(key: K) -> None:
+        start_line.wait()
+        answers[key] = send(key)
+
+    threads = [threading.Thread(target=go, args=(key,)) for key in keys]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    return answers
 
 
 class TableActions:

@@ -3,24 +3,17 @@
 from __future__ import annotations
 
 import pytest
-from sqlalchemy import func, select
 from sqlalchemy.exc import IntegrityError
 
 from companion.extensions import db
 from companion.rules import evening as ledger
 from companion.store import ENDED, changes, evenings
 from companion.store.evenings import Evening, Payment
+from tests.store.conftest import rows
 
 pytestmark = pytest.mark.db
 
 FEE = {"joining_fee": 200}
-
-
-@pytest.fixture
-def ctx(app):
-    with app.app_context():
-        yield
-        db.session.rollback()
 
 
 def make_table(unit="GBP"):
@@ -40,17 +33,13 @@ def play(table, status=ENDED, **options):
     return game
 
 
-def count(model) -> int:
-    return db.session.scalar(select(func.count()).select_from(model))
-
-
 def test_a_table_has_no_evening_row_until_one_is_written(ctx):
     table = make_table()
     current = evenings.current_evening(table)
     assert (current.number, current.first_game, current.games, current.payments) == (1, 1, [], [])
-    assert current not in db.session and count(Evening) == 0
+    assert current not in db.session and rows(Evening) == 0
     game = play(table, status="playing")
-    assert evenings.current_evening(table).games == [game] and count(Evening) == 0
+    assert evenings.current_evening(table).games == [game] and rows(Evening) == 0
     opened = evenings.open_evening(table)
     assert opened.id is not None and opened.games == [game]
     assert opened.opened_at == game.created_at  # it opened with its first game
@@ -82,7 +71,7 @@ def test_payments_are_kept_in_order_and_undone_one_by_one(ctx):
     db.session.commit()
     assert table.version == version + 4
     assert evenings.evening_record(evening)["paid"] == [["Cleo", "Ana", 350], ["Ana", "Ben", 150]]
-    assert count(Payment) == 2
+    assert rows(Payment) == 2
 
 
 def test_the_record_is_the_design_format_and_the_rules_read_it(ctx):
@@ -145,4 +134,4 @@ def test_a_table_takes_its_evenings_and_payments_with_it(ctx):
     db.session.commit()
     db.session.delete(table)
     db.session.commit()
-    assert count(Evening) == 0 and count(Payment) == 0
+    assert rows(Evening) == 0 and rows(Payment) == 0

@@ -14,13 +14,6 @@ from companion.store.codes import check_recovery, new_key, recovery_hash
 pytestmark = pytest.mark.db
 
 
-@pytest.fixture
-def ctx(app):
-    with app.app_context():
-        yield
-        db.session.rollback()
-
-
 def make_table(names=("Rob", "Sam", "Nick", "Emily"), **kw):
     table, key, recovery = changes.create_table(
         name="Friday", game="tromplemond", names=list(names),

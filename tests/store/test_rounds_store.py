@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import pytest
-from sqlalchemy import func, select
 
 from companion.extensions import db
-from companion.store import Game, changes
+from companion.store import Game
 from companion.store import rounds as rs
+from tests.store.conftest import drafting, new_game, rows, version
 
 pytestmark = pytest.mark.db
 
@@ -17,29 +17,14 @@ ROUND_1 = {"tricks": {"Ann": 5, "Bo": 3, "Cy": 5}}
 ROUND_2 = {"tricks": {"Ann": 2, "Bo": 9, "Cy": 2}}
 
 
-def new_game(game: str = "clumond", names=("Ann", "Bo", "Cy")) -> Game:
-    table, _, _ = changes.create_table(name="Friday", game=game, names=list(names),
-                                       allow_phone_names=False, first_dealer=1)
-    return changes.start_game(table)
-
-
 @pytest.fixture
 def game(app):
-    with app.app_context():
-        game = new_game()
-        rs.start_draft(game)
-        db.session.commit()
+    with drafting(app, "clumond", ("Ann", "Bo", "Cy")) as game:
         yield game
-        db.session.rollback()
-
-
-def version(game: Game) -> int:
-    db.session.expire(game.table, ["version"])
-    return game.table.version
 
 
 def drafts() -> int:
-    return db.session.scalar(select(func.count()).select_from(rs.RoundDraft))
+    return rows(rs.RoundDraft)
 
 
 def confirmed(game: Game, *facts: dict) -> None:
@@ -141,7 +126,7 @@ def test_a_stale_draft_reads_fresh_and_is_cleared_when_written(game):
 
 def test_a_game_without_a_draft_gets_one_when_first_written(app):
     with app.app_context():
-        game = new_game(names=("Ann", "Bo", "Cy", "Di"))
+        game = new_game("clumond", ("Ann", "Bo", "Cy", "Di"))
         db.session.commit()
         assert rs.current_draft(game).id is None and drafts() == 0
         draft = rs.locked_draft(game)

@@ -9,16 +9,16 @@ from __future__ import annotations
 import base64
 import os
 import time
-from datetime import UTC, datetime
+from functools import partial
 
 import pytest
 from cryptography.exceptions import InvalidTag
-from sqlalchemy import func, inspect, select, text
+from sqlalchemy import inspect, select, text
 
 from companion import create_app
 from companion.config import from_environment
 from companion.extensions import db
-from companion.store import Game, Table, tromplemond
+from companion.store import Game, tromplemond
 from companion.store.sealed import (
     BLOB_BYTES,
     CHOICE_BYTES,
@@ -39,39 +39,13 @@ from companion.store.sealed import (
     status,
     statuses,
 )
+from tests.store import conftest
+from tests.store.conftest import PLAYERS, rows, version
 
 pytestmark = pytest.mark.db
 
-PLAYERS = ["Rob", "Sam", "Nick", "Emily"]
-WHEN = datetime(2026, 11, 21, 20, 0, tzinfo=UTC)
-
-
-@pytest.fixture
-def ctx(app):
-    with app.app_context():
-        yield
-        db.session.rollback()
-
-
-def make_game(players=PLAYERS, game="trefeltromp") -> Game:
-    """A table with a game, every field fixed (no random code, key or clock)."""
-    table = Table(code="BCDFGHJK", name="Friday", game=game, version=1,
-                  scorekeeper_key_hash="k" * 64, recovery_code_hash="r" * 64, created_at=WHEN)
-    db.session.add(table)
-    db.session.flush()
-    row = Game(table=table, number=1, game=game, players=list(players),
-               first_dealer=players[0], options={}, rounds=[], flags={}, created_at=WHEN)
-    db.session.add(row)
-    db.session.commit()
-    return row
-
-
-def version(game: Game) -> int:
-    return db.session.scalar(select(Table.version).where(Table.id == game.table_id))
-
-
-def rows(model) -> int:
-    return db.session.scalar(select(func.count()).select_from(model))
+make_game = partial(conftest.make_game, game="trefeltromp")
+"""A table with a Trefeltromp game, every field fixed (no random code, key or clock)."""
 
 
 def ballot(game: Game, choosers=PLAYERS, choices=PLAYERS, round_index: int = 0) -> Sealing:

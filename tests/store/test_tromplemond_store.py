@@ -5,13 +5,13 @@ from __future__ import annotations
 from datetime import UTC, datetime, timedelta
 
 import pytest
-from sqlalchemy import func, select
 
 from companion.extensions import db
 from companion.rules import GAMES
-from companion.store import Game, changes, rounds
+from companion.store import changes, rounds
 from companion.store import tromplemond as tp
 from companion.web.games import FLOWS
+from tests.store.conftest import drafting, rows, version
 
 pytestmark = pytest.mark.db
 
@@ -24,24 +24,13 @@ ORDER = ["hands", "voted_off", "shown_early", "dealer_forfeit", "called"]
 
 @pytest.fixture
 def game(app):
-    with app.app_context():
-        table, _, _ = changes.create_table(
-            name="Friday", game="tromplemond", names=["Rob", "Sam", "Nick", "Emily"],
-            allow_phone_names=False, first_dealer=1, unit=FLOWS["tromplemond"].default_unit)
-        game = changes.start_game(table)
-        rounds.start_draft(game)
-        db.session.commit()
+    with drafting(app, "tromplemond", ["Rob", "Sam", "Nick", "Emily"],
+                  unit=FLOWS["tromplemond"].default_unit) as game:
         yield game
-        db.session.rollback()
-
-
-def version(game: Game) -> int:
-    db.session.expire(game.table, ["version"])
-    return game.table.version
 
 
 def timers() -> int:
-    return db.session.scalar(select(func.count()).select_from(tp.InterrogationTimer))
+    return rows(tp.InterrogationTimer)
 
 
 # the unit ---------------------------------------------------------------------------------

@@ -7,10 +7,9 @@ these tests play it through ``companion.store.tromplemond`` as the pages do.
 from __future__ import annotations
 
 import threading
-from datetime import UTC, datetime
 
 import pytest
-from sqlalchemy import func, select, text
+from sqlalchemy import select, text
 
 from companion.extensions import db
 from companion.rules.tromplemond import VoteKind
@@ -25,34 +24,13 @@ from companion.store.tromplemond import (
     record_cut,
     vote_status,
 )
+from tests.store.conftest import PLAYERS, make_game, rows, version
 
 pytestmark = pytest.mark.db
 
-PLAYERS = ["Rob", "Sam", "Nick", "Emily"]
-WHEN = datetime(2026, 11, 21, 20, 0, tzinfo=UTC)
 TWO_TWO = {"Rob": "Sam", "Sam": "Nick", "Nick": "Sam", "Emily": "Nick"}
 THREE_ONE = {"Rob": "Emily", "Sam": "Emily", "Nick": "Emily", "Emily": "Nick"}
 ONE_EACH = {"Rob": "Sam", "Sam": "Nick", "Nick": "Emily", "Emily": "Rob"}
-
-
-@pytest.fixture
-def ctx(app):
-    with app.app_context():
-        yield
-        db.session.rollback()
-
-
-def make_game(players=PLAYERS, game="tromplemond") -> Game:
-    """A table with a game, every field fixed (no random code, key or clock)."""
-    table = Table(code="BCDFGHJK", name="Friday", game=game, version=1,
-                  scorekeeper_key_hash="k" * 64, recovery_code_hash="r" * 64, created_at=WHEN)
-    db.session.add(table)
-    db.session.flush()
-    row = Game(table=table, number=1, game=game, players=list(players),
-               first_dealer=players[0], options={}, rounds=[], flags={}, created_at=WHEN)
-    db.session.add(row)
-    db.session.commit()
-    return row
 
 
 def vote_all(game: Game, slips: dict[str, str], round_index: int = 0) -> None:
@@ -62,12 +40,6 @@ def vote_all(game: Game, slips: dict[str, str], round_index: int = 0) -> None:
         db.session.commit()
 
 
-def version(game: Game) -> int:
-    return db.session.scalar(select(Table.version).where(Table.id == game.table_id))
-
-
-def rows(model) -> int:
-    return db.session.scalar(select(func.count()).select_from(model))
 
 
 def history(game: Game, round_index: int = 0) -> list[tuple]:

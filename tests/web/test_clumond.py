@@ -9,25 +9,19 @@ from __future__ import annotations
 
 import html
 import re
-import threading
-from urllib.parse import urlsplit
 
 import pytest
 
-from companion.extensions import db
 from companion.rules import replay, settle_up
 from companion.rules.clumond import explain
-from companion.store import queries
-from companion.store import rounds as round_store
+from tests.conftest import at_once
+from tests.web.tables import HTMX, GameAtTable
 
 pytestmark = pytest.mark.db
 
 PLAYERS = ("Ann", "Bo", "Cy")
-HTMX = {"HX-Request": "true"}
 OPTIONS = {"stack": "100", "ante": "5", "ends": "rounds", "rounds": "10", "target": "",
            "chip_value": "", "unit": "GBP"}
-GENERIC = ("tick", "confirm", "undo", "rounds/")
-"""The round actions every game shares (the others are under /clumond/)."""
 
 # Round 1 (Cy deals, nobody goes for Clumond): Ann and Bo make it, Cy pays 5.
 TWO_MAKE_IT = {"tricks": {"Ann": 3, "Bo": 4, "Cy": 6},
@@ -45,70 +39,23 @@ def words(page: str) -> str:
     return re.sub(r" ([.,:;])", r"\1", squeezed)
 
 
-class Game:
+class Game(GameAtTable):
     """A Clumond game at a table: the tablet (``actions.keeper``) and three phones."""
 
+    GAME = "clumond"
+    body = staticmethod(text)
+
     def __init__(self, actions, code: str, phones: list) -> None:
-        self.actions = actions
-        self.code = code
-        self.keeper = actions.keeper
-        self.phones = dict(zip(PLAYERS, phones, strict=False))
-
-    # --- reading
-
-    def record(self) -> dict:
-        return self.keeper.get(f"/t/{self.code}/games/1/record.json").get_json()
-
-    @property
-    def round(self) -> int:
-        return len(self.record()["rounds"]) + 1
-
-    def tablet(self) -> str:
-        response = self.keeper.get(f"/t/{self.code}/round", headers=HTMX)
-        assert response.status_code == 200, text(response)
-        return text(response)
-
-    def phone(self, name: str) -> str:
-        response = self.phones[name].get(f"/t/{self.code}/seat/round", headers=HTMX)
-        assert response.status_code == 200, text(response)
-        return text(response)
-
-    def scores(self, client=None) -> str:
-        response = (client or self.keeper).get(f"/t/{self.code}/scoreboard", headers=HTMX)
-        assert response.status_code == 200
-        return text(response)
-
-    def phase(self, page: str | None = None) -> str:
-        return re.search(r'data-phase="([a-z]*)"', page or self.tablet()).group(1)
-
-    def draft(self):
-        with self.actions.app.app_context():
-            game = db.session.scalar(queries.table_by_code(self.code)).current_game
-            draft = round_store.current_draft(game)
-            db.session.expunge_all()
-            return draft
-
-    def version(self) -> int:
-        return self.actions.table(self.code).version
+        super().__init__(actions, code, dict(zip(PLAYERS, phones, strict=False)), PLAYERS)
 
     # --- doing
 
-    def post(self, tail: str, data: dict | None = None, *, client=None, round_=None,
-             headers=None):
-        form = {"round": str(round_ or self.round), **(data or {})}
+    def post(self, tail: str, data: dict | None = None, *, client=None, **kwargs):
+        """A phone's action says it comes from the seat (unless ``data`` says otherwise)."""
+        data = dict(data or {})
         if client is not None and client in self.phones.values():
-            form.setdefault("from", "seat")
-        where = tail if tail.startswith(GENERIC) else f"clumond/{tail}"
-        return self.actions.post(f"/t/{self.code}/games/1/{where}", form, client=client,
-                                 headers=headers or {})
-
-    def ok(self, tail: str, data: dict | None = None, **kwargs):
-        response = self.post(tail, data, **kwargs)
-        assert response.status_code == 303, text(response)
-        return response
-
-    def seat(self, name: str) -> int:
-        return PLAYERS.index(name) + 1
+            data.setdefault("from", "seat")
+        return super().post(tail, data, client=client, **kwargs)
 
     def answer(self, name: str, yes: bool, *, keeper: bool = False):
         client = None if keeper else self.phones[name]
@@ -140,9 +87,6 @@ class Game:
         if declared is not None:
             data["declared"] = str(declared)
         return self.post(f"players/{self.seat(name)}", data)
-
-    def confirm(self) -> None:
-        self.ok("confirm")
 
     def play(self, tricks: dict, kept: dict | None = None, declared: dict | None = None, *,
              declarer: str | None = None, trump: str = "♥") -> None:
@@ -554,19 +498,8 @@ def test_three_phones_saving_in_the_same_instant_all_land(game):
     for phone in game.phones.values():
         game.actions.token(phone)
     entries = TWO_MAKE_IT
-    start_line = threading.Barrier(3)
-    answers: dict[str, int] = {}
-
-    def enter(name: str) -> None:
-        start_line.wait()
-        answers[name] = game.enter(name, entries["tricks"][name],
-                                   entries["kept"][name]).status_code
-
-    threads = [threading.Thread(target=enter, args=(name,)) for name in PLAYERS]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
+    answers = at_once(lambda name: game.enter(name, entries["tricks"][name],
+                                              entries["kept"][name]).status_code, PLAYERS)
     assert answers == dict.fromkeys(PLAYERS, 303)
     facts = game.draft().facts
     assert list(facts["tricks"]) == list(PLAYERS) and list(facts["kept"]) == list(PLAYERS)
@@ -646,19 +579,8 @@ def test_confirm_is_the_scorekeepers_waits_for_every_entry_and_lands_once(game):
     game.enter("Bo", 4, ["AC", "5S", "6D"])
     game.enter("Cy", 6, ["5D", "QS", "2D"])
     assert game.post("confirm", client=game.phones["Ann"]).status_code == 403
-    start_line = threading.Barrier(2)
-    answers: list[int] = []
-
-    def tap() -> None:
-        start_line.wait()
-        answers.append(game.post("confirm", round_=1).status_code)
-
-    threads = [threading.Thread(target=tap) for _ in range(2)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
-    assert sorted(answers) == [303, 409]
+    answers = at_once(lambda _: game.post("confirm", round_=1).status_code, range(2))
+    assert sorted(answers.values()) == [303, 409]
     assert len(game.record()["rounds"]) == 1
 
 
@@ -895,11 +817,7 @@ def test_the_record_goes_out_and_comes_back_the_same(game):
                                    "kept": {"Ann": ["3♥", "7♠", "4♦"],
                                             "Bo": ["A♣", "5♠", "6♦"],
                                             "Cy": ["5♦", "Q♠", "2♦"]}}
-    answer = game.actions.app.test_client().post("/api/games", json=record)
-    assert answer.status_code == 201
-    again = game.actions.app.test_client().get(
-        urlsplit(answer.get_json()["game_url"]).path + "/record.json")
-    assert again.get_json() == record
+    assert game.imported(record) == record
 
 
 def test_the_rules_help_marks_the_house_decisions(game):

@@ -8,6 +8,7 @@ import pytest
 
 from companion.extensions import db
 from companion.store import SeatRequest
+from tests.conftest import at_once
 
 pytestmark = pytest.mark.db
 
@@ -325,25 +326,12 @@ def test_the_cookie_stays_small_however_many_tables_a_device_joins(actions):
 
 
 def test_a_fresh_phone_tapping_two_seats_in_the_same_instant_gets_one(actions):
-    import threading
-
     code = actions.create_table()
     phone = actions.phone()
     phone.get(f"/j/{code}")  # the join page: a session (and its CSRF token), no seat key yet
     token = actions.token(phone)
-    start = threading.Barrier(2)
-    answers: dict[int, int] = {}
-
-    def claim(position: int) -> None:
-        start.wait()
-        answers[position] = phone.post(f"/j/{code}/claim", data={
-            "csrf_token": token, "seat": str(position)}).status_code
-
-    threads = [threading.Thread(target=claim, args=(n,)) for n in (1, 2)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
+    answers = at_once(lambda position: phone.post(f"/j/{code}/claim", data={
+        "csrf_token": token, "seat": str(position)}).status_code, (1, 2))
     held = [seat.position for seat in actions.table(code).seats if seat.held]
     assert len(held) == 1, (answers, held)
     # And the seat is the phone's: it shows "You are …", so no seat is held by a lost key.

@@ -9,24 +9,22 @@ in progress).
 
 from __future__ import annotations
 
-import itertools
 import json
 import re
 from html import unescape
 
 import pytest
 
-from companion.extensions import db, limiter
+from companion.extensions import db
 from companion.rules import replay
 from companion.rules import trefeltromp as rules
-from companion.store import ALPHABET, queries, sealed
+from companion.store import queries, sealed
 from companion.store import rounds as round_store
 from companion.web.games.trefeltromp import FLOW
-from tests.web.test_vote import _normal
+from tests.web.tables import HTMX, GameAtTable, as_logged, every_screen, fresh
 
 pytestmark = pytest.mark.db
 
-HTMX = {"HX-Request": "true"}
 P3 = ("Ann", "Bo", "Cy")
 P4 = ("Ann", "Bo", "Cy", "Di")
 OPTIONS = {"unit": "GBP", "ante": "10", "stack": "100", "limit": "", "chip_value": ""}
@@ -36,52 +34,24 @@ def text(response) -> str:
     return unescape(response.get_data(as_text=True))
 
 
-class Game:
+class Game(GameAtTable):
     """A Trefeltromp game at a table: the tablet and a phone per seated player."""
 
+    GAME = "trefeltromp"
+    GENERIC = ()  # undo too is Trefeltromp's own
+    OK = (200, 303)
+    body = staticmethod(text)
+
     def __init__(self, actions, code: str, phones: dict) -> None:
-        self.actions = actions
-        self.app = actions.app
-        self.code = code
-        self.keeper = actions.keeper
-        self.phones = phones
-        self.players = tuple(phones) if phones else P3
+        super().__init__(actions, code, phones, tuple(phones) or P3)
 
     # --- reading
-
-    def record(self) -> dict:
-        return self.keeper.get(f"/t/{self.code}/games/1/record.json").get_json()
-
-    def facts(self) -> dict:
-        with self.app.app_context():
-            game = db.session.scalar(queries.table_by_code(self.code)).current_game
-            return dict(round_store.current_draft(game).facts)
 
     def view(self, me: str | None = None):
         """The flow's moment, as the screens draw it."""
         with self.app.test_request_context():
             table = db.session.scalar(queries.table_by_code(self.code))
             return FLOW.moment(table, table.current_game, me)
-
-    def version(self) -> int:
-        return self.actions.table(self.code).version
-
-    def tablet(self) -> str:
-        response = self.keeper.get(f"/t/{self.code}/round", headers=HTMX)
-        assert response.status_code == 200, text(response)
-        return text(response)
-
-    def phone(self, name: str) -> str:
-        response = self.phones[name].get(f"/t/{self.code}/seat/round", headers=HTMX)
-        assert response.status_code == 200, text(response)
-        return text(response)
-
-    def phase(self) -> str:
-        return re.search(r'data-phase="([a-z-]*)"', self.tablet()).group(1)
-
-    @property
-    def hand(self) -> int:
-        return len(self.record()["rounds"]) + 1
 
     # --- doing
 
@@ -90,13 +60,8 @@ class Game:
         view = self.view()
         form = {"round": str(view.round_number), "at": str(view.at),
                 "from": "keeper" if client is None else "seat", **fields, **(data or {})}
-        return self.actions.post(f"/t/{self.code}/games/1/trefeltromp/{tail}", form,
-                                 client=client, headers=HTMX if htmx else {})
-
-    def ok(self, tail: str, data: dict | None = None, **kwargs):
-        response = self.post(tail, data, **kwargs)
-        assert response.status_code in (200, 303), text(response)
-        return response
+        return self.actions.post(self.url(tail), form, client=client,
+                                 headers=HTMX if htmx else {})
 
     def deal(self):
         return self.ok("deal")
@@ -107,15 +72,12 @@ class Game:
     def undo(self):
         return self.ok("undo")
 
-    def position(self, name: str) -> int:
-        return self.players.index(name) + 1
-
     def act(self, name: str, verb: str, amount: int | None = None, *, tablet=False, **kwargs):
         data = {"verb": verb}
         if amount is not None:
             data["amount"] = str(amount)
         client = None if tablet else self.phones[name]
-        return self.post(f"seats/{self.position(name)}/act", data, client=client, **kwargs)
+        return self.post(f"seats/{self.seat(name)}/act", data, client=client, **kwargs)
 
     def acts(self, *moves) -> None:
         """Each move is ``(name, verb)`` or ``(name, verb, amount)``, from the phones."""
@@ -142,12 +104,12 @@ class Game:
 
     def buy(self, name: str, amount: int, *, tablet=False, **kwargs):
         view = self.view()
-        return self.post(f"seats/{self.position(name)}/buy",
+        return self.post(f"seats/{self.seat(name)}/buy",
                          {"amount": str(amount), "bought": str(view.buys_made(name))},
                          client=None if tablet else self.phones[name], **kwargs)
 
     def leave(self, name: str, leaves: str = "yes", *, tablet=False, **kwargs):
-        return self.post(f"seats/{self.position(name)}/leave", {"leaves": leaves},
+        return self.post(f"seats/{self.seat(name)}/leave", {"leaves": leaves},
                          client=None if tablet else self.phones[name], **kwargs)
 
     def to_banen(self) -> None:
@@ -921,13 +883,9 @@ def test_a_record_exports_and_imports_again(game):
     game.acts(("Bo", "bet", 10), ("Cy", "fold"), ("Ann", "fold"))
     game.leave("Cy")
     record = game.record()
-    answer = game.actions.app.test_client().post("/api/games", data=json.dumps(record),
-                                                 content_type="application/json")
-    assert answer.status_code == 201
-    imported = game.actions.app.test_client().get(
-        answer.get_json()["game_url"].replace("http://localhost", "") + "/record.json")
-    assert imported.get_json() == record
-    assert replay(imported.get_json()) == replay(record)
+    imported = game.imported(record)
+    assert imported == record
+    assert replay(imported) == replay(record)
 
 
 def test_a_record_ending_mid_hand_is_played_on_after_undoing_that_hand(actions):
@@ -1010,9 +968,8 @@ def test_the_rules_help_names_the_fools_privilege_reading_as_a_house_decision(cl
 
 def _screens(actions, code, phones, watcher) -> dict[str, str]:
     """Every page and region any device may load now, as it gets it."""
-    got = {}
     game = f"/t/{code}/games/1"
-    for name, client, urls in (
+    return every_screen((
         ("tablet", actions.keeper, [f"/t/{code}", f"/t/{code}/round", f"/t/{code}/live",
                                     f"/t/{code}/scoreboard", game, f"{game}/record.json",
                                     f"{game}/sealed/banen/private",
@@ -1022,29 +979,13 @@ def _screens(actions, code, phones, watcher) -> dict[str, str]:
         *((player, phone, [f"/t/{code}/seat", f"/t/{code}/seat/live", f"/t/{code}/seat/round",
                            game, f"{game}/trefeltromp/hands/1"])
           for player, phone in phones.items()),
-    ):
-        for url in urls:
-            for headers in ({}, HTMX):
-                response = client.get(url, headers=headers)
-                got[f"{name} {url} {bool(headers)}"] = (
-                    f"{response.status_code} {response.headers.get('Location')} "
-                    + _normal(text(response)))
-    return got
+    ), text)
 
 
 def _run(app, actions, monkeypatch, cards: dict[str, str]) -> list[dict[str, str]]:
     """A fresh database, a table with fixed codes, banen laid in this order; the screens
     before each card and after the last, and each card's own answer."""
-    codes = (f"BCDFGH{a}{b}" for a, b in itertools.product(ALPHABET, repeat=2))
-    monkeypatch.setattr("companion.store.changes.new_code", lambda: next(codes))
-    keys = (f"key{n:040d}" for n in itertools.count())
-    monkeypatch.setattr("companion.store.changes.new_key", lambda: next(keys))
-    with app.app_context():
-        db.session.remove()
-        db.drop_all()
-        db.create_all()
-    limiter.reset()
-    actions = type(actions)(app, app.test_client())
+    actions = fresh(app, actions, monkeypatch)
     game = start(actions, P4)
     game.to_banen()
     watcher = app.test_client()
@@ -1053,9 +994,7 @@ def _run(app, actions, monkeypatch, cards: dict[str, str]) -> list[dict[str, str
         steps.append(_screens(actions, game.code, game.phones, watcher))
         answer = game.lay(player, card, htmx=True)
         assert answer.status_code == 200
-        headers = sorted((k, v) for k, v in answer.headers.items() if k != "Set-Cookie")
-        steps.append({"answer": f"{answer.status_code} {len(answer.data)} {headers} "
-                                f"{_normal(text(answer))}"})
+        steps.append(as_logged(answer, text))
     steps.append(_screens(actions, game.code, game.phones, watcher))
     return steps
 

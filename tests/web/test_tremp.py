@@ -20,16 +20,14 @@ from companion.rules import tremp as rules
 from companion.store import queries
 from companion.store import rounds as round_store
 from companion.web.filters import number
+from tests.web.tables import GameAtTable
 
 pytestmark = pytest.mark.db
 
 PLAYERS = ("Rob", "Sam", "Nick", "Emily")
 A, B = "Rob & Nick", "Sam & Emily"
-HTMX = {"HX-Request": "true"}
 CODES = [f"{rank}{suit}" for suit in "SHDC"
          for rank in ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")]
-GENERIC = ("tick", "confirm", "undo", "rounds/")
-"""The round actions every game shares (the others are under /tremp/)."""
 
 # The example of docs/records.md: Rob deals; Sam 5♥, Nick passes, Emily K♠, three passes.
 EXAMPLE = ["5H", "pass", "KS", "pass", "pass", "pass"]
@@ -53,72 +51,31 @@ def message(response) -> str:
     return found.group(1).strip()
 
 
-class Table:
+class Table(GameAtTable):
     """A Tremp game at a table: the tablet (``actions.keeper``) and the phones by name."""
 
+    GAME = "tremp"
+    OK = (200, 303)
+
     def __init__(self, actions, code: str, phones: dict) -> None:
-        self.actions = actions
-        self.code = code
-        self.keeper = actions.keeper
-        self.phones = phones
+        super().__init__(actions, code, phones, PLAYERS)
 
     # --- reading
-
-    def record(self) -> dict:
-        return self.keeper.get(f"/t/{self.code}/games/1/record.json").get_json()
 
     def result(self) -> dict:
         return rules.replay(self.record())
 
-    @property
-    def hand(self) -> int:
-        """The hand in progress, as players count it."""
-        return len(self.record()["rounds"]) + 1
-
-    def tablet(self) -> str:
-        response = self.keeper.get(f"/t/{self.code}/round", headers=HTMX)
-        assert response.status_code == 200, text(response)
-        return text(response)
-
-    def phone(self, name: str) -> str:
-        response = self.phones[name].get(f"/t/{self.code}/seat/round", headers=HTMX)
-        assert response.status_code == 200, text(response)
-        return text(response)
-
-    def scores(self, client=None) -> str:
-        response = (client or self.keeper).get(f"/t/{self.code}/scoreboard", headers=HTMX)
-        assert response.status_code == 200
-        return text(response)
-
-    def phase(self, page: str | None = None) -> str:
-        return re.search(r'data-phase="([a-z]*)"', page or self.tablet()).group(1)
-
-    def draft(self):
-        with self.actions.app.app_context():
-            game = db.session.scalar(queries.table_by_code(self.code)).current_game
-            draft = round_store.current_draft(game)
-            db.session.expunge_all()
-            return draft
-
     def bids(self) -> list:
-        return list(self.draft().facts.get("bids") or [])
+        return list(self.facts().get("bids") or [])
 
     def turn(self) -> str:
         return re.search(r'data-turn="([^"]*)"', self.tablet()).group(1)
 
     # --- doing
 
-    def post(self, tail: str, data: dict | None = None, *, client=None, hand=None, htmx=False):
-        """POST to a hand's action: every game's (tick, confirm …) or Tremp's own."""
-        form = {"round": str(hand or self.hand), **(data or {})}
-        where = tail if tail.startswith(GENERIC) else f"tremp/{tail}"
-        return self.actions.post(f"/t/{self.code}/games/1/{where}", form, client=client,
-                                 headers=HTMX if htmx else {})
-
-    def ok(self, tail: str, data: dict | None = None, **kwargs):
-        response = self.post(tail, data, **kwargs)
-        assert response.status_code in (200, 303), text(response)
-        return response
+    def post(self, tail: str, data: dict | None = None, *, hand=None, **kwargs):
+        """POST to the hand's action (this hand, or ``hand``)."""
+        return super().post(tail, data, round_=hand, **kwargs)
 
     def say(self, player: str, what: str, *, by_tablet: bool = False, **kwargs):
         """``player`` displays a card (a picker code) or passes, from their phone by default."""
@@ -143,9 +100,6 @@ class Table:
         if client is not None:
             data["from"] = "seat"
         return self.post("tricks", data, client=client)
-
-    def confirm(self) -> None:
-        self.ok("confirm")
 
     def play(self, words, tricks: int) -> None:
         """A whole hand: the bids, the tricks from the tablet, the confirm."""

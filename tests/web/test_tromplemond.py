@@ -7,20 +7,19 @@ number a page shows is checked against ``replay`` of the game's record.json.
 from __future__ import annotations
 
 import re
-from urllib.parse import urlsplit
 
 import pytest
 
 from companion.extensions import db
 from companion.rules import replay
 from companion.store import queries
-from companion.store import rounds as round_store
 from companion.store.tromplemond import vote_status
+from tests.conftest import at_once
+from tests.web.tables import HTMX, GameAtTable
 
 pytestmark = pytest.mark.db
 
 PLAYERS = ("Rob", "Sam", "Nick", "Emily")
-HTMX = {"HX-Request": "true"}
 OPTIONS = {"unit": "GBP", "joining_fee": "2.50", "payout_winner": "75",
            "payout_runner_up": "25", "tromp_stake": "0.50", "rounds": "8", "target": "200"}
 
@@ -32,73 +31,19 @@ NICK_SLIP = (["JH", "AD"], ["JS", "AS", "10D"])  # the rules text's slip: 10♦ 
 EMILY = (["2S", "3H"], ["JC", "AH", "4D"])
 
 
-GENERIC = ("tick", "confirm", "undo", "rounds/")
-"""The round actions every game shares (the others are under /tromplemond/)."""
-
-
 def text(response) -> str:
     return response.get_data(as_text=True)
 
 
-class Table:
+class Table(GameAtTable):
     """A Tromplemond game at a table: the tablet (``actions.keeper``) and four phones."""
 
+    GAME = "tromplemond"
+
     def __init__(self, actions, code: str, phones: list) -> None:
-        self.actions = actions
-        self.code = code
-        self.keeper = actions.keeper
-        self.phones = dict(zip(PLAYERS, phones, strict=True))
-
-    # --- reading
-
-    def record(self) -> dict:
-        return self.keeper.get(f"/t/{self.code}/games/1/record.json").get_json()
-
-    @property
-    def round(self) -> int:
-        """The round in progress, as players count it."""
-        return len(self.record()["rounds"]) + 1
-
-    def tablet(self) -> str:
-        """The tablet's round region, as htmx polls it."""
-        response = self.keeper.get(f"/t/{self.code}/round", headers=HTMX)
-        assert response.status_code == 200, text(response)
-        return text(response)
-
-    def phone(self, name: str) -> str:
-        """A phone's round region, as htmx polls it."""
-        response = self.phones[name].get(f"/t/{self.code}/seat/round", headers=HTMX)
-        assert response.status_code == 200, text(response)
-        return text(response)
-
-    def scores(self, client=None) -> str:
-        response = (client or self.keeper).get(f"/t/{self.code}/scoreboard",
-                                               headers=HTMX)
-        assert response.status_code == 200
-        return text(response)
-
-    def phase(self) -> str:
-        return re.search(r'data-phase="([a-z]*)"', self.tablet()).group(1)
-
-    def draft(self):
-        with self.actions.app.app_context():
-            game = db.session.scalar(queries.table_by_code(self.code)).current_game
-            draft = round_store.current_draft(game)
-            db.session.expunge_all()
-            return draft
+        super().__init__(actions, code, dict(zip(PLAYERS, phones, strict=True)), PLAYERS)
 
     # --- doing
-
-    def post(self, tail: str, data: dict | None = None, *, client=None, round_=None):
-        """POST to a round action: every game's (tick, confirm …) or Tromplemond's own."""
-        form = {"round": str(round_ or self.round), **(data or {})}
-        where = tail if tail.startswith(GENERIC) else f"tromplemond/{tail}"
-        return self.actions.post(f"/t/{self.code}/games/1/{where}", form, client=client)
-
-    def ok(self, tail: str, data: dict | None = None, **kwargs):
-        response = self.post(tail, data, **kwargs)
-        assert response.status_code == 303, text(response)
-        return response
 
     def open_vote(self) -> None:
         self.ok("vote")
@@ -127,9 +72,6 @@ class Table:
         return self.ok(f"hands/{position}", {
             "how": "quick", "points": str(points), "public_jacks": str(public_jacks),
             "secret_jacks": str(secret_jacks)})
-
-    def confirm(self) -> None:
-        self.ok("confirm")
 
     def example_round(self) -> None:
         """Round of the worked example: Emily is voted off; three phones enter their hands."""
@@ -846,11 +788,7 @@ def test_a_whole_game_of_eight_rounds_to_the_payout(game):
     # No more rounds: the next one is refused.
     assert game.post("vote").status_code == 409
     # The record goes out and comes back the same.
-    answer = game.actions.app.test_client().post("/api/games", json=record)
-    assert answer.status_code == 201
-    again = game.actions.app.test_client().get(
-        urlsplit(answer.get_json()["game_url"]).path + "/record.json")
-    assert again.get_json() == record
+    assert game.imported(record) == record
 
 
 def test_a_shared_top_plays_an_extra_round_then_a_card_cut(actions):
@@ -889,48 +827,22 @@ def test_a_shared_top_plays_an_extra_round_then_a_card_cut(actions):
 
 
 def test_four_phones_entering_their_hands_in_the_same_instant_all_land(game):
-    import threading
-
     game.vote_off("Emily")
     hands = {"Rob": ROB, "Sam": SAM, "Nick": NICK, "Emily": EMILY}
     for phone in game.phones.values():
         game.actions.token(phone)  # fetched beforehand, so the four posts go out together
-    start_line = threading.Barrier(len(hands))
-    answers: dict[str, int] = {}
-
-    def enter(name: str) -> None:
-        start_line.wait()
-        answers[name] = game.enter(name, hands[name]).status_code
-
-    threads = [threading.Thread(target=enter, args=(name,)) for name in hands]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
+    answers = at_once(lambda name: game.enter(name, hands[name]).status_code, hands)
     assert answers == dict.fromkeys(PLAYERS, 303)
     assert list(game.draft().facts.get("hands", {})) == list(PLAYERS)
     assert 'data-testid="preview"' in game.tablet()
 
 
 def test_a_double_tap_on_confirm_appends_the_round_once(game):
-    import threading
-
     game.vote_off("Emily")
     for name, hand in (("Rob", ROB), ("Sam", SAM), ("Nick", NICK)):
         game.enter(name, hand)
-    start_line = threading.Barrier(2)
-    answers: list[int] = []
-
-    def tap() -> None:
-        start_line.wait()
-        answers.append(game.post("confirm", round_=1).status_code)
-
-    threads = [threading.Thread(target=tap) for _ in range(2)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
-    assert sorted(answers) == [303, 409]
+    answers = at_once(lambda _: game.post("confirm", round_=1).status_code, range(2))
+    assert sorted(answers.values()) == [303, 409]
     assert len(game.record()["rounds"]) == 1
 
 

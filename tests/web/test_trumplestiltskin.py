@@ -9,23 +9,18 @@ game's record.json.
 from __future__ import annotations
 
 import re
-import threading
 from fractions import Fraction
 from urllib.parse import urlsplit
 
 import pytest
 
-from companion.extensions import db
 from companion.rules import replay
-from companion.store import queries
-from companion.store import rounds as round_store
+from tests.conftest import at_once
+from tests.web.tables import GameAtTable
 
 pytestmark = pytest.mark.db
 
 PLAYERS = ("Ann", "Bo", "Cy", "Di")
-HTMX = {"HX-Request": "true"}
-GENERIC = ("tick", "confirm", "undo", "rounds/")
-"""The round actions every game shares (the others are under /trumplestiltskin/)."""
 
 # The hand of DESIGN.md ("The game record"), dealt by Ann: Bo 10, Cy looks and passes, Di 12.
 DESIGN_HAND = {"bids": [["Bo", 10], ["Cy", "pass"], ["Di", 12], ["Ann", "pass"], ["Bo", "pass"]],
@@ -66,73 +61,16 @@ def error_of(html: str) -> str:
     return match.group(1).strip() if match else ""
 
 
-class Game:
+class Game(GameAtTable):
     """A Trumplestiltskin game at a table: the tablet (``actions.keeper``) and a phone a seat."""
 
+    GAME = "trumplestiltskin"
+    OK = (200, 303)
+
     def __init__(self, actions, code: str, phones: list, players=PLAYERS) -> None:
-        self.actions = actions
-        self.code = code
-        self.keeper = actions.keeper
-        self.players = tuple(players)
-        self.phones = dict(zip(self.players, phones, strict=True))
-
-    # --- reading
-
-    def record(self) -> dict:
-        return self.keeper.get(f"/t/{self.code}/games/1/record.json").get_json()
-
-    @property
-    def round(self) -> int:
-        return len(self.record()["rounds"]) + 1
-
-    def tablet(self) -> str:
-        response = self.keeper.get(f"/t/{self.code}/round", headers=HTMX)
-        assert response.status_code == 200, text(response)
-        return text(response)
-
-    def phone(self, name: str) -> str:
-        response = self.phones[name].get(f"/t/{self.code}/seat/round", headers=HTMX)
-        assert response.status_code == 200, text(response)
-        return text(response)
-
-    def scores(self, client=None) -> str:
-        response = (client or self.keeper).get(f"/t/{self.code}/scoreboard", headers=HTMX)
-        assert response.status_code == 200
-        return text(response)
-
-    def phase(self) -> str:
-        return phase_of(self.tablet())
-
-    def draft(self):
-        with self.actions.app.app_context():
-            game = db.session.scalar(queries.table_by_code(self.code)).current_game
-            draft = round_store.current_draft(game)
-            db.session.expunge_all()
-            return draft
-
-    def facts(self) -> dict:
-        return dict(self.draft().facts)
-
-    def version(self) -> int:
-        return self.actions.table(self.code).version
-
-    def seat(self, name: str) -> int:
-        return self.players.index(name) + 1
+        super().__init__(actions, code, dict(zip(players, phones, strict=True)), players)
 
     # --- doing
-
-    def post(self, tail: str, data: dict | None = None, *, client=None, round_=None,
-             htmx: bool = False):
-        """POST to a hand action: every game's (tick, confirm …) or Trumplestiltskin's own."""
-        form = {"round": str(round_ or self.round), **(data or {})}
-        where = tail if tail.startswith(GENERIC) else f"trumplestiltskin/{tail}"
-        return self.actions.post(f"/t/{self.code}/games/1/{where}", form, client=client,
-                                 headers=HTMX if htmx else {})
-
-    def ok(self, tail: str, data: dict | None = None, **kwargs):
-        response = self.post(tail, data, **kwargs)
-        assert response.status_code in (200, 303), text(response)
-        return response
 
     def client(self, name: str, by: str):
         return self.keeper if by == "tablet" else self.phones[name]
@@ -169,9 +107,6 @@ class Game:
         for name, n in points.items():
             response = self.points(name, n)
             assert response.status_code == 303, text(response)
-
-    def confirm(self) -> None:
-        self.ok("confirm")
 
     def hand(self, bids, gnome: str, points: dict[str, int], looked=(), trump=None) -> None:
         """A whole hand from the phones: looks, the speeches, the Gnome (and trump), points."""
@@ -569,18 +504,8 @@ def test_phones_enter_their_points_at_the_same_time(game):
     take_design_hand(game)
     for phone in game.phones.values():
         game.actions.token(phone)
-    start_line = threading.Barrier(len(PLAYERS))
-    answers: dict[str, int] = {}
-
-    def enter(name: str) -> None:
-        start_line.wait()
-        answers[name] = game.points(name, DESIGN_HAND["points"][name]).status_code
-
-    threads = [threading.Thread(target=enter, args=(name,)) for name in PLAYERS]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
+    answers = at_once(lambda name: game.points(name, DESIGN_HAND["points"][name]).status_code,
+                      PLAYERS)
     assert answers == dict.fromkeys(PLAYERS, 303)
     assert game.facts()["points"] == DESIGN_HAND["points"]
     assert game.phase() == "tally"
@@ -733,19 +658,8 @@ def test_confirm_is_the_scorekeepers_lands_once_and_shows_the_next_dealer(game):
     assert game.post("confirm", client=game.phones["Ann"]).status_code == 403
     for phone in game.phones.values():
         game.actions.token(phone)
-    start_line = threading.Barrier(2)
-    answers: list[int] = []
-
-    def tap() -> None:
-        start_line.wait()
-        answers.append(game.post("confirm", round_=1).status_code)
-
-    threads = [threading.Thread(target=tap) for _ in range(2)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
-    assert sorted(answers) == [303, 409]
+    answers = at_once(lambda _: game.post("confirm", round_=1).status_code, range(2))
+    assert sorted(answers.values()) == [303, 409]
     assert game.record()["rounds"] == [DESIGN_HAND]  # exactly DESIGN.md's record
     assert "Hand 2" in game.tablet() and "· Bo deals" in game.tablet()
     assert 'data-testid="your-turn"' in game.phone("Cy")  # left of Bo

@@ -7,19 +7,18 @@ on the name on it until every slip is in.
 
 from __future__ import annotations
 
-import itertools
 import re
-import threading
 
 import pytest
 
-from companion.extensions import db, limiter
-from companion.store import ALPHABET, queries
+from companion.extensions import db
+from companion.store import queries
 from companion.store.tromplemond import Stage, VoteStatus, vote_status
+from tests.conftest import at_once
+from tests.web.tables import HTMX, as_logged, every_screen, fresh
 
 pytestmark = pytest.mark.db
 
-HTMX = {"HX-Request": "true"}
 PLAYERS = ("Rob", "Sam", "Nick", "Emily")
 
 
@@ -410,18 +409,8 @@ def test_four_phones_voting_in_the_same_instant_all_count_once(actions, table):
     slips = {"Rob": "Emily", "Sam": "Emily", "Nick": "Sam", "Emily": "Sam"}
     for phone in phones.values():
         actions.token(phone)  # fetched beforehand, so the four posts go out together
-    start = threading.Barrier(len(slips))
-    answers: dict[str, int] = {}
-
-    def drop(voter: str, target: str) -> None:
-        start.wait()
-        answers[voter] = actions.vote(code, phones[voter], target).status_code
-
-    threads = [threading.Thread(target=drop, args=item) for item in slips.items()]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
+    answers = at_once(lambda voter: actions.vote(code, phones[voter], slips[voter]).status_code,
+                      slips)
     assert answers == dict.fromkeys(PLAYERS, 303)
     now = status(actions.app, code)
     assert now.counts == {"Rob": 0, "Sam": 2, "Nick": 0, "Emily": 2}
@@ -432,38 +421,17 @@ def test_a_double_tap_on_drop_counts_once(actions, table):
     code, phones = table
     open_vote(actions, code)
     actions.token(phones["Rob"])
-    start = threading.Barrier(2)
-    answers: list[int] = []
-
-    def drop() -> None:
-        start.wait()
-        answers.append(actions.vote(code, phones["Rob"], "Sam").status_code)
-
-    threads = [threading.Thread(target=drop) for _ in range(2)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
-    assert sorted(answers) == [303, 409]
+    answers = at_once(lambda _: actions.vote(code, phones["Rob"], "Sam").status_code, range(2))
+    assert sorted(answers.values()) == [303, 409]
     assert status(actions.app, code).slips_in == 1
 
 
 # secrecy: no response before the reveal depends on any slip ---------------------------------
 
-CSRF_VALUE = re.compile(r'("X-CSRFToken": "|name="csrf_token" value=")[^"]+')
-CLOCK = re.compile(r"\b\d{1,2}:\d{2}(:\d{2})?\b|\d{4}-\d{2}-\d{2}T[\d:.+Z-]+")
-
-
-def _normal(body: str) -> str:
-    # CSRF tokens are signed with the time; a timer would show the clock. Nothing else varies.
-    return CLOCK.sub("<clock>", CSRF_VALUE.sub(r"\1<token>", body))
-
-
 def _screens(actions, code, phones, watcher) -> dict[str, str]:
     """Every page and partial any device may load now, as it gets it."""
     keeper = actions.keeper
-    got = {}
-    for name, client, urls in (
+    return every_screen((
         ("tablet", keeper, [f"/t/{code}", f"/t/{code}/pulse", f"/t/{code}/round",
                             f"/t/{code}/live",
                             f"/t/{code}/scoreboard", f"/t/{code}/games/1",
@@ -475,14 +443,7 @@ def _screens(actions, code, phones, watcher) -> dict[str, str]:
         *((player, phone, [f"/t/{code}/seat", f"/t/{code}/seat/pulse", f"/t/{code}/seat/live",
                            f"/t/{code}/seat/round", f"/t/{code}/games/1"])
           for player, phone in phones.items()),
-    ):
-        for url in urls:
-            for headers in ({}, HTMX):
-                response = client.get(url, headers=headers)
-                got[f"{name} {url} {bool(headers)}"] = (
-                    f"{response.status_code} {response.headers.get('Location')} "
-                    + _normal(text_of(response)))
-    return got
+    ), text_of)
 
 
 def _run(app, actions, monkeypatch, slips: dict[str, str]) -> list[dict[str, str]]:
@@ -491,16 +452,7 @@ def _run(app, actions, monkeypatch, slips: dict[str, str]) -> list[dict[str, str
     Returns the screens before each slip and after the last, plus each slip's own answer
     (its status, its headers, its size and its body, as an access log or a proxy sees it).
     """
-    codes = (f"BCDFGH{a}{b}" for a, b in itertools.product(ALPHABET, repeat=2))
-    monkeypatch.setattr("companion.store.changes.new_code", lambda: next(codes))
-    keys = (f"key{n:040d}" for n in itertools.count())
-    monkeypatch.setattr("companion.store.changes.new_key", lambda: next(keys))
-    with app.app_context():
-        db.session.remove()
-        db.drop_all()
-        db.create_all()
-    limiter.reset()
-    actions = type(actions)(app, app.test_client())
+    actions = fresh(app, actions, monkeypatch)
     code = actions.create_table()
     actions.start(code)
     phones = dict(zip(PLAYERS, actions.seat_everyone(code), strict=True))
@@ -511,11 +463,7 @@ def _run(app, actions, monkeypatch, slips: dict[str, str]) -> list[dict[str, str
         steps.append(_screens(actions, code, phones, watcher))
         answer = actions.vote(code, phones[voter], target, htmx=True)
         assert answer.status_code == 200
-        # As an access log or a proxy sees it: the status, the size, the headers. (The
-        # session cookie holds the phone's random CSRF token: it varies by run, not by slip.)
-        headers = sorted((k, v) for k, v in answer.headers.items() if k != "Set-Cookie")
-        steps.append({"answer": f"{answer.status_code} {len(answer.data)} {headers} "
-                                f"{_normal(text_of(answer))}"})
+        steps.append(as_logged(answer, text_of))
     steps.append(_screens(actions, code, phones, watcher))
     return steps
 

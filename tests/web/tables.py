@@ -1,0 +1,185 @@
+"""A game at a table, as the web tests play it, and the secrecy runs that compare two games.
+
+``GameAtTable`` is what every game's test module shares: the tablet (``actions.keeper``)
+and a phone a seat, reading the round region, the scoreboard, the record and the round
+being entered, and posting a round action with the round it is for. Each game's subclass
+names its game and keeps only what is its own (how a hand is bid, entered or played).
+
+Imported as ``tests.web.tables`` (as ``tests.conftest`` is: the suite runs with
+``--import-mode=importlib``).
+"""
+
+from __future__ import annotations
+
+import itertools
+import re
+from collections.abc import Callable, Iterable
+from urllib.parse import urlsplit
+
+from companion.extensions import db, limiter
+from companion.store import ALPHABET, queries
+from companion.store import rounds as round_store
+
+HTMX = {"HX-Request": "true"}
+GENERIC = ("tick", "confirm", "undo", "rounds/")
+"""The round actions every game shares (a game's own are under ``/<game>/``)."""
+
+
+def raw(response) -> str:
+    """A response's body, as sent."""
+    return response.get_data(as_text=True)
+
+
+class GameAtTable:
+    """Game 1 at a table: the tablet (``actions.keeper``) and the phones by player's name.
+
+    ``players`` are in seat order (``seat`` counts from 1); ``phones`` may hold fewer.
+    """
+
+    GAME = ""
+    """The URL part of the game's own round actions (``/t/<code>/games/1/<GAME>/…``)."""
+    GENERIC = GENERIC
+    """The actions posted to every game's URL rather than under ``GAME``."""
+    OK = (303,)
+    """The statuses ``ok`` accepts."""
+    body = staticmethod(raw)
+    """How a page is read (a subclass may unescape it)."""
+
+    def __init__(self, actions, code: str, phones: dict, players: Iterable[str] = ()) -> None:
+        self.actions = actions
+        self.app = actions.app
+        self.code = code
+        self.keeper = actions.keeper
+        self.phones = phones
+        self.players = tuple(players or phones)
+
+    # --- reading
+
+    def record(self) -> dict:
+        return self.keeper.get(f"/t/{self.code}/games/1/record.json").get_json()
+
+    @property
+    def round(self) -> int:
+        """The round (the hand) in progress, as players count it."""
+        return len(self.record()["rounds"]) + 1
+
+    hand = round
+
+    def region(self, client, url: str) -> str:
+        """A region as htmx polls it (it must answer 200)."""
+        response = client.get(url, headers=HTMX)
+        assert response.status_code == 200, self.body(response)
+        return self.body(response)
+
+    def tablet(self) -> str:
+        """The tablet's round region."""
+        return self.region(self.keeper, f"/t/{self.code}/round")
+
+    def phone(self, name: str) -> str:
+        """A phone's round region."""
+        return self.region(self.phones[name], f"/t/{self.code}/seat/round")
+
+    def scores(self, client=None) -> str:
+        response = (client or self.keeper).get(f"/t/{self.code}/scoreboard", headers=HTMX)
+        assert response.status_code == 200
+        return self.body(response)
+
+    def phase(self, page: str | None = None) -> str:
+        """The phase a round region (the tablet's by default) is drawn for."""
+        return re.search(r'data-phase="([a-z-]*)"', page or self.tablet()).group(1)
+
+    def draft(self):
+        """The round being entered, as the database has it now."""
+        with self.app.app_context():
+            game = db.session.scalar(queries.table_by_code(self.code)).current_game
+            draft = round_store.current_draft(game)
+            db.session.expunge_all()
+            return draft
+
+    def facts(self) -> dict:
+        return dict(self.draft().facts)
+
+    def version(self) -> int:
+        return self.actions.table(self.code).version
+
+    def imported(self, record: dict) -> dict:
+        """``record`` imported by another device (it must be taken), read back from its game."""
+        answer = self.app.test_client().post("/api/games", json=record)
+        assert answer.status_code == 201, self.body(answer)
+        again = self.app.test_client().get(
+            urlsplit(answer.get_json()["game_url"]).path + "/record.json")
+        return again.get_json()
+
+    def seat(self, name: str) -> int:
+        return self.players.index(name) + 1
+
+    # --- doing
+
+    def url(self, tail: str) -> str:
+        """A round action: every game's (tick, confirm …) or the game's own."""
+        where = tail if tail.startswith(self.GENERIC) else f"{self.GAME}/{tail}"
+        return f"/t/{self.code}/games/1/{where}"
+
+    def post(self, tail: str, data: dict | None = None, *, client=None, round_=None,
+             htmx: bool = False, headers: dict | None = None):
+        """POST a round action for this round (or ``round_``), as the keeper by default."""
+        form = {"round": str(round_ or self.round), **(data or {})}
+        return self.actions.post(self.url(tail), form, client=client,
+                                 headers=headers or (HTMX if htmx else {}))
+
+    def ok(self, tail: str, data: dict | None = None, **kwargs):
+        response = self.post(tail, data, **kwargs)
+        assert response.status_code in self.OK, self.body(response)
+        return response
+
+    def confirm(self) -> None:
+        self.ok("confirm")
+
+
+# --------------------------------------------------------------------------- secrecy runs
+
+CSRF_VALUE = re.compile(r'("X-CSRFToken": "|name="csrf_token" value=")[^"]+')
+CLOCK = re.compile(r"\b\d{1,2}:\d{2}(:\d{2})?\b|\d{4}-\d{2}-\d{2}T[\d:.+Z-]+")
+
+
+def normal(body: str) -> str:
+    # CSRF tokens are signed with the time; a timer would show the clock. Nothing else varies.
+    return CLOCK.sub("<clock>", CSRF_VALUE.sub(r"\1<token>", body))
+
+
+def every_screen(devices, read: Callable = raw) -> dict[str, str]:
+    """Every URL of every ``(name, client, urls)``, without and with htmx, as it answers now."""
+    got = {}
+    for name, client, urls in devices:
+        for url in urls:
+            for headers in ({}, HTMX):
+                response = client.get(url, headers=headers)
+                got[f"{name} {url} {bool(headers)}"] = (
+                    f"{response.status_code} {response.headers.get('Location')} "
+                    + normal(read(response)))
+    return got
+
+
+def fresh(app, actions, monkeypatch):
+    """A fresh database whose codes and keys come in a fixed order, and new actions on it,
+    so that two runs differ only in what they do."""
+    codes = (f"BCDFGH{a}{b}" for a, b in itertools.product(ALPHABET, repeat=2))
+    monkeypatch.setattr("companion.store.changes.new_code", lambda: next(codes))
+    keys = (f"key{n:040d}" for n in itertools.count())
+    monkeypatch.setattr("companion.store.changes.new_key", lambda: next(keys))
+    with app.app_context():
+        db.session.remove()
+        db.drop_all()
+        db.create_all()
+    limiter.reset()
+    return type(actions)(app, app.test_client())
+
+
+def as_logged(answer, read: Callable = raw) -> dict[str, str]:
+    """An answer as an access log or a proxy sees it: its status, size, headers and body.
+
+    (The session cookie holds the phone's random CSRF token: it varies by run, not by step.)
+    """
+    headers = sorted((k, v) for k, v in answer.headers.items() if k != "Set-Cookie")
+    return {"answer": f"{answer.status_code} {len(answer.data)} {headers} "
+                      f"{normal(read(answer))}"}
