@@ -25,6 +25,7 @@ import pytest
 
 from companion.config import HTMX_COPY
 from companion.config import HTMX_URL as HTMX_CDN_URL
+from tests.browser.screens import LIVE_MS, TableScreens, card_code
 
 try:
     from playwright.sync_api import expect
@@ -54,9 +55,6 @@ PHONE = {
     "is_mobile": True,
     "has_touch": True,
 }
-# How long something may take to show up "without a reload": two live ticks, and a margin that
-# holds on a busy 2-core machine running the whole suite. Tests wait for the state, never a time.
-LIVE_MS = 15_000
 if expect is not None:
     expect.set_options(timeout=LIVE_MS)  # every expect(...) waits as long, unless told otherwise
 
@@ -293,17 +291,6 @@ def make_table_fixture() -> Callable:
 TROMPLEMOND_PLAYERS = ("Rob", "Sam", "Nick", "Emily")
 """The four players of the Tromplemond browser tests, clockwise from seat 1 (Rob deals first)."""
 
-SCORE_ROWS = '[data-testid="score-table"] tbody tr[data-round]'
-"""The confirmed rounds in a Tromplemond score table (tablet or phone)."""
-
-SUIT_LETTERS = {"♠": "S", "♥": "H", "♦": "D", "♣": "C"}
-
-
-def card_code(card: str) -> str:
-    """A card as the picker's checkboxes name it: ``10♦`` → ``10D``, ``K♥`` → ``KH``."""
-    return card[:-1] + SUIT_LETTERS[card[-1]]
-
-
 def pick_cards(page, rows: dict[str, list[str]], prefix: str = "", *, js: bool = True) -> None:
     """Tap the picker's tiles (as a finger would, on the tile) until each row holds ``rows``."""
     for row, cards in rows.items():
@@ -349,7 +336,7 @@ def at_once(pages, selector: str, *, delay_ms: int = 400) -> None:
         assert page.evaluate("window.companionTapped") == "tapped", f"{selector} on {page.url}"
 
 
-class TromplemondTable:
+class TromplemondTable(TableScreens):
     """A Tromplemond table in the browser: the scorekeeper's tablet and four seated phones.
 
     ``phones`` maps each player's name to their phone's page. The helpers tap
@@ -358,8 +345,7 @@ class TromplemondTable:
     """
 
     def __init__(self, tablet, phones: dict, join_url: str, no_js=()) -> None:
-        self.tablet = tablet
-        self.phones = phones
+        super().__init__(tablet, phones)
         self.join_url = join_url
         self.no_js = tuple(no_js)
 
@@ -367,10 +353,6 @@ class TromplemondTable:
     def code(self) -> str:
         """The table's join code."""
         return self.join_url.rstrip("/").rsplit("/", 1)[-1]
-
-    def pages(self) -> list:
-        """The tablet and the four phones."""
-        return [self.tablet, *self.phones.values()]
 
     # The game ------------------------------------------------------------------------------
 
@@ -387,12 +369,6 @@ class TromplemondTable:
         tablet.get_by_test_id("target").fill(str(target))
         tablet.get_by_test_id("start-options").click()
         self.wait_phase("deal")
-
-    def wait_phase(self, phase: str, pages=None) -> None:
-        """Wait until the round region of every page (default: all five) is in ``phase``."""
-        for page in pages or self.pages():
-            expect(page.locator("#round")).to_have_attribute("data-phase", phase,
-                                                             timeout=LIVE_MS)
 
     # The vote ------------------------------------------------------------------------------
 
@@ -490,15 +466,6 @@ class TromplemondTable:
         expect(self.tablet.get_by_test_id(f"called-{player}")).to_have_attribute(
             "aria-pressed", "true", timeout=LIVE_MS)
 
-    def confirm_round(self) -> None:
-        """The scorekeeper confirms the round (the button waits for the hands to add up)."""
-        rows = self.tablet.locator(SCORE_ROWS)
-        rounds = rows.count()
-        button = self.tablet.get_by_test_id("confirm-round")
-        expect(button).to_be_enabled(timeout=LIVE_MS)
-        button.click()
-        expect(rows).to_have_count(rounds + 1, timeout=LIVE_MS)
-
     def total(self, player: str, page=None):
         """The cell of ``player``'s total in a page's score table (the tablet by default)."""
         page = page or self.tablet
@@ -563,7 +530,7 @@ def above_the_fold(page, locator) -> None:
     assert box is not None and box["y"] + box["height"] <= page.viewport_size["height"], box
 
 
-class ClumondTable:
+class ClumondTable(TableScreens):
     """A Clumond table in the browser: the scorekeeper's tablet and the three players' phones.
 
     ``phones`` maps each player's name to their phone's page (the seat page). The
@@ -573,20 +540,6 @@ class ClumondTable:
 
     said = staticmethod(said)
     above_the_fold = staticmethod(above_the_fold)
-
-    def __init__(self, tablet, phones: dict) -> None:
-        self.tablet = tablet
-        self.phones = phones
-
-    def pages(self) -> list:
-        """The tablet and the three phones."""
-        return [self.tablet, *self.phones.values()]
-
-    def wait_phase(self, phase: str, pages=None) -> None:
-        """Wait until the round region of every page (default: all four) is in ``phase``."""
-        for page in pages or self.pages():
-            expect(page.locator("#round")).to_have_attribute("data-phase", phase,
-                                                             timeout=LIVE_MS)
 
     def answer(self, player: str, yes: bool) -> None:
         """``player`` answers "Go for Clumond?" on their phone, once it is their turn."""
@@ -649,20 +602,6 @@ class ClumondTable:
             self.open_entry(player)
             self.pick(player, tricks, kept)
         self.save_at_once(list(entries))
-
-    def rows(self, page=None):
-        """The confirmed rounds in a page's score table (the tablet by default)."""
-        return (page or self.tablet).locator('[data-testid="score-table"] tbody tr[data-round]'
-                                             ':not([data-round="0"])')
-
-    def confirm_round(self) -> None:
-        """The scorekeeper confirms the round (the button waits for the entries to add up)."""
-        rows = self.rows()
-        count = rows.count()
-        button = self.tablet.get_by_test_id("confirm-round")
-        expect(button).to_be_enabled(timeout=LIVE_MS)
-        button.click()
-        expect(rows).to_have_count(count + 1, timeout=LIVE_MS)
 
     def stack_cell(self, player: str, page=None):
         """The cell of ``player``'s stack in a page's score table (the tablet by default)."""

@@ -30,26 +30,21 @@ from playwright.sync_api import expect
 
 from companion.rules import replay
 from companion.rules.trefeltromp import figures, hand_story
+from tests.browser.screens import TableScreens
 
 LIVE_MS = 5_000
 PLAYERS = ("Ann", "Bo", "Cy", "Di")
 POSITION = {name: i for i, name in enumerate(PLAYERS, 1)}
 
 
-class Table:
+class Table(TableScreens):
     """A Trefeltromp table in the browser: the tablet and a phone per player.
 
     The helpers tap as people at a table would and wait for what a person
     would wait for (their turn, their slip, the reveal); the test asserts the rest.
     """
 
-    def __init__(self, tablet, phones: dict) -> None:
-        self.tablet = tablet
-        self.phones = phones
-
-    def pages(self) -> list:
-        """The tablet and every phone."""
-        return [self.tablet, *self.phones.values()]
+    live_ms = LIVE_MS
 
     @staticmethod
     def version(page) -> str:
@@ -62,12 +57,6 @@ class Table:
         page.locator("#round").get_by_test_id(testid).first.click()
         expect(page.locator("#round")).not_to_have_attribute("data-version", before,
                                                               timeout=LIVE_MS)
-
-    def wait_phase(self, phase: str, pages=None) -> None:
-        """Wait until every page's round region (default: all five) is in ``phase``."""
-        for page in pages or self.pages():
-            expect(page.locator("#round")).to_have_attribute("data-phase", phase,
-                                                             timeout=LIVE_MS)
 
     # The betting ---------------------------------------------------------------------------
 

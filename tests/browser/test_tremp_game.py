@@ -30,21 +30,16 @@ from playwright.sync_api import expect
 
 from companion.rules import tremp as rules
 from companion.web.filters import number
+from tests.browser.screens import TableScreens, card_code
 
 LIVE_MS = 15_000  # two live ticks, and a margin for a busy 2-core machine
 PLAYERS = ("Rob", "Sam", "Nick", "Emily")
 A, B = "Rob & Nick", "Sam & Emily"
-SUIT_LETTERS = {"♠": "S", "♥": "H", "♦": "D", "♣": "C"}
 
 HAND_2 = ["3♦", "4♦", "5♦", "6♦", "7♦", "8♦", "9♦", "10♦", "J♦", "Q♥"]  # Nick first
 HAND_3 = ["2♠", "3♠", "4♠", "5♠", "6♠", "7♠", "8♠", "9♠", "10♠"]       # Rob first
 HAND_4 = ["2♥", "3♥", "4♥", "5♥", "6♥", "7♥", "8♥", "9♥", "10♥", "J♥"]  # Sam first
 HAND_5 = ["2♣", "3♣", "4♣", "5♣", "6♣", "7♣", "8♣", "9♣", "10♣", "J♣"]  # Emily first
-
-
-def code(card: str) -> str:
-    """A card as the pickers name it: ``10♦`` → ``10D``."""
-    return card[:-1] + SUIT_LETTERS[card[-1]]
 
 
 def above_the_fold(page, testid: str) -> None:
@@ -66,26 +61,12 @@ def touch_size(locator, what: str) -> None:
         assert box is not None and box["width"] >= 44 and box["height"] >= 44, (what, box)
 
 
-class TrempTable:
+class TrempTable(TableScreens):
     """A Tremp table in the browser: the scorekeeper's tablet and four seated phones.
 
     The helpers tap as people at a table would, and wait for what a person
     would wait for (a live update on their own screen).
     """
-
-    def __init__(self, tablet, phones: dict) -> None:
-        self.tablet = tablet
-        self.phones = phones
-
-    def pages(self) -> list:
-        """The tablet and the four phones."""
-        return [self.tablet, *self.phones.values()]
-
-    def wait_phase(self, phase: str, pages=None) -> None:
-        """Wait until the round region of every page (default: all five) is in ``phase``."""
-        for page in pages or self.pages():
-            expect(page.locator("#round")).to_have_attribute("data-phase", phase,
-                                                             timeout=LIVE_MS)
 
     def wait_turn(self, player: str, pages=None) -> None:
         """Wait until every page (default: all five) says it is ``player``'s turn."""
@@ -101,7 +82,7 @@ class TrempTable:
         if what == "pass":
             form.get_by_test_id("pass").click()
         else:
-            form.locator(f'label.pick:has(> input[value="{code(what)}"])').click()
+            form.locator(f'label.pick:has(> input[value="{card_code(what)}"])').click()
             expect(form.get_by_test_id("pick-count")).to_have_text("1 of 1", use_inner_text=True)
             form.get_by_test_id("display").click()
         expect(page.locator(f"#{form_id}")).to_have_count(0, timeout=LIVE_MS)
@@ -158,17 +139,14 @@ class TrempTable:
 
     def confirm(self) -> None:
         """The scorekeeper confirms the hand; the score table gets its row."""
-        rows = self.tablet.locator('[data-testid="score-table"] tbody tr[data-round]')
-        hands = rows.count()
-        self.tablet.get_by_test_id("confirm-hand").click()
-        expect(rows).to_have_count(hands + 1, timeout=LIVE_MS)
+        self.confirm_round("confirm-hand")
 
     def judge(self, page, cards) -> None:
         """Open the "who won this trick?" screen and tap the cards in order."""
         page.locator("#round").get_by_test_id("judge").click()
         expect(page.get_by_test_id("judge-page")).to_be_visible()
         for k, card in enumerate(cards, 1):
-            page.get_by_test_id(f"judge-{code(card)}").click()
+            page.get_by_test_id(f"judge-{card_code(card)}").click()
             expect(page.get_by_test_id("judge-count-label")).to_have_text(f"{k} of 4")
 
     def team(self, page, attribute: str, team: str):

@@ -27,6 +27,7 @@ from fractions import Fraction
 from playwright.sync_api import expect
 
 from companion.rules import replay
+from tests.browser.screens import TableScreens
 
 LIVE_MS = 5_000
 WAIT_MS = 3 * LIVE_MS  # a change that takes a tap, a commit and then a poll, on a busy machine
@@ -62,25 +63,14 @@ def touch_sized(page, what: str) -> None:
             what, button.inner_text(), box)
 
 
-class TrumpTable:
+class TrumpTable(TableScreens):
     """A Trumplestiltskin table in the browser: the scorekeeper's tablet and four phones.
 
     The helpers tap the pages as people at a table would and wait for what a
     person would wait for; the test asserts the rest.
     """
 
-    def __init__(self, tablet, phones: dict) -> None:
-        self.tablet = tablet
-        self.phones = phones
-
-    def pages(self) -> list:
-        return [self.tablet, *self.phones.values()]
-
-    def wait_phase(self, phase: str, pages=None) -> None:
-        """Wait until every screen (or ``pages``) shows the hand at ``phase``."""
-        for page in pages or self.pages():
-            expect(page.locator("#round")).to_have_attribute("data-phase", phase,
-                                                             timeout=WAIT_MS)
+    live_ms = WAIT_MS
 
     def wait_turn(self, player: str) -> None:
         """Wait until ``player``'s phone shows the bid control, Bid and Pass on its first screen."""
@@ -178,7 +168,7 @@ class TrumpTable:
 
     def confirm(self, label: str) -> None:
         """The scorekeeper confirms the hand (one tap: the button waits for the hand)."""
-        rows = self.tablet.locator('[data-testid="score-table"] tbody tr[data-round]')
+        rows = self.rows()
         done = rows.count()
         button = self.tablet.get_by_test_id("confirm-hand")
         expect(button).to_be_enabled(timeout=WAIT_MS)

@@ -1,0 +1,69 @@
+"""What every browser test of a game at a table shares: the tablet, the phones, their waits.
+
+A plain module (not ``conftest.py``), so the game test modules can build on it:
+``from tests.browser.screens import TableScreens``.
+"""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+try:
+    from playwright.sync_api import expect
+except ImportError:  # reported by the ``browser`` fixture in conftest.py
+    expect = None
+
+LIVE_MS = 15_000
+"""How long something may take to show up "without a reload": two live ticks, and a margin
+that holds on a busy 2-core machine running the whole suite. Tests wait for the state, never
+a time."""
+
+SCORE_ROWS = '[data-testid="score-table"] tbody tr[data-round]:not([data-round="0"])'
+"""The played rounds (or hands) of a score table; a chip game's row 0 is the starting stacks."""
+
+SUIT_LETTERS = {"♠": "S", "♥": "H", "♦": "D", "♣": "C"}
+
+
+def card_code(card: str) -> str:
+    """A card as the pickers' checkboxes name it: ``10♦`` → ``10D``, ``K♥`` → ``KH``."""
+    return card[:-1] + SUIT_LETTERS[card[-1]]
+
+
+class TableScreens:
+    """A game at a table in the browser: the scorekeeper's tablet and a phone per player.
+
+    ``phones`` maps each player's name to their phone's page. Subclasses add their game's
+    taps; like these, they tap as people at a table would and wait for what a person would
+    wait for (a live update on their own screen); the tests assert the rest.
+    """
+
+    live_ms: ClassVar[int] = LIVE_MS
+    """How long :meth:`wait_phase` waits on each page."""
+
+    def __init__(self, tablet, phones: dict) -> None:
+        self.tablet = tablet
+        self.phones = phones
+
+    def pages(self) -> list:
+        """The tablet and every phone."""
+        return [self.tablet, *self.phones.values()]
+
+    def wait_phase(self, phase: str, pages=None) -> None:
+        """Wait until the round region of every page (default: all of them) is in ``phase``."""
+        for page in pages or self.pages():
+            expect(page.locator("#round")).to_have_attribute("data-phase", phase,
+                                                             timeout=self.live_ms)
+
+    def rows(self, page=None):
+        """The played rounds in a page's score table (the tablet by default)."""
+        return (page or self.tablet).locator(SCORE_ROWS)
+
+    def confirm_round(self, testid: str = "confirm-round") -> None:
+        """The scorekeeper confirms the round (the button waits until it can be confirmed);
+        the score table gets its row."""
+        rows = self.rows()
+        count = rows.count()
+        button = self.tablet.get_by_test_id(testid)
+        expect(button).to_be_enabled(timeout=LIVE_MS)
+        button.click()
+        expect(rows).to_have_count(count + 1, timeout=LIVE_MS)
