@@ -14,7 +14,15 @@ from sqlalchemy import event
 from sqlalchemy.engine import Engine
 from werkzeug.middleware.proxy_fix import ProxyFix
 
-from .config import DEFAULTS, HTMX_SRI, HTMX_URL, from_environment, htmx_fallback, secret_key
+from .config import (
+    DEFAULTS,
+    HTMX_SRI,
+    HTMX_URL,
+    engine_options,
+    from_environment,
+    htmx_fallback,
+    secret_key,
+)
 from .extensions import compress, csrf, db, limiter, migrate
 
 MIGRATIONS = Path(__file__).resolve().parent / "migrations"
@@ -31,6 +39,8 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
         app.config.from_mapping(test_config)
     if not app.config.get("SECRET_KEY"):
         app.config["SECRET_KEY"] = secret_key(app.instance_path)
+    app.config.setdefault("SQLALCHEMY_ENGINE_OPTIONS",
+                          engine_options(app.config["SQLALCHEMY_DATABASE_URI"]))
     app.json.sort_keys = False  # a record keeps its fields in the documented order
     app.json.ensure_ascii = False  # cards stay readable: 10♦, not \u2666
 

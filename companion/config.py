@@ -34,6 +34,8 @@ HTMX_URL = f"https://unpkg.com/{HTMX_PACKAGE}@{pinned_version(HTMX_PACKAGE)}/{HT
 HTMX_SRI = "sha384-2OatzQy1H+Zd/IIrjr1TcuDGqLXeHhbooAyJY1KdQMKnr4LZ22k31GBLdYKHmVjg"
 HTMX_COPY = "vendor/htmx.min.js"  # the app's own copy of the same file, under static/
 SECRET_KEY_FILE = "secret_key"
+DEFAULT_STREAMS = 1000
+"""Event streams a server process holds at most: 200 tables of five screens."""
 SQLITE_FILE = "companion.sqlite3"
 
 
@@ -58,6 +60,28 @@ def database_url(url: str | None, instance_path: str) -> str:
         if url.startswith(prefix):
             return "postgresql+psycopg://" + url[len(prefix):]
     return url
+
+
+def engine_options(url: str) -> dict[str, Any]:
+    """The database engine's options for ``url``: a server's connections are pinged before
+    use (the server may have restarted since); SQLite's file never drops one.
+
+    >>> engine_options("postgresql+psycopg://db/x")
+    {'pool_pre_ping': True}
+    >>> engine_options("sqlite:////srv/instance/companion.sqlite3")
+    {}
+    """
+    return {} if url.startswith("sqlite") else {"pool_pre_ping": True}
+
+
+def event_streams(environ: Mapping[str, str]) -> int:
+    """How many screens' event streams a server process holds open at most
+    (``COMPANION_STREAMS``; see ``companion.web.doorbell``): each holds a thread.
+
+    >>> event_streams({}), event_streams({"COMPANION_STREAMS": "0"})
+    (1000, 0)
+    """
+    return max(0, int(environ.get("COMPANION_STREAMS") or DEFAULT_STREAMS))
 
 
 def secret_key(instance_path: str) -> str:
@@ -117,6 +141,7 @@ def from_environment(instance_path: str, environ: Mapping[str, str] | None = Non
         "PROXY_FIX": env.get("COMPANION_PROXY_FIX", "") == "1",
         # None: a key is made in memory when the app is made (see store.sealed).
         "BALLOT_KEY": env.get("COMPANION_BALLOT_KEY") or None,
+        "EVENT_STREAMS": event_streams(env),
     }
 
 
@@ -131,7 +156,6 @@ DEFAULTS: dict[str, Any] = {
     # The tablet keeps one page open for a whole evening; its token must not expire.
     "WTF_CSRF_TIME_LIMIT": None,
     "MAX_CONTENT_LENGTH": 512 * 1024,
-    "SQLALCHEMY_ENGINE_OPTIONS": {"pool_pre_ping": True},
     "RATELIMIT_HEADERS_ENABLED": False,
     # Pages and regions gzipped for the phones' Wi-Fi, small regions left as they are: gzip
     # (in the standard library) only, so no other compressor needs installing.

@@ -12,8 +12,9 @@ import secrets
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from sqlalchemy import delete, select, update
+from sqlalchemy import delete, event, select, update
 from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import Session, SessionTransaction
 
 from ..extensions import db
 from .codes import key_hash, new_code, new_key, recovery_hash
@@ -39,6 +40,38 @@ def bump(table: Table) -> None:
         update(Table).where(Table.id == table.id).values(version=Table.version + 1)
         .execution_options(synchronize_session=False))
     db.session.expire(table, ["version"])
+    db.session.info.setdefault(BUMPED, set()).add(table.id)
+
+
+BUMPED = "companion.bumped"
+"""``Session.info`` key: the tables whose version the session's open transaction raised."""
+
+COMMITTED = "companion.committed"
+"""``Session.info`` key: the tables whose version the session's committed transactions raised."""
+
+
+def changed(session: Session) -> set[int]:
+    """The tables whose version ``session``'s open transaction raised so far (:func:`bump`)."""
+    return session.info.get(BUMPED, set())
+
+
+def take_committed(session: Session) -> set[int]:
+    """The tables whose version ``session`` raised and committed since this was last asked."""
+    return session.info.pop(COMMITTED, set())
+
+
+@event.listens_for(Session, "after_commit")
+def _after_commit(session: Session) -> None:
+    bumped = session.info.pop(BUMPED, None)
+    if bumped:
+        session.info.setdefault(COMMITTED, set()).update(bumped)
+
+
+@event.listens_for(Session, "after_transaction_end")
+def _after_transaction_end(session: Session, transaction: SessionTransaction) -> None:
+    # The end of the whole transaction without a commit (a rollback): its raises never were.
+    if transaction.parent is None and not transaction.nested:
+        session.info.pop(BUMPED, None)
 
 
 def _fresh_join_code() -> str:
@@ -281,6 +314,7 @@ def start_game(table: Table, record: Mapping[str, Any] | None = None, *,
     )
     db.session.add(game)
     db.session.flush()
+    db.session.expire(table, ["latest_game"])
     bump(table)
     return game
 

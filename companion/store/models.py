@@ -10,8 +10,19 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import JSON, DateTime, ForeignKey, Index, String, UniqueConstraint
-from sqlalchemy.orm import Mapped, mapped_column, relationship
+from sqlalchemy import (
+    JSON,
+    ColumnElement,
+    DateTime,
+    ForeignKey,
+    Index,
+    String,
+    UniqueConstraint,
+    and_,
+    func,
+    select,
+)
+from sqlalchemy.orm import Mapped, aliased, mapped_column, relationship
 
 from ..extensions import db
 
@@ -67,6 +78,9 @@ class Table(db.Model):
     games: Mapped[list[Game]] = relationship(
         back_populates="table", order_by="Game.number", cascade="all, delete-orphan",
         passive_deletes=True)
+    latest_game: Mapped[Game | None] = relationship(
+        viewonly=True, primaryjoin=lambda: _latest_game_of_table())
+    """The table's latest game, loaded without its older ones (what most pages need)."""
 
     def seat_at(self, position: int) -> Seat | None:
         """The seat at ``position`` (1 is the first, clockwise), if there is one."""
@@ -75,7 +89,7 @@ class Table(db.Model):
     @property
     def current_game(self) -> Game | None:
         """The table's latest game, if one was started."""
-        return self.games[-1] if self.games else None
+        return self.latest_game
 
     @property
     def playing(self) -> Game | None:
@@ -172,3 +186,11 @@ class Game(db.Model):
 
     def __repr__(self) -> str:
         return f"<Game {self.number} {self.game}>"
+
+
+def _latest_game_of_table() -> ColumnElement[bool]:
+    """The join of a table to its game with the highest number."""
+    other = aliased(Game)
+    highest = (select(func.max(other.number)).where(other.table_id == Table.id)
+               .correlate(Table).scalar_subquery())
+    return and_(Game.table_id == Table.id, Game.number == highest)

@@ -2,14 +2,21 @@
 
 from __future__ import annotations
 
-from sqlalchemy import Select, select
+from sqlalchemy import Select, bindparam, select
+from sqlalchemy.orm import joinedload
 
 from .models import PENDING, Game, Seat, SeatRequest, Table
 
+_TABLE_BY_CODE = (select(Table).where(Table.code == bindparam("code"))
+                  .options(joinedload(Table.latest_game)))
+
 
 def table_by_code(code: str) -> Select[tuple[Table]]:
-    """The table with join code ``code``."""
-    return select(Table).where(Table.code == code)
+    """The table with join code ``code``, with its latest game (most pages show it).
+
+    Every screen's every request looks its table up: the statement is made once.
+    """
+    return _TABLE_BY_CODE.params(code=code)
 
 
 def seat_at(table_id: int, position: int) -> Select[tuple[Seat]]:

@@ -79,13 +79,20 @@ class InterrogationTimer(db.Model):
 
     def seconds_left(self, now: datetime | None = None) -> int:
         """Whole seconds of interrogation left (0 once the time is up or it was ended)."""
-        if self.clock is Clock.ENDED:
-            return 0
-        spent = self.spent_ms
-        if self.clock is Clock.RUNNING and self.started_at is not None:
-            spent += int(((now or _now()) - _aware(self.started_at)).total_seconds() * 1000)
-        left_ms = INTERROGATION_SECONDS * 1000 - spent
-        return max(0, -(-left_ms // 1000))
+        return seconds_left(self.clock, self.spent_ms, self.started_at, now)
+
+
+def seconds_left(clock: Clock, spent_ms: int, started_at: datetime | None,
+                 now: datetime | None = None) -> int:
+    """Whole seconds of interrogation left at ``now`` (0 once the time is up or it was ended),
+    for a timer in state ``clock`` that ran ``spent_ms`` before it was last started."""
+    if clock is Clock.ENDED:
+        return 0
+    spent = spent_ms
+    if clock is Clock.RUNNING and started_at is not None:
+        spent += int(((now or _now()) - _aware(started_at)).total_seconds() * 1000)
+    left_ms = INTERROGATION_SECONDS * 1000 - spent
+    return max(0, -(-left_ms // 1000))
 
 
 def timer_of(game_id: int) -> Select[tuple[InterrogationTimer]]:
@@ -408,5 +415,5 @@ def round_facts(draft: RoundDraft, voted_off: str | None) -> dict:
 
 __all__ = ["INTERROGATION_SECONDS", "Clock", "InterrogationTimer", "Revealed", "Stage",
            "VoteStatus", "cast", "check_slip", "current_timer", "discard_vote", "end_timer",
-           "open_vote", "pause_timer", "record_cut", "round_facts", "start_timer", "timer_of",
-           "vote_status"]
+           "open_vote", "pause_timer", "record_cut", "round_facts", "seconds_left", "start_timer",
+           "timer_of", "vote_status"]

@@ -11,15 +11,21 @@ the app, which renders the region (or refuses).
 A 204 says only "nothing changed since version 7" about a table whose code
 the poller already has; taking a table over, or any change, bumps the version,
 so the next poll reaches the app and its checks.
+
+The lookup runs on a connection of the thread's own, outside the app's pool
+(each pool thread of the server keeps one): a bare driver statement in
+autocommit, with no pool checkout, ping, ``BEGIN`` or reset around it. Should
+it fail (the database restarted), the connection is dropped and the poll
+goes on to the app, which answers it as any request.
 """
 
 from __future__ import annotations
 
 import re
+import threading
 from collections.abc import Callable, Iterable
 from typing import Any
 
-from sqlalchemy import text
 from sqlalchemy.engine import Engine
 
 POLL_PATH = re.compile(r"^/[tj]/([0-9A-Z]{8})/")
@@ -27,9 +33,62 @@ POLL_PATH = re.compile(r"^/[tj]/([0-9A-Z]{8})/")
 
 VERSION = re.compile(r"(?:^|&)v=([0-9]{1,12})(?:&|$)")
 
-LOOKUP = text("SELECT version FROM tables WHERE code = :code")
-
 NOT_CHANGED = ("204 No Content", [("Cache-Control", "no-store"), ("Content-Length", "0")])
+
+
+class VersionLookup:
+    """Tables' versions, read on a driver connection of the calling thread's own."""
+
+    def __init__(self, engine: Engine) -> None:
+        self.engine = engine
+        self.marker = "?" if engine.dialect.paramstyle == "qmark" else "%s"
+        self._local = threading.local()
+
+    def _connect(self) -> Any:
+        dialect = self.engine.dialect
+        args, kwargs = dialect.create_connect_args(self.engine.url)
+        connection = dialect.loaded_dbapi.connect(*args, **kwargs)
+        if dialect.name == "sqlite":
+            connection.isolation_level = None  # each read is its own: no snapshot kept open
+        else:
+            connection.autocommit = True
+        return connection
+
+    def _rows(self, sql: str, values: tuple[Any, ...]) -> list[tuple[Any, ...]] | None:
+        """The statement's rows; None when it failed (the connection is dropped)."""
+        connection = getattr(self._local, "connection", None)
+        try:
+            if connection is None:
+                connection = self._local.connection = self._connect()
+            cursor = connection.cursor()
+            try:
+                cursor.execute(sql, values)
+                return cursor.fetchall()
+            finally:
+                cursor.close()
+        except Exception:  # any failure: whoever asked does without
+            self._local.connection = None
+            if connection is not None:
+                try:
+                    connection.close()
+                except Exception:  # it is being dropped anyway
+                    pass
+            return None
+
+    def __call__(self, code: str) -> int | None:
+        """The version of the table with join code ``code``; None when there is no such
+        table, or the lookup failed."""
+        rows = self._rows(f"SELECT version FROM tables WHERE code = {self.marker}", (code,))
+        return rows[0][0] if rows else None
+
+    def of_tables(self, ids: Iterable[int]) -> dict[int, int]:
+        """The versions of the tables with these ids (empty when the lookup failed)."""
+        ids = tuple(ids)
+        if not ids:
+            return {}
+        markers = ", ".join([self.marker] * len(ids))
+        rows = self._rows(f"SELECT id, version FROM tables WHERE id IN ({markers})", ids)
+        return dict(rows or ())
 
 
 class UnchangedPolls:
@@ -37,7 +96,7 @@ class UnchangedPolls:
 
     def __init__(self, app: Callable[..., Iterable[bytes]], engine: Engine) -> None:
         self.app = app
-        self.engine = engine
+        self.lookup = VersionLookup(engine)
         self.answered = 0
         """How many polls were answered here (for the benchmarks)."""
 
@@ -47,13 +106,8 @@ class UnchangedPolls:
                 and not environ.get("HTTP_HX_BOOSTED")):
             path = POLL_PATH.match(environ.get("PATH_INFO", ""))
             version = VERSION.search(environ.get("QUERY_STRING", "")) if path else None
-            if version is not None and self._current(path.group(1)) == int(version.group(1)):
+            if version is not None and self.lookup(path.group(1)) == int(version.group(1)):
                 self.answered += 1
                 start_response(*NOT_CHANGED)
                 return []
         return self.app(environ, start_response)
-
-    def _current(self, code: str) -> int | None:
-        """The table's version, or None when there is no such table."""
-        with self.engine.connect() as connection:
-            return connection.execute(LOOKUP, {"code": code}).scalar()

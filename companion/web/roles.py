@@ -148,7 +148,7 @@ def phone(table: Table) -> Phone:
     if key is None:
         return Phone()
     hashed = key_hash(key)
-    seat = db.session.scalar(queries.seat_held_by(table.id, hashed))
+    seat = next((s for s in table.seats if s.key_hash == hashed), None)
     if seat is not None:
         return Phone(seat=seat, known=True)
     return Phone(request=db.session.scalar(queries.request_of(table.id, hashed)), known=True)

@@ -9,6 +9,8 @@
 
 from __future__ import annotations
 
+import functools
+
 from flask import Flask, Response, current_app, has_request_context, request
 from flask.sessions import SecureCookieSessionInterface
 
@@ -23,6 +25,7 @@ class SessionInterface(SecureCookieSessionInterface):
         return has_request_context() and request.is_secure
 
 
+@functools.cache
 def content_security_policy(htmx_url: str) -> str:
     """The CSP: scripts from 'self' and the exact htmx URL when it is on another origin.
 
