@@ -5,7 +5,13 @@ One worker process with threads, made after the app (``preload_app``):
 - the key that seals secret choices is made once, in the app, before the
   worker forks, so the worker holds it (``companion.store.sealed``);
 - the rate limits, counted in that process's memory, hold for every request;
-- the replayed results a live screen needs are shared by every screen.
+- the replayed results a live screen needs are shared by every screen;
+- a change made by a request reaches every screen's event stream at once.
+
+Its threads: ``COMPANION_THREADS`` for requests, and one more for each event
+stream a screen keeps open (at most ``COMPANION_STREAMS``: see
+``companion.web.doorbell``). A stream's thread only waits; threads are started
+as they are needed.
 
 More workers (``WEB_CONCURRENCY``) need the rate limits in shared storage
 (``RATELIMIT_STORAGE_URI=redis://…``): gunicorn refuses to start otherwise.
@@ -14,17 +20,23 @@ More workers (``WEB_CONCURRENCY``) need the rate limits in shared storage
 from __future__ import annotations
 
 import os
+import sys
+
+from companion.config import event_streams
+
+if os.environ.get("COMPANION_SWITCH_INTERVAL"):
+    sys.setswitchinterval(float(os.environ["COMPANION_SWITCH_INTERVAL"]))
 
 bind = f"{os.environ.get('COMPANION_HOST', '0.0.0.0')}:{os.environ.get('PORT', '5000')}"
 preload_app = True
 workers = int(os.environ.get("WEB_CONCURRENCY", "1"))
 worker_class = "gthread"
-threads = int(os.environ.get("COMPANION_THREADS", "16"))
-keepalive = 30  # phones poll every 2 s: keep their connections open between polls
-# Every screen keeps its connection open (keepalive), and gthread stops accepting new ones at
-# worker_connections (default 1000): 200 tables of five screens, plus the scorekeepers' second
-# connections, would wait in the listen backlog (scripts/bench_load.py).
-worker_connections = 2000
+threads = int(os.environ.get("COMPANION_THREADS", "16")) + event_streams(os.environ)
+keepalive = 30  # screens poll (every 2 s without a stream): keep their connections open
+# Every screen keeps two connections open (its event stream, and keepalive for its polls and
+# taps), and gthread stops accepting new ones at worker_connections (default 1000): 200 tables
+# of five screens would wait in the listen backlog (scripts/bench_load.py).
+worker_connections = 4000
 control_socket_disable = True  # no runtime control (gunicornc); two servers never share one
 
 
@@ -45,3 +57,12 @@ def post_fork(server, worker) -> None:
     if app is not None:
         with app.app_context():
             db.engine.dispose(close=False)
+
+
+def post_worker_init(worker) -> None:
+    """The worker's event streams end as soon as it stops (not after the graceful timeout)."""
+    from companion.web.doorbell import EXTENSION
+
+    app = worker.wsgi
+    if hasattr(app, "extensions") and EXTENSION in app.extensions:
+        app.extensions[EXTENSION].stopping = lambda: not worker.alive

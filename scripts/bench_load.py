@@ -15,8 +15,10 @@ and htmx do: each screen keeps one keep-alive connection and polls its
 ``#pulse`` every 2 s with ``HX-Request: true``, following the pulse URL that a
 changed answer brings; each table's scorekeeper ticks a checklist step about
 every 10 s (the same step, so it toggles forever), which every screen of the
-table then picks up. It does so for a ladder of table counts up to
-``--tables``, ``--seconds`` each after a warm-up (the screens wait while the
+table then picks up (the tablet from its tap's answer, which brings its new
+pulse: app.js sends a tap with what its page shows). It does so for a ladder
+of table counts up to ``--tables``, ``--seconds`` each after a warm-up (the
+screens wait while the
 next rung's tables are being made), and prints the latencies
 (polls and writes apart), counts, errors, the server's CPU and each worker's
 memory. A ceiling is measured in the same run: the most requests a second 16
@@ -54,7 +56,7 @@ import tempfile
 import time
 import zlib
 from collections import Counter
-from collections.abc import Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import urlencode, urlsplit
@@ -76,6 +78,7 @@ OPTIONS = {"unit": "GBP", "joining_fee": "2.50", "payout_winner": "75",
 WRITE_STEP = "deck:0"  # round 1's deck checklist: a tick toggles it, so it repeats forever
 
 PULSE = re.compile(r'<div id="pulse"[^>]*?\shx-get="([^"]+)"')
+EVENTS = re.compile(r'<div id="pulse"[^>]*?\sdata-events="([^"]+)"')
 CSRF = re.compile(r'name="csrf_token" value="([^"]+)"|"X-CSRFToken": "([^"]+)"')
 VERSION = re.compile(r"([?&]v=)(\d+)")
 LOGGED_ERROR = re.compile(r"[A-Za-z_][\w.]*(Error|Exception)\b")  # a traceback's last line
@@ -210,6 +213,41 @@ class Connection:
                 return b"".join(parts)
             parts.append((await self.reader.readexactly(size + 2))[:-2])
 
+    async def events(self, target: str) -> AsyncIterator[int]:
+        """Open an event stream (as EventSource does) and yield each version it says; ends
+        when the server ends the stream (a 204: it holds no more streams)."""
+        self.close()
+        self.reader, self.writer = await asyncio.open_connection(HOST, self.port)
+        self.writer.write(self._head("GET", target, {"Accept": "text/event-stream"}, b""))
+        head = await self.reader.readuntil(b"\r\n\r\n")
+        lines = head.decode("latin-1").split("\r\n")
+        status = int(lines[0].split(None, 2)[1])
+        chunked = any(line.lower().startswith("transfer-encoding:") and "chunked" in
+                      line.lower() for line in lines)
+        if status != 200:
+            self.close()
+            if status == 204:
+                return
+            raise ConnectionError(f"event stream: {status}")
+        pending = b""
+        while True:
+            if chunked:
+                size = int((await self.reader.readline()).split(b";")[0], 16)
+                if size == 0:
+                    break
+                pending += (await self.reader.readexactly(size + 2))[:-2]
+            else:
+                data = await self.reader.read(4096)
+                if not data:
+                    break
+                pending += data
+            while b"\n\n" in pending:
+                message, pending = pending.split(b"\n\n", 1)
+                for line in message.split(b"\n"):
+                    if line.startswith(b"data:"):
+                        yield int(line[5:].strip())
+        self.close()
+
     def _keep_cookie(self, header: str) -> None:
         pair, _, attributes = header.partition(";")
         name, _, value = pair.strip().partition("=")
@@ -265,6 +303,8 @@ class Stats:
     recording: bool = False
     polls: list[float] = field(default_factory=list)
     writes: list[float] = field(default_factory=list)
+    updates: list[float] = field(default_factory=list)
+    """From a write's answer to another screen showing it (ms), each screen and write."""
     statuses: Counter = field(default_factory=Counter)
     errors: Counter = field(default_factory=Counter)
     unrecorded: Counter = field(default_factory=Counter)
@@ -273,7 +313,7 @@ class Stats:
     def reset(self, recording: bool) -> None:
         """Forget everything and start (or stop) recording."""
         self.recording = recording
-        self.polls, self.writes = [], []
+        self.polls, self.writes, self.updates = [], [], []
         self.statuses, self.errors = Counter(), Counter()
 
     def ok(self, kind: str, milliseconds: float, status: int) -> None:
@@ -281,6 +321,11 @@ class Stats:
         if self.recording:
             (self.polls if kind == "poll" else self.writes).append(milliseconds)
             self.statuses[f"{kind} {status}"] += 1
+
+    def updated(self, milliseconds: float) -> None:
+        """A screen shows a write, ``milliseconds`` after the write's answer."""
+        if self.recording:
+            self.updates.append(milliseconds)
 
     def error(self, kind: str, what: str) -> None:
         """A request that failed (a bad status, a timeout, a closed connection …)."""
@@ -369,11 +414,20 @@ class CpuMeter:
 
 @dataclass
 class Screen:
-    """One screen at a table (the tablet or a phone): its connection and its pulse URL."""
+    """One screen at a table (the tablet or a phone): its connection, its pulse URL, and its
+    table's event stream."""
 
     connection: Connection
     pulse: str
     referer: str
+    events: str
+    written: dict[int, float] = field(default_factory=dict)
+    """The table's writes: when each version's write was answered (shared by its screens)."""
+
+    @property
+    def version(self) -> int:
+        """The table's version this screen shows."""
+        return int(VERSION.search(self.pulse).group(2))
 
     async def poll(self, stats: Stats) -> None:
         """One pulse poll, as htmx sends it; follow the new pulse of a changed answer."""
@@ -393,10 +447,38 @@ class Screen:
                 stats.error("poll", "200 without a pulse")
                 return
             self.pulse = pulse
+            written = self.written.get(self.version)
+            if written is not None:
+                stats.updated((time.perf_counter() - written) * 1000)
         elif response.status != 204:
             stats.error("poll", str(response.status))
             return
         stats.ok("poll", milliseconds, response.status)
+
+    async def follow(self, stats: Stats, gate: Gate, deadline: float) -> None:
+        """As app.js does: keep the table's event stream open, and poll the pulse when the
+        version it says is not the one shown (never while nothing changed)."""
+        loop = asyncio.get_running_loop()
+        stream = Connection(self.connection.port, self.connection.cookies)
+        try:
+            while not gate.stopped and loop.time() < deadline:
+                try:
+                    async for version in stream.events(self.events):
+                        if gate.stopped:
+                            return
+                        if version != self.version:
+                            await gate.wait(0.0, POLL_EVERY)
+                            gate.busy += 1
+                            try:
+                                await self.poll(stats)
+                            finally:
+                                gate.busy -= 1
+                    stats.error("stream", "ended or refused")
+                except (OSError, EOFError, ValueError, asyncio.IncompleteReadError) as error:
+                    stats.error("stream", type(error).__name__)
+                await asyncio.sleep(2.0)  # the browser's retry
+        finally:
+            stream.close()
 
 
 @dataclass
@@ -411,7 +493,12 @@ class Table:
     writes: int = 0
 
     async def write(self, stats: Stats) -> None:
-        """The scorekeeper ticks the deck step on the tablet (htmx): it toggles each time."""
+        """The scorekeeper ticks the deck step on the tablet (htmx): it toggles each time.
+
+        As app.js does, the tap says what the tablet's page shows (its pulse), and the
+        tablet follows the new pulse its answer brings (so it does not poll for its own tap).
+        """
+        tablet = self.screens[0]
         body = urlencode({"csrf_token": self.token, "round": "1",
                           "step": WRITE_STEP}).encode()
         started = time.perf_counter()
@@ -419,6 +506,7 @@ class Table:
             response = await asyncio.wait_for(self.writer.request(
                 "POST", f"/t/{self.code}/games/1/tick",
                 {"HX-Request": "true", "X-CSRFToken": self.token,
+                 "X-Companion-Pulse": tablet.pulse,
                  "HX-Current-URL": f"http://{HOST}/t/{self.code}"}, body), REQUEST_TIMEOUT)
         except (TimeoutError, OSError, EOFError, ValueError) as error:
             self.writer.close()
@@ -428,6 +516,8 @@ class Table:
         self.writes += 1
         if 200 <= response.status < 400:
             stats.ok("write", milliseconds, response.status)
+            tablet.pulse = pulse_of(response.text) or tablet.pulse
+            tablet.written[tablet.version] = time.perf_counter()
         else:
             stats.error("write", str(response.status))
 
@@ -455,13 +545,15 @@ async def make_table(port: int, index: int) -> Table:
     token = csrf_of(start)
     expect(await keeper.request("POST", f"/t/{code}/start", body=urlencode(
         {"csrf_token": token, **OPTIONS}).encode()), 303, "starting the game")
-    screens = []
+    screens: list[Screen] = []
+    written: dict[int, float] = {}
     for connection, page in [(keeper, f"/t/{code}")] + [(p, f"/t/{code}/seat") for p in phones]:
         answer = expect(await connection.request("GET", page), 200, "a screen's page")
-        pulse = pulse_of(answer.text)
-        if pulse is None:
-            raise RuntimeError(f"no #pulse on {page}")
-        screens.append(Screen(connection, pulse, f"http://{HOST}:{port}{page}"))
+        pulse, events = pulse_of(answer.text), EVENTS.search(answer.text)
+        if pulse is None or events is None:
+            raise RuntimeError(f"no #pulse with its events on {page}")
+        screens.append(Screen(connection, pulse, f"http://{HOST}:{port}{page}",
+                              html.unescape(events.group(1)), written))
     return Table(code, index, screens, Connection(port, cookies), token)
 
 
@@ -564,16 +656,21 @@ async def paced(gate: Gate, origin: float, period: float, deadline: float,
             tick = max(tick, loop.time())
 
 
-def start_table(table: Table, stats: Stats, gate: Gate,
-                deadline: float) -> list[asyncio.Task]:
-    """Set a table's five screens polling and its scorekeeper writing, staggered."""
+def start_table(table: Table, stats: Stats, gate: Gate, deadline: float,
+                polling: bool) -> list[asyncio.Task]:
+    """Set a table's five screens following it (their event streams, or polling every 2 s)
+    and its scorekeeper writing, staggered."""
     loop = asyncio.get_running_loop()
     spread = random.Random(table.index)
     now = loop.time()
-    tasks = [asyncio.create_task(paced(
-        gate, now + spread.uniform(0, POLL_EVERY), POLL_EVERY, deadline,
-        functools.partial(screen.poll, stats), queue_last=True))
-        for screen in table.screens]
+    if polling:
+        tasks = [asyncio.create_task(paced(
+            gate, now + spread.uniform(0, POLL_EVERY), POLL_EVERY, deadline,
+            functools.partial(screen.poll, stats), queue_last=True))
+            for screen in table.screens]
+    else:
+        tasks = [asyncio.create_task(screen.follow(stats, gate, deadline))
+                 for screen in table.screens]
     tasks.append(asyncio.create_task(paced(
         gate, now + spread.uniform(0, WRITE_EVERY), WRITE_EVERY, deadline,
         functools.partial(table.write, stats), queue_last=False)))
@@ -745,6 +842,7 @@ class Step:
     tables: int
     polls: list[float]
     writes: list[float]
+    updates: list[float]
     statuses: Counter
     errors: Counter
     seconds: float
@@ -759,9 +857,10 @@ class Step:
         return sum(self.errors.values())
 
 
-def ladder(tables: int) -> list[int]:
-    """The table counts to run: the usual rungs up to ``tables``, and ``tables`` itself."""
-    return sorted({t for t in LADDER if t < tables} | {tables})
+def ladder(tables: int, lowest: int = 1) -> list[int]:
+    """The table counts to run: the usual rungs from ``lowest`` up to ``tables``, and
+    ``tables`` itself."""
+    return sorted({t for t in LADDER if lowest <= t < tables} | {tables})
 
 
 async def drive(args: argparse.Namespace, app_port: int, master: int,
@@ -779,7 +878,7 @@ async def drive(args: argparse.Namespace, app_port: int, master: int,
 
     stats = Stats()
     gate = Gate()
-    rungs = ladder(args.tables)
+    rungs = ladder(args.tables, args.lowest)
     # Every loop ends by this time at the latest, whatever happens.
     deadline = loop.time() + len(rungs) * (args.seconds + WARM_UP + 600)
     tasks: list[asyncio.Task] = []
@@ -796,7 +895,7 @@ async def drive(args: argparse.Namespace, app_port: int, master: int,
                       f"{time.monotonic() - made_at:.1f} s"
                       + (f" ({failed} attempts failed)" if failed else ""), flush=True)
             for table in tables[len(tasks) // 6:]:
-                tasks += start_table(table, stats, gate, deadline)
+                tasks += start_table(table, stats, gate, deadline, args.polling)
             stats.reset(recording=False)
             await asyncio.sleep(WARM_UP)
             stats.reset(recording=True)
@@ -805,7 +904,8 @@ async def drive(args: argparse.Namespace, app_port: int, master: int,
             await asyncio.sleep(args.seconds)
             stats.recording = False
             server_cpu, driver_cpu = meter.read()
-            step = Step(count, stats.polls, stats.writes, stats.statuses, stats.errors,
+            step = Step(count, stats.polls, stats.writes, stats.updates, stats.statuses,
+                        stats.errors,
                         loop.time() - window, server_cpu, driver_cpu, meter.busy(),
                         [rss_mb(pid) for pid in meter.pids if pid != master])
             steps.append(step)
@@ -827,8 +927,8 @@ async def drive(args: argparse.Namespace, app_port: int, master: int,
 
 HEADER = (f"{'T':>4} {'screens':>7} {'polls':>7} {'204':>7} {'200':>6} "
           f"{'poll p50/p95/p99 ms':>21} {'writes':>6} {'write p50/p95/p99 ms':>22} "
-          f"{'errors':>6} {'req/s':>6} {'srv CPU':>7} {'drv CPU':>7} {'busy 0/1':>8}  "
-          "worker RSS MB")
+          f"{'seen p50/p95 ms':>16} {'errors':>6} {'req/s':>6} {'srv CPU':>7} {'drv CPU':>7} "
+          f"{'busy 0/1':>8}  worker RSS MB")
 
 
 def row(step: Step) -> str:
@@ -837,9 +937,11 @@ def row(step: Step) -> str:
         return "/".join(f"{percentile(values, q):.1f}" for q in (0.5, 0.95, 0.99))
 
     total = len(step.polls) + len(step.writes) + step.error_count
+    seen = "/".join(f"{percentile(step.updates, q):.0f}" for q in (0.5, 0.95))
     return (f"{step.tables:>4} {step.tables * 5:>7} {len(step.polls):>7} "
             f"{step.statuses['poll 204']:>7} {step.statuses['poll 200']:>6} "
             f"{triple(step.polls):>21} {len(step.writes):>6} {triple(step.writes):>22} "
+            f"{seen:>16} "
             f"{step.error_count:>6} {total / step.seconds:>6.0f} {step.server_cpu:>6.0f}% "
             f"{step.driver_cpu:>6.0f}% {step.busy:>8}  " + " ".join(f"{mb:.0f}" for mb in step.rss))
 
@@ -848,10 +950,15 @@ def main() -> None:
     """Start the servers, drive them, print the figures and the summary line."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--tables", type=int, default=200, help="the most tables (200)")
+    parser.add_argument("--lowest", type=int, default=1,
+                        help="skip the rungs of the ladder below this many tables (1)")
     parser.add_argument("--seconds", type=float, default=30.0,
                         help="seconds measured at each table count (30)")
     parser.add_argument("--database", default="",
                         help="a PostgreSQL URL (default: a temporary SQLite file)")
+    parser.add_argument("--polling", action="store_true",
+                        help="screens poll every 2 s, as a page without its event stream does "
+                             "(default: they follow their table's event stream)")
     args = parser.parse_args()
     if args.tables < 1 or args.seconds <= 0:
         parser.error("--tables and --seconds must be positive")
@@ -894,9 +1001,12 @@ def main() -> None:
                                  else "not pinned (fewer than two cores)"), flush=True)
             print("  rate limits: the app's own, nothing changed (only wrong codes, i.e. "
                   "404s, count; the benchmark makes none)", flush=True)
-            print(f"  each table: 5 screens polling every {POLL_EVERY:.0f} s, the "
-                  f"scorekeeper ticking '{WRITE_STEP}' every {WRITE_EVERY:.0f} s; "
-                  f"{WARM_UP:.0f} s warm-up, {args.seconds:g} s measured per T", flush=True)
+            following = (f"polling every {POLL_EVERY:.0f} s (no event streams)" if args.polling
+                         else "following their table's event stream (polling when it speaks)")
+            print(f"  each table: 5 screens {following}, the scorekeeper ticking "
+                  f"'{WRITE_STEP}' every {WRITE_EVERY:.0f} s; {WARM_UP:.0f} s warm-up, "
+                  f"{args.seconds:g} s measured per T; seen: from a write's answer to another "
+                  "screen showing it", flush=True)
             steps, ceiling = asyncio.run(drive(args, app_port, server.pid, hello_port, hello))
         finally:
             stop_server(hello)

@@ -2,10 +2,11 @@
  *
  * Every page works without this file (plain forms and links); with it:
  *  1. the service worker is registered (offline page, installable app);
- *  2. a `companion:tick` event fires on <body> every 2 s while the page is
- *     visible, and at once when it becomes visible again; live partials poll
- *     with hx-trigger="companion:tick from:body", so a sleeping phone stops
- *     polling and catches up when it wakes;
+ *  2. a `companion:tick` event fires on <body> when the table the page follows
+ *     changed (its event stream, the #pulse's data-events, says the version),
+ *     and every 2 s while the page hears no stream; at once when the page
+ *     becomes visible again; live partials poll with hx-trigger="companion:tick
+ *     from:body", so a sleeping phone stops polling and catches up when it wakes;
  *  3. the screen stays awake while <body data-wake-lock="on">: by the Screen
  *     Wake Lock where the browser gives it (HTTPS, localhost), otherwise (plain
  *     http on a LAN) by nosleep.js from the first tap on; #wake-status in the
@@ -27,7 +28,14 @@
  * 11. a choice being made (a slip's name, the cards picked) in an element
  *     with data-keep-choice and an id survives the live updates around it;
  * 12. the answer of a poll the old page sent that comes after a boosted page
- *     change is dropped: it does not land in the new page.
+ *     change is dropped: it does not land in the new page;
+ * 13. a tap (an htmx POST) says what its page shows (the #pulse's URL, in
+ *     X-Companion-Pulse), so its answer brings, besides its own region, every
+ *     other region that changed and the page's new pulse: the page does not
+ *     poll to catch up with its own tap;
+ * 14. a page never rests behind the version its stream said (it polls again
+ *     once its requests settle), and an answer older than what the page shows
+ *     is not swapped in.
  *
  * Load it with `defer` (base.html does): 8 relies on running before
  * DOMContentLoaded. It needs no inline script, so the CSP forbids them all.
@@ -47,24 +55,120 @@
     });
   }
 
-  /* 2. Live ticks. */
+  /* 2. Live ticks, and the table's event stream. */
   function tick() {
     if (document.body) {
       document.body.dispatchEvent(new CustomEvent("companion:tick"));
     }
   }
 
+  var QUIET_MS = 40000;    // a stream that said nothing for this long is opened again
+  var REFUSED_MS = 60000;  // a server that held no stream for this page is asked again after
+  var stream = null;       // the EventSource of the table the page follows, if any
+  var streamUrl = "";
+  var spoke = false;       // the stream spoke since it (re)opened: the page hears
+  var latest = null;       // the latest version it said
+  var heard = 0;           // when it last spoke (or opened)
+  var refusedUntil = 0;
+
+  function hearing() {
+    return stream !== null && spoke && Date.now() - heard < QUIET_MS;
+  }
+
+  function showHearing() {
+    // <body data-stream="on|off">: whether the page hears its table (or polls instead).
+    if (document.body) {
+      document.body.setAttribute("data-stream", hearing() ? "on" : "off");
+    }
+  }
+
+  function listen() {
+    // One stream for the table the page follows, while the page is shown (a hidden page
+    // holds no connection: a browser gives a site only six at a time).
+    var pulse = document.getElementById("pulse");
+    var url = "";
+    if (pulse && window.EventSource && document.visibilityState === "visible"
+        && Date.now() >= refusedUntil) {
+      url = pulse.getAttribute("data-events") || "";
+    }
+    if (url === streamUrl) {
+      showHearing(); // (a boosted page change brings a <body> without it)
+      return;
+    }
+    if (stream) {
+      stream.close();
+      stream = null;
+    }
+    streamUrl = url;
+    spoke = false;
+    latest = null;
+    heard = Date.now();
+    showHearing();
+    if (!url) {
+      return;
+    }
+    var source = new EventSource(url);
+    stream = source;
+    source.onmessage = function (event) {
+      if (source !== stream) {
+        return;
+      }
+      spoke = true;
+      heard = Date.now();
+      latest = parseInt(event.data, 10);
+      showHearing();
+      var shown = document.getElementById("pulse");
+      if (shown && shown.getAttribute("data-version") !== event.data) {
+        tick(); // the table changed: the pulse brings what did
+      }
+    };
+    function giveUp() {
+      // Refused (the server holds as many streams as it may) or failed for good: poll, and
+      // ask again in a while.
+      source.close();
+      stream = null;
+      streamUrl = "";
+      refusedUntil = Date.now() + REFUSED_MS;
+      window.setTimeout(listen, REFUSED_MS);
+      showHearing();
+    }
+    source.addEventListener("full", function () {
+      if (source === stream) {
+        giveUp();
+      }
+    });
+    source.onerror = function () {
+      if (source !== stream) {
+        return;
+      }
+      spoke = false; // the page polls until the stream speaks again
+      showHearing();
+      if (source.readyState === EventSource.CLOSED) {
+        giveUp();
+      }
+    };
+  }
+
   function startTicks() {
     window.setInterval(function () {
-      if (document.visibilityState === "visible") {
+      if (stream && Date.now() - heard > QUIET_MS) {
+        streamUrl = ""; // silent too long (a proxy holding it back?): open it again
+        listen();
+      }
+      showHearing();
+      if (document.visibilityState === "visible" && !hearing()) {
         tick();
       }
     }, TICK_MS);
     document.addEventListener("visibilitychange", function () {
+      listen();
       if (document.visibilityState === "visible") {
         tick();
       }
     });
+    // A boosted page change may bring a page that follows another table, or none.
+    document.addEventListener("htmx:afterSettle", listen);
+    listen();
   }
 
   /* 3. Keeping the screen awake. */
@@ -501,6 +605,42 @@
     });
   }
 
+  /* 14. The page never rests behind its table. */
+  function keepUp() {
+    // A tap and the page's pulse never cross (hx-sync, _macros.html), but an answer may
+    // still come from before a change the stream has told of since (a poll dropped while
+    // a tap was under way): once requests settle, a page behind the version its stream
+    // said polls again. And an answer older than what the page shows is not swapped in.
+    document.addEventListener("htmx:beforeSwap", function (event) {
+      var detail = event.detail;
+      var pulse = document.getElementById("pulse");
+      if (!detail.shouldSwap || detail.boosted || !pulse || !detail.xhr) {
+        return;
+      }
+      var found = /data-version="(\d+)"/.exec(detail.xhr.responseText || "");
+      if (found && parseInt(found[1], 10) < parseInt(pulse.getAttribute("data-version"), 10)) {
+        detail.shouldSwap = false;
+      }
+    });
+    document.addEventListener("htmx:afterRequest", function (event) {
+      var pulse = document.getElementById("pulse");
+      if (event.detail.successful && pulse && latest !== null
+          && parseInt(pulse.getAttribute("data-version"), 10) < latest) {
+        window.setTimeout(tick, 0); // after htmx has let go of this request
+      }
+    });
+  }
+
+  /* 13. A tap says what its page shows. */
+  function sendPageStamps() {
+    document.addEventListener("htmx:configRequest", function (event) {
+      var pulse = document.getElementById("pulse");
+      if (pulse && event.detail.verb !== "get") {
+        event.detail.headers["X-Companion-Pulse"] = pulse.getAttribute("hx-get");
+      }
+    });
+  }
+
   function start() {
     loadHtmx();
     registerServiceWorker();
@@ -513,7 +653,9 @@
     runCountdowns();
     countPicks();
     nameDealers();
+    keepUp(); // before keepChoices: an answer not swapped saves no choice
     keepChoices();
+    sendPageStamps();
   }
 
   if (document.readyState === "loading") {

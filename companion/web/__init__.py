@@ -9,7 +9,8 @@ from __future__ import annotations
 
 from flask import Flask
 
-from . import errors, filters
+from ..extensions import db
+from . import doorbell, errors, filters, versions
 from .api import bp as api_bp
 from .flow import FLOWS_EXTENSION
 from .games import FLOWS
@@ -32,6 +33,9 @@ def register(app: Flask) -> None:
     for blueprint in BLUEPRINTS:
         app.register_blueprint(blueprint)
     app.extensions[FLOWS_EXTENSION] = dict(FLOWS)
+    versions.install(app)
+    with app.app_context():
+        doorbell.install(app, db.engine)
     for name, flow in FLOWS.items():
         if flow.blueprint is not None:
             app.register_blueprint(flow.blueprint,

@@ -36,8 +36,9 @@ from .errors import message_of
 from .flow import GameFlow, View, flow_for, flows
 from .limits import wrong_codes
 from .live import is_htmx
-from .regions import phone_region, tablet_region
+from .regions import phone_region, tablet_region, tap_answer
 from .roles import find_table, is_keeper, phone, require_keeper, require_seat_at
+from .versions import committed, locked
 
 
 class Who(Enum):
@@ -100,7 +101,9 @@ class Act:
 def load_game(code: str, number: int) -> tuple[Table, Game]:
     """The table and its game ``number``, or a 404 a player can act on."""
     table = find_table(code)
-    game = db.session.scalar(queries.game_number(table.id, number))
+    game = table.latest_game  # usually the one: loaded with the table
+    if game is None or game.number != number:
+        game = db.session.scalar(queries.game_number(table.id, number))
     if game is None:
         abort(404, f"This table has no game {number}.")
     return table, game
@@ -128,6 +131,7 @@ def _finish(made: Any, default: Callable[[], Response],
         db.session.rollback()
         return response
     db.session.commit()
+    committed()
     for then in after_commit:
         then()
     return response if response is not None else default()
@@ -179,7 +183,7 @@ def _same_round(draft: round_store.RoundDraft) -> None:
 def answer(table: Table, *, keeper: bool) -> Response:
     """The answer to a done action: the round region (htmx), or back to the page."""
     if is_htmx() and not request.headers.get("HX-Boosted"):
-        return make_response(tablet_region(table) if keeper else phone_region(table))
+        return make_response(tap_answer(table, keeper=keeper))
     page = "tables.keeper" if keeper else "seats.seat"
     return redirect(url_for(page, code=table.code) + "#round", code=303)
 
@@ -233,6 +237,7 @@ def game_action(who: Who, *phases: Enum, refuse: str | None = None, same_round: 
             flow = flow_for(game.game)
             _same_game(flow, game)
             draft = round_store.locked_draft(game)
+            locked(table)
             if same_round:
                 _same_round(draft)
             moment = flow.moment(table, game, seat.name if seat is not None else None)

@@ -32,7 +32,7 @@ import json
 import threading
 from collections import OrderedDict
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from enum import Enum
 from types import ModuleType
 from typing import Any, ClassVar
@@ -47,6 +47,7 @@ from ..store import rounds as round_store
 from ..store.sealed import SealedStatus
 from .charts import score_chart
 from .forms import MAX_SEATS, FormError, money_text
+from .versions import at_version
 
 FLOWS_EXTENSION = "companion.flows"
 
@@ -129,6 +130,11 @@ class Checklist:
         return sum(step.done for step in self.steps)
 
 
+def corrected_from(draft: round_store.RoundDraft) -> tuple[Any, ...] | None:
+    """The confirmed rounds as they stood before the corrections since the last confirm."""
+    return tuple(draft.corrected_from) if draft.corrected_from is not None else None
+
+
 def checklist(name: str, title: str, steps: Sequence[str],
               draft: round_store.RoundDraft) -> Checklist:
     """A checklist whose steps are keyed ``<name>:<index>`` and ticked in the round's draft."""
@@ -167,6 +173,8 @@ class View:
     dealer: str | None = None
     """Who deals the round in progress (None once the game is over)."""
     checklists: tuple[Checklist, ...] = ()
+    corrected_from: tuple[Any, ...] | None = None
+    """The confirmed rounds as they stood before the corrections since the last confirm."""
     correction: Correction | None = None
     """For a phone: what the latest correction of past rounds changed for this player."""
 
@@ -350,21 +358,41 @@ class GameFlow:
     # -- the moment
 
     def moment(self, table: Table, game: Game, me: str | None = None) -> View:
-        """The game now, for the tablet (``me`` None) or ``me``'s phone."""
+        """The game now, for the tablet (``me`` None) or ``me``'s phone.
+
+        What every screen of the table sees (:meth:`table_moment`) is made once
+        per version of the table and shared (:class:`Moments`); each screen then
+        gets its own (:meth:`personal`): see :mod:`companion.web.versions`.
+        """
+        shared = at_version(table, ("moment", game.id), lambda: self.table_moment(table, game))
+        return self.personal(shared, table, game, me)
+
+    def table_moment(self, table: Table, game: Game) -> View:
+        """The game now as every screen of the table sees it (the tablet's view).
+
+        Made from the table's facts alone (never from who asks, nor the clock):
+        it is shared by every screen until the table's version changes.
+        """
         record = game.record()
         draft = round_store.current_draft(game)
         try:
             result = self.replay(record)
         except RuleError as error:
-            return View(table=table, game=game, me=me, phase=DefaultPhase.OVER, result=None,
+            return View(table=table, game=game, me=None, phase=DefaultPhase.OVER, result=None,
                         problem=str(error))
         over = result["finished"] or not self.playing(game)
         dealer = None if over else self.dealer_now(record, result)
         lists = () if over else self.checklists(game, draft, dealer)
-        return View(table=table, game=game, me=me, result=result,
+        return View(table=table, game=game, me=None, result=result,
                     phase=DefaultPhase.OVER if over else DefaultPhase.PLAYING,
                     round_index=len(game.rounds), dealer=dealer, checklists=lists,
-                    correction=self.correction(game, draft, result, me))
+                    corrected_from=corrected_from(draft))
+
+    def personal(self, view: View, table: Table, game: Game, me: str | None) -> View:
+        """The table's moment ``view`` for one screen: this request's table and game, and
+        what only ``me``'s phone shows (a game adds its own: a slip, a team)."""
+        return replace(view, table=table, game=game, me=me,
+                       correction=self.correction(game, view, me))
 
     @staticmethod
     def playing(game: Game) -> bool:
@@ -392,11 +420,11 @@ class GameFlow:
         """``me``'s total in a result (a team game finds the player's team)."""
         return result["totals"].get(me)
 
-    def correction(self, game: Game, draft: round_store.RoundDraft,
-                   result: Mapping[str, Any], me: str | None) -> Correction | None:
+    def correction(self, game: Game, view: View, me: str | None) -> Correction | None:
         """What the corrections since the last confirm changed for ``me`` (None: nothing)."""
-        before_rounds = draft.corrected_from
-        if me is None or before_rounds is None or len(before_rounds) != len(game.rounds):
+        before_rounds = view.corrected_from
+        if (me is None or view.result is None or before_rounds is None
+                or len(before_rounds) != len(game.rounds)):
             return None
         changed = tuple(i + 1 for i, (old, new) in enumerate(zip(before_rounds, game.rounds,
                                                                  strict=True)) if old != new)
@@ -406,7 +434,7 @@ class GameFlow:
             before = self.replay(game.record() | {"rounds": list(before_rounds)})
         except RuleError:
             return None
-        old, new = self.total_of(before, me, game), self.total_of(result, me, game)
+        old, new = self.total_of(before, me, game), self.total_of(view.result, me, game)
         if old == new:
             return None
         return Correction(changed, old, new)
@@ -484,4 +512,4 @@ def flow_for(game: str) -> GameFlow:
 
 
 __all__ = ["Checklist", "Correction", "DefaultFlow", "DefaultPhase", "GameFlow", "SealedStep",
-           "Step", "View", "checklist", "flow_for", "flows"]
+           "Step", "View", "checklist", "corrected_from", "flow_for", "flows"]

@@ -22,8 +22,7 @@ from flask import Blueprint, render_template
 
 from .limits import wrong_codes
 from .live import live_table
-from .regions import game_page_context, join_context, keeper_context, seat_context
-from .roles import phone
+from .regions import game_page_context, join_context, phone_pulse, tablet_pulse
 
 bp = Blueprint("pulse", __name__)
 
@@ -32,16 +31,14 @@ bp = Blueprint("pulse", __name__)
 @wrong_codes
 def keeper(code: str):
     """The tablet's pulse: its round, the scoreboard and the seats, as they changed."""
-    table = live_table(code, "tables.keeper", keeper=True)
-    return render_template("tables/_pulse.html", **keeper_context(table, pulse=True))
+    return tablet_pulse(live_table(code, "tables.keeper", keeper=True))
 
 
 @bp.get("/t/<code>/seat/pulse")
 @wrong_codes
 def seat(code: str):
     """A phone's pulse: its seat, its round and the scoreboard, as they changed."""
-    table = live_table(code, "seats.seat")
-    return render_template("seats/_pulse.html", **seat_context(table, phone(table), pulse=True))
+    return phone_pulse(live_table(code, "seats.seat"))
 
 
 @bp.get("/t/<code>/games/<int:number>/pulse")

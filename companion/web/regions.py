@@ -9,7 +9,9 @@ from __future__ import annotations
 
 import hashlib
 import json
+from collections.abc import Mapping
 from typing import Any
+from urllib.parse import parse_qs
 
 from flask import render_template, request, url_for
 
@@ -18,6 +20,7 @@ from ..store import Game, Table, queries
 from .flow import GameFlow, View, flow_for, flows
 from .forms import FormError
 from .roles import Phone, is_keeper, phone
+from .versions import at_version
 
 
 def table_flow(table: Table) -> GameFlow:
@@ -46,6 +49,30 @@ def phone_region(table: Table, *, error: str | None = None) -> str:
     """This phone's round region, rendered (with a refusal on top, if any)."""
     return render_template("rounds/_phone.html", error=error,
                            **round_context(table, keeper=False, me=phone(table)))
+
+
+def tablet_pulse(table: Table) -> str:
+    """The tablet's pulse answer: its round, and the scoreboard and seats if they changed."""
+    return render_template("tables/_pulse.html", **keeper_context(table, pulse=True))
+
+
+def phone_pulse(table: Table) -> str:
+    """A phone's pulse answer: its round, and its seat and the scoreboard if they changed."""
+    return render_template("seats/_pulse.html", **seat_context(table, phone(table), pulse=True))
+
+
+def tap_answer(table: Table, *, keeper: bool) -> str:
+    """The answer to an htmx tap: the round region in place and, when the tap said what its
+    page shows (the tablet's or the phone's page), that page's pulse answer around it (the
+    other regions that changed, and the new pulse), so the page needs no poll to catch up."""
+    page = page_pulse()
+    if keeper and page is not None and page[0] == url_for("pulse.keeper", code=table.code):
+        return render_template("tables/_pulse.html",
+                               **keeper_context(table, pulse=True) | {"round_oob": False})
+    if not keeper and page is not None and page[0] == url_for("pulse.seat", code=table.code):
+        return render_template("seats/_pulse.html", **seat_context(
+            table, phone(table), pulse=True) | {"round_oob": False})
+    return tablet_region(table) if keeper else phone_region(table)
 
 
 def scoreboard_context(table: Table, game: Game | None, live_url: str, *,
@@ -78,19 +105,26 @@ def score_stamp(table: Table, game: Game | None) -> str:
     """The scoreboard's stamp: the game's record, its status and the table's money unit."""
     if game is None:
         return stamp(None)
-    return stamp(game.id, game.status, table.unit, game.record())
+    return at_version(table, ("score", game.id),
+                      lambda: stamp(game.id, game.status, table.unit, game.record()))
+
+
+def _table_seats_stamp(table: Table) -> str:
+    """The seats' stamp as every screen sees them (a phone adds its own standing)."""
+    asking = [(r.id, r.seat_id) for r in db.session.scalars(queries.pending_requests(table.id))]
+    playing = table.playing
+    return stamp([(s.position, s.name, s.held) for s in table.seats], asking, table.first_dealer,
+                 table.dealer_drawn, playing.number if playing else None)
 
 
 def seats_stamp(table: Table, me: Phone | None = None) -> str:
-    """The seats' stamp: who sits where, who holds a seat, who asks, who deals first."""
-    asking = [(r.id, r.seat_id) for r in db.session.scalars(queries.pending_requests(table.id))]
-    playing = table.playing
-    mine = None
-    if me is not None:
-        mine = (me.seat.id if me.seat else None,
-                (me.request.id, me.request.status) if me.request else None, me.known)
-    return stamp([(s.position, s.name, s.held) for s in table.seats], asking, table.first_dealer,
-                 table.dealer_drawn, playing.number if playing else None, mine)
+    """The seats' stamp: who sits where, who holds a seat, who asks, who deals first, and
+    where this phone stands."""
+    seats = at_version(table, "seats", lambda: _table_seats_stamp(table))
+    if me is None:
+        return seats
+    return stamp(seats, me.seat.id if me.seat else None,
+                 (me.request.id, me.request.status) if me.request else None, me.known)
 
 
 def stamps(table: Table, game: Game | None, me: Phone | None = None) -> dict[str, Any]:
@@ -98,13 +132,38 @@ def stamps(table: Table, game: Game | None, me: Phone | None = None) -> dict[str
     return {"v": table.version, "s": score_stamp(table, game), "p": seats_stamp(table, me)}
 
 
-def pulse_context(url: str, now: dict[str, Any], pulse: bool) -> dict[str, Any]:
-    """A page's pulse (its URL and stamps); for a pulse answer, also the stamps that
-    changed since the ones the poll brought (``changed``: the regions it carries)."""
-    context: dict[str, Any] = {"pulse_url": url, "pulse_stamps": now}
+PULSE_HEADER = "X-Companion-Pulse"
+"""What a page shows, sent by app.js with each of its taps: its #pulse's URL (path and stamps)."""
+
+
+def page_pulse() -> tuple[str, dict[str, str]] | None:
+    """The pulse of the page a tap came from (its path and stamps), if the tap said."""
+    sent = request.headers.get(PULSE_HEADER, "")
+    if not sent:
+        return None
+    path, _, query = sent[:500].partition("?")
+    return path, {key: values[0] for key, values in parse_qs(query).items()}
+
+
+def shown_stamps() -> Mapping[str, str]:
+    """The stamps of what the page shows: a pulse's own query, or what a tap said."""
+    if request.method == "GET":
+        return request.args
+    page = page_pulse()
+    return page[1] if page is not None else {}
+
+
+def pulse_context(table: Table, url: str, now: dict[str, Any], pulse: bool) -> dict[str, Any]:
+    """A page's pulse (its URL and stamps, and the table's event stream that says when to
+    poll it); for a pulse answer, also the stamps that changed since the ones the page
+    shows (``changed``: the regions it carries)."""
+    context: dict[str, Any] = {"pulse_url": url, "pulse_stamps": now,
+                               "pulse_events": url_for("doorbell.events", code=table.code)}
     if pulse:
-        context |= {"oob": True, "changed": {key for key, value in now.items()
-                                             if request.args.get(key) != str(value)}}
+        shown = shown_stamps()
+        context |= {"oob": True, "round_oob": True,
+                    "changed": {key for key, value in now.items()
+                                if shown.get(key) != str(value)}}
     return context
 
 
@@ -149,7 +208,7 @@ def keeper_context(table: Table, *, pulse: bool = False) -> dict[str, Any]:
 
     For a pulse answer (``pulse``), the scoreboard and the seats only when they changed.
     """
-    context = pulse_context(url_for("pulse.keeper", code=table.code),
+    context = pulse_context(table, url_for("pulse.keeper", code=table.code),
                             stamps(table, table.current_game), pulse)
     rounds = round_context(table, keeper=True)
     if wanted(context, "s"):
@@ -164,7 +223,7 @@ def join_context(table: Table, *, pulse: bool = False, **extra: object) -> dict[
     """What the join page shows (the free seats, this phone's standing there), its pulse."""
     me = phone(table)
     return ({"table": table, "flow": table_flow(table), "me": me, **extra}
-            | pulse_context(url_for("pulse.join", code=table.code), stamps(table, None, me),
+            | pulse_context(table, url_for("pulse.join", code=table.code), stamps(table, None, me),
                             pulse))
 
 
@@ -173,7 +232,7 @@ def seat_context(table: Table, me: Phone, *, pulse: bool = False) -> dict[str, A
 
     For a pulse answer (``pulse``), the scoreboard only when it changed.
     """
-    context = pulse_context(url_for("pulse.seat", code=table.code),
+    context = pulse_context(table, url_for("pulse.seat", code=table.code),
                             stamps(table, table.current_game, me), pulse)
     rounds = round_context(table, keeper=False, me=me)
     if wanted(context, "s"):
@@ -186,7 +245,7 @@ def game_page_context(table: Table, number: int, *, pulse: bool = False) -> dict
     game = db.session.scalar(queries.game_number(table.id, number))
     return (scoreboard_context(table, game, url_for("games.scoreboard", code=table.code,
                                                      number=number))
-            | pulse_context(url_for("pulse.game", code=table.code, number=number),
+            | pulse_context(table, url_for("pulse.game", code=table.code, number=number),
                             stamps(table, game), pulse))
 
 

@@ -23,6 +23,16 @@ SCORE_ROWS = '[data-testid="score-table"] tbody tr[data-round]:not([data-round="
 
 SUIT_LETTERS = {"♠": "S", "♥": "H", "♦": "D", "♣": "C"}
 
+FULL = "event: full\ndata: \n\n"
+"""What a server holding as many event streams as it may says (companion.web.doorbell.FULL)."""
+
+
+def without_stream(context) -> None:
+    """The server refuses this device's event streams, as one holding all it may: its pages
+    poll every 2 s (as with no stream at all). Pages opened or reloaded after this."""
+    context.route("**/events", lambda route: route.fulfill(
+        status=200, content_type="text/event-stream", body=FULL))
+
 
 def card_code(card: str) -> str:
     """A card as the pickers' checkboxes name it: ``10♦`` → ``10D``, ``K♥`` → ``KH``."""

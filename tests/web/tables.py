@@ -19,6 +19,7 @@ from urllib.parse import urlsplit
 from companion.extensions import db, limiter
 from companion.store import ALPHABET, queries
 from companion.store import rounds as round_store
+from companion.web import versions
 
 HTMX = {"HX-Request": "true"}
 GENERIC = ("tick", "confirm", "undo", "rounds/")
@@ -171,6 +172,7 @@ def fresh(app, actions, monkeypatch):
         db.session.remove()
         db.drop_all()
         db.create_all()
+    versions.install(app)  # the new database starts its versions again: forget the old ones
     limiter.reset()
     return type(actions)(app, app.test_client())
 

@@ -27,6 +27,9 @@ def pulse_of(html: str) -> str:
     return url.replace("&amp;", "&")
 
 
+ROUND = re.compile(r'<section [^>]*\bid="round"[^>]*>')
+
+
 def oob_ids(html: str) -> list[str]:
     """The regions a pulse answer swaps in, by id."""
     return re.findall(r'id="([\w-]+)"[^>]*hx-swap-oob="true"', html)
@@ -226,3 +229,90 @@ def test_a_poll_held_back_by_the_limit_skips_the_tick_quietly(app, client, actio
     boosted = client.get("/join", query_string={"code": code},
                          headers={**HTMX, "HX-Boosted": "true"})
     assert boosted.status_code == 429 and "Too many tries" in boosted.get_data(as_text=True)
+
+
+def test_a_tap_answer_brings_the_page_up_to_date_so_its_next_poll_is_a_204(client, actions):
+    from tests.web.test_tromplemond import Table as Game
+
+    code = actions.create_table()
+    phones = actions.seat_everyone(code)
+    actions.start(code)
+    game = Game(actions, code, phones)
+    keeper_url = pulse_of(client.get(f"/t/{code}").get_data(as_text=True))
+    tap = {"X-Companion-Pulse": keeper_url, **HTMX}
+    answer = actions.post(f"/t/{code}/games/1/tick", {"round": "1", "step": "deal:0"},
+                          headers=tap).get_data(as_text=True)
+    # The round in place (the tap's own target), the new pulse by its id: nothing else changed.
+    assert oob_ids(answer) == ["pulse"]
+    assert len(ROUND.findall(answer)) == 1 and 'data-step="deal:0" data-done="yes"' in answer
+    new_url = pulse_of(answer)
+    assert f"v={version(actions, code)}&" in new_url
+    assert client.get(new_url, headers=HTMX).status_code == 204
+    # A confirmed round changes the scoreboard too: the tap's answer brings it.
+    game.vote_off("Emily")
+    for name in ("Rob", "Sam", "Nick"):
+        game.quick(name, 20)
+    keeper_url = pulse_of(client.get(f"/t/{code}").get_data(as_text=True))
+    answer = actions.post(f"/t/{code}/games/1/confirm", {"round": "1"},
+                          headers={**HTMX, "X-Companion-Pulse": keeper_url}).get_data(
+        as_text=True)
+    assert oob_ids(answer) == ["pulse", "scoreboard"]
+    assert 'data-total="Rob"' in answer
+    assert client.get(pulse_of(answer), headers=HTMX).status_code == 204
+    # A phone's tap: its own page's pulse (the tablet's pulse URL is not its page).
+    phone_url = pulse_of(phones[0].get(f"/t/{code}/seat").get_data(as_text=True))
+    for sent, pulse_back in ((phone_url, True), (keeper_url, False), ("", False)):
+        answer = actions.post(f"/t/{code}/games/1/tick", {"round": "2", "step": "deal:1",
+                                                          "from": "seat"}, client=phones[0],
+                              headers={**HTMX, "X-Companion-Pulse": sent}).get_data(
+            as_text=True)
+        assert ('id="pulse"' in answer) is pulse_back, sent
+        [round_tag] = ROUND.findall(answer)
+        assert "hx-swap-oob" not in round_tag, "the round goes in place: the tap's own target"
+
+
+def test_after_a_tap_the_moment_is_made_once_for_every_screen(client, actions, monkeypatch):
+    from companion.web.games.tromplemond.flow import TromplemondFlow
+
+    code = actions.create_table()
+    phones = actions.seat_everyone(code)
+    actions.start(code)
+    pulses = [pulse_of(client.get(f"/t/{code}").get_data(as_text=True))] + [
+        pulse_of(phone.get(f"/t/{code}/seat").get_data(as_text=True)) for phone in phones]
+    made = []
+    real = TromplemondFlow.table_moment
+    monkeypatch.setattr(TromplemondFlow, "table_moment",
+                        lambda self, *args: made.append(1) or real(self, *args))
+    actions.post(f"/t/{code}/games/1/tick", {"round": "1", "step": "deal:0"})
+    made.clear()  # the tap itself (before and after its commit)
+    answers = [device.get(url, headers=HTMX).get_data(as_text=True)
+               for device, url in zip([client, *phones], pulses, strict=True)]
+    assert len(made) == 1
+    assert all('data-step="deal:0" data-done="yes"' in answer for answer in answers)
+    # Each screen still gets its own: Sam's slip, not Rob's; the tablet's vote status.
+    actions.post(f"/t/{code}/games/1/tromplemond/vote", {"round": "1"})
+    made.clear()
+    slips = [phone.get(f"/t/{code}/seat/round?v=0", headers=HTMX).get_data(as_text=True)
+             for phone in phones]
+    assert len(made) == 1
+    for name, slip in zip(("Rob", "Sam", "Nick", "Emily"), slips, strict=True):
+        choices = set(re.findall(r'name="choice" value="(\w+)"', slip))
+        assert choices == {"Rob", "Sam", "Nick", "Emily"} - {name}, name
+
+
+def test_a_shared_moment_keeps_the_interrogation_clock_running(client, actions, monkeypatch):
+    from datetime import timedelta
+
+    from companion.store import tromplemond as store
+
+    code = actions.create_table()
+    phones = actions.seat_everyone(code)
+    actions.start(code)
+    actions.post(f"/t/{code}/games/1/tromplemond/timer", {"round": "1", "action": "start"})
+    first = phones[0].get(f"/t/{code}/seat/round?v=0", headers=HTMX).get_data(as_text=True)
+    assert re.search(r'data-countdown="(29\d|300)"', first)
+    later = store._now() + timedelta(seconds=30)
+    monkeypatch.setattr(store, "_now", lambda: later)
+    # The same version (no change since): another screen shares the moment, not its clock.
+    second = phones[1].get(f"/t/{code}/seat/round?v=0", headers=HTMX).get_data(as_text=True)
+    assert re.search(r'data-countdown="(26\d|270)"', second)

@@ -30,7 +30,7 @@ from ....rules.tromplemond import Standing, standings
 from ....store import PLAYING, Game, Table
 from ....store import rounds as round_store
 from ...charts import score_chart
-from ...flow import GameFlow, View
+from ...flow import GameFlow, View, corrected_from
 from ...forms import UNITS, money_text
 from . import forms
 
@@ -212,22 +212,22 @@ class ClumondFlow(GameFlow, folder="clumond", stylesheet=True):
 
     # -- the moment
 
-    def moment(self, table: Table, game: Game, me: str | None = None) -> RoundView:
-        """The round now, for the tablet or ``me``'s phone."""
+    def table_moment(self, table: Table, game: Game) -> RoundView:
+        """The round now, as every screen sees it."""
         record = game.record()
         try:
             now = rules.progress(record)
         except RuleError as error:
-            return RoundView(table=table, game=game, me=me, phase=Phase.END, result=None,
+            return RoundView(table=table, game=game, me=None, phase=Phase.END, result=None,
                              problem=str(error))
         draft = round_store.current_draft(game)
         result = now.result
         fields: dict[str, Any] = {
-            "table": table, "game": game, "me": me, "result": result, "now": now,
+            "table": table, "game": game, "me": None, "result": result, "now": now,
             "options": now.options, "round_index": draft.round_index,
             "drawn": table.dealer_drawn,
             "phones": frozenset(s.name for s in table.seats if s.held and s.name),
-            "correction": self.correction(game, draft, result, me),
+            "corrected_from": corrected_from(draft),
         }
         if now.finished or game.status != PLAYING:
             return RoundView(phase=Phase.END, end=self._end(table, record, result), **fields)

@@ -34,7 +34,7 @@ from ....rules.common import and_list
 from ....store import PLAYING, Game, Table, sealed
 from ....store import rounds as round_store
 from ...charts import score_chart
-from ...flow import GameFlow, SealedStep, View, checklist
+from ...flow import GameFlow, SealedStep, View, checklist, corrected_from
 from ...vote import Slip, slip_for
 from . import forms
 
@@ -435,8 +435,8 @@ class TrefeltrompFlow(GameFlow, folder="trefeltromp", stylesheet=True):
 
     # -- the moment
 
-    def moment(self, table: Table, game: Game, me: str | None = None) -> HandView:
-        """The game now, for the tablet or ``me``'s phone."""
+    def table_moment(self, table: Table, game: Game) -> HandView:
+        """The game now, as every screen sees it."""
         record = game.record()
         draft = round_store.current_draft(game)
         try:
@@ -444,16 +444,16 @@ class TrefeltrompFlow(GameFlow, folder="trefeltromp", stylesheet=True):
             options = rules.read_options(record.get("options"))
             figures = rules.figures(record)
         except RuleError as error:
-            return HandView(table=table, game=game, me=me, phase=Phase.END, result=None,
+            return HandView(table=table, game=game, me=None, phase=Phase.END, result=None,
                             problem=str(error))
         facts = draft.facts
         log = log_of(facts)
         fields: dict[str, Any] = {
-            "table": table, "game": game, "me": me, "result": result, "options": options,
+            "table": table, "game": game, "me": None, "result": result, "options": options,
             "figures": figures, "round_index": draft.round_index, "at": len(log),
             "buys_in": tuple(b[0] for b in facts.get("buys") or ()),
             "chart": score_chart(result, start=figures.start, title="Stacks after each hand"),
-            "correction": self.correction(game, draft, result, me),
+            "corrected_from": corrected_from(draft),
         }
         last = result["rounds"][-1] if result["rounds"] else None
         if last is not None:
@@ -532,10 +532,16 @@ class TrefeltrompFlow(GameFlow, folder="trefeltromp", stylesheet=True):
             undo=_undo_text(facts, log, clash), clash=clash, taken=frozenset(taken),
             checklists=(checklist("deal", deal.title, deal.steps, draft),))
         if phase in REVEAL_PHASES:
-            step = REVEAL_STEPS[phase.value]
             view = replace(view, sealing=_sealing_of(game, draft.round_index, phase.value))
-            view = replace(view, slip=slip_for(view, step, view.me))
         return _with_reveal(view)
+
+    def personal(self, view: View, table: Table, game: Game, me: str | None) -> View:
+        """The hand for one screen, with its slip while a reveal is being laid."""
+        view = super().personal(view, table, game, me)
+        step = REVEAL_STEPS.get(view.phase.value) if view.phase in REVEAL_PHASES else None
+        if step is not None:
+            view = replace(view, slip=slip_for(view, step, me))
+        return view
 
     @staticmethod
     def _seat_lines(table: Table, players: Sequence[str], hand: rules.Hand | None,

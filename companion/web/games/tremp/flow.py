@@ -17,7 +17,7 @@ which :meth:`TrempFlow.round_to_confirm` leaves out.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from enum import Enum
 from typing import Any
 
@@ -30,7 +30,7 @@ from ....rules.common import Number, and_list, left_of
 from ....store import PLAYING, Game, Table
 from ....store import rounds as round_store
 from ...charts import score_chart
-from ...flow import GameFlow, View
+from ...flow import GameFlow, View, corrected_from
 from . import forms
 
 bp = Blueprint("tremp", __name__)
@@ -264,23 +264,23 @@ class TrempFlow(GameFlow, folder="tremp", stylesheet=True):
 
     # -- the moment
 
-    def moment(self, table: Table, game: Game, me: str | None = None) -> HandView:
-        """The hand now, for the tablet or ``me``'s phone."""
+    def table_moment(self, table: Table, game: Game) -> HandView:
+        """The hand now, as every screen sees it."""
         record = game.record()
         try:
             now = rules.progress(record)
         except RuleError as error:
-            return HandView(table=table, game=game, me=me, phase=Phase.END, result=None,
+            return HandView(table=table, game=game, me=None, phase=Phase.END, result=None,
                             problem=str(error))
         draft = round_store.current_draft(game)
         result = now.result
         fields: dict[str, Any] = {
-            "table": table, "game": game, "me": me, "result": result, "now": now,
+            "table": table, "game": game, "me": None, "result": result, "now": now,
             "round_index": now.hand_index, "facts": draft.facts,
-            "teams": self._teams(now, me),
+            "teams": self._teams(now, None),
             "rows": tuple(hand_row(n, done) for n, done in enumerate(result["rounds"], 1)),
             "chart": score_chart(result),
-            "correction": self.correction(game, draft, result, me),
+            "corrected_from": corrected_from(draft),
         }
         if now.finished or game.status != PLAYING:
             return HandView(phase=Phase.END, **fields)
@@ -311,6 +311,14 @@ class TrempFlow(GameFlow, folder="tremp", stylesheet=True):
         except RuleError as error:
             problem = str(error)
         return HandView(phase=Phase.SCORE, preview=preview, preview_problem=problem, **fields)
+
+    def personal(self, view: View, table: Table, game: Game, me: str | None) -> View:
+        """The hand for one screen: the phone's own team marked."""
+        view = super().personal(view, table, game, me)
+        now = getattr(view, "now", None)
+        if me is not None and now is not None:
+            view = replace(view, teams=self._teams(now, me))
+        return view
 
     @staticmethod
     def _facts(bids: tuple[tuple[str, str], ...], tricks: Any) -> dict[str, Any]:

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
+from datetime import datetime
 from enum import Enum
 from typing import Any
 
@@ -25,7 +26,7 @@ from ....store import PLAYING, Game, Table, sealed
 from ....store import rounds as round_store
 from ....store import tromplemond as store
 from ...charts import score_chart
-from ...flow import Checklist, GameFlow, SealedStep, View, checklist
+from ...flow import Checklist, GameFlow, SealedStep, View, checklist, corrected_from
 from ...forms import money_text
 from ...vote import Slip, slip_for
 from . import forms
@@ -108,10 +109,18 @@ class HandLine:
 
 @dataclass(frozen=True)
 class Timer:
-    """The interrogation clock as the screens show it."""
+    """The interrogation clock as the screens show it (its seconds as of now)."""
 
     state: store.Clock
-    seconds: int
+    spent_ms: int
+    """Milliseconds it ran before its last start."""
+    started_at: datetime | None
+    """When it was last started or resumed (None unless it runs)."""
+
+    @property
+    def seconds(self) -> int:
+        """Whole seconds of interrogation left now."""
+        return store.seconds_left(self.state, self.spent_ms, self.started_at)
 
     @property
     def clock(self) -> str:
@@ -284,14 +293,14 @@ class TromplemondFlow(GameFlow, folder="tromplemond"):
             lists.append(checklist("deal", deal.title, deal.steps, draft))
         return tuple(lists)
 
-    def moment(self, table: Table, game: Game, me: str | None = None) -> RoundView:
-        """The round now, for the tablet or ``me``'s phone."""
+    def table_moment(self, table: Table, game: Game) -> RoundView:
+        """The round now, as every screen sees it."""
         record = game.record()
         try:
             now = rules.progress(record, self.replay(record))
             options = rules.read_options(record["options"])
         except RuleError as error:
-            return RoundView(table=table, game=game, me=me, phase=Phase.END, result=None,
+            return RoundView(table=table, game=game, me=None, phase=Phase.END, result=None,
                              problem=str(error))
         draft = round_store.current_draft(game)
         facts = draft.facts
@@ -316,12 +325,12 @@ class TromplemondFlow(GameFlow, folder="tromplemond"):
         else:
             phase = Phase.DEAL
         fields: dict[str, Any] = {
-            "table": table, "game": game, "me": me, "phase": phase, "result": result,
+            "table": table, "game": game, "me": None, "phase": phase, "result": result,
             "round_index": draft.round_index, "now": now, "options": options, "facts": facts,
             "vote": vote, "round_label": ("Extra round" if now.extra_round
                                           else f"Round {now.round_number} of {options.rounds}"),
             "rounds_list": self._rounds_list(game, result), "chart": score_chart(result),
-            "correction": self.correction(game, draft, result, me),
+            "corrected_from": corrected_from(draft),
         }
         if phase in (Phase.END, Phase.CUT):
             fields.update(self._end(record, result))
@@ -329,12 +338,17 @@ class TromplemondFlow(GameFlow, folder="tromplemond"):
             fields["dealer"] = now.dealer
             fields["checklists"] = self.checklists(game, draft, now.dealer)
             timer = store.current_timer(game, draft.round_index)
-            fields["timer"] = Timer(timer.clock, timer.seconds_left())
+            fields["timer"] = Timer(timer.clock, timer.spent_ms, timer.started_at)
         if phase is Phase.HANDS:
             fields.update(off=off, off_how=how, **self._hands(record, draft, off))
-        view = RoundView(**fields)
-        if vote.opened:
-            view = _with_slip(view, slip_for(view, VOTE, me))
+        return RoundView(**fields)
+
+    def personal(self, view: View, table: Table, game: Game, me: str | None) -> View:
+        """The round for one screen, with its vote slip while the vote is open."""
+        view = super().personal(view, table, game, me)
+        vote = getattr(view, "vote", None)
+        if vote is not None and vote.opened:
+            view = replace(view, slip=slip_for(view, VOTE, me))
         return view
 
     def _hands(self, record: dict[str, Any], draft: round_store.RoundDraft,
@@ -425,10 +439,6 @@ class TromplemondFlow(GameFlow, folder="tromplemond"):
                         old: Mapping[str, Any]) -> dict[str, Any]:
         """A corrected round from the form (FormError)."""
         return forms.read_round(form, view.players, old)
-
-
-def _with_slip(view: RoundView, slip: Slip | None) -> RoundView:
-    return replace(view, slip=slip)
 
 
 FLOW = TromplemondFlow()

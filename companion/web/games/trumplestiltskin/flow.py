@@ -28,7 +28,7 @@ from ....rules.common import and_list, left_of
 from ....store import PLAYING, Game, Table
 from ....store import rounds as round_store
 from ...charts import score_chart
-from ...flow import GameFlow, View
+from ...flow import GameFlow, View, corrected_from
 from . import forms
 
 bp = Blueprint("trumplestiltskin", __name__)
@@ -264,25 +264,25 @@ class TrumplestiltskinFlow(GameFlow, folder="trumplestiltskin", stylesheet=True)
 
     # -- the moment
 
-    def moment(self, table: Table, game: Game, me: str | None = None) -> HandView:
-        """The hand now, for the tablet or ``me``'s phone."""
+    def table_moment(self, table: Table, game: Game) -> HandView:
+        """The hand now, as every screen sees it."""
         record = game.record()
         try:
             result = rules.replay(record)
         except RuleError as error:
-            return HandView(table=table, game=game, me=me, phase=Phase.END, result=None,
+            return HandView(table=table, game=game, me=None, phase=Phase.END, result=None,
                             problem=str(error))
         draft = round_store.current_draft(game)
         options = record["options"]
         common: dict[str, Any] = {
-            "table": table, "game": game, "me": me, "result": result,
+            "table": table, "game": game, "me": None, "result": result,
             "round_index": draft.round_index,
             "target": options.get("target", rules.DEFAULTS["target"]),
             "gnome_target": options.get("gnome_target", rules.DEFAULTS["gnome_target"]),
             "holders": frozenset(s.name for s in table.seats if s.held and s.name),
             "positions": {s.name: s.position for s in table.seats if s.name},
             "rounds_list": rounds_list(result), "chart": chart(result),
-            "correction": self.correction(game, draft, result, me),
+            "corrected_from": corrected_from(draft),
         }
         if result["finished"] or game.status != PLAYING:
             return HandView(phase=Phase.END, **common, **self._end(result, common))

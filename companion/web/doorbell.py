@@ -1,0 +1,236 @@
+"""Push: a screen hears at once when its table changes, and polls only then.
+
+A page that follows a table live (it has a ``#pulse``) keeps one event stream
+open, ``GET /t/<code>/events`` (server-sent events). The stream says the
+table's version when it opens, again as soon as the version changes, and
+every :data:`HEARTBEAT` seconds in between, so that the page knows it still
+hears. ``static/app.js`` polls the page's pulse when the version it hears is
+not the one the page shows: a screen makes one request per change, not one
+every two seconds, and hears of a change within moments, not up to two
+seconds later. Without a stream (an old browser, a proxy that holds the
+stream back, a server that holds as many streams as it may), the page polls
+every two seconds as it always did: the same pulse, the same answers.
+
+How a stream hears of a change (:class:`Doorbell`):
+
+- a request of this process that raised tables' versions rings their bells
+  once its answer is sent (so the screen that made the change has it first,
+  and the moment it made is there for the other screens to share:
+  :mod:`companion.web.versions`); the screens of a table hear of it a moment
+  apart (within :data:`SPREAD` seconds), so their polls come one after
+  another, not in one burst;
+- a change made anywhere else (another worker or server, a script) is heard
+  within :data:`WATCH_EVERY` seconds: while streams are open, one thread reads
+  the versions of their tables that often.
+
+Each open stream holds one of the server's threads (gunicorn's gthread worker
+keeps ``EVENT_STREAMS`` of them for streams besides those for requests), and
+at most ``EVENT_STREAMS`` are open at once: a stream asked for beyond that
+says only ``full`` (app.js then closes it, polls, and asks again later). A
+stream ends after :data:`LIFETIME` seconds (the browser opens the next at
+once), and when the worker stops.
+"""
+
+from __future__ import annotations
+
+import random
+import threading
+import time
+from collections.abc import Callable, Iterator, Mapping
+from dataclasses import dataclass, field
+
+from flask import Blueprint, Flask, Response, current_app
+from sqlalchemy.engine import Engine
+
+from ..extensions import db
+from ..store.changes import take_committed
+from .limits import wrong_codes
+from .polls import VersionLookup
+from .roles import find_table
+
+EXTENSION = "companion.doorbell"
+HEARTBEAT = 15.0
+"""Seconds between two messages of a stream when nothing changes."""
+WATCH_EVERY = 0.5
+"""Seconds between two reads of the open streams' tables' versions."""
+LIFETIME = 300.0
+"""Seconds a stream lasts; the browser opens the next one at once."""
+RETRY_MS = 2000
+"""How long a browser waits before it opens a stream again when one drops."""
+SPREAD = 0.2
+"""Seconds over which the screens of a table hear of one change (at random)."""
+FULL = "event: full\ndata: \n\n"
+"""The whole stream of a server that holds as many streams as it may: the page closes it and
+polls (a refusal by status, such as a 204, would be logged as an error by the browser)."""
+
+bp = Blueprint("doorbell", __name__)
+
+
+@dataclass
+class Bell:
+    """One table's bell: the latest version heard, and the streams that listen."""
+
+    version: int
+    rung: threading.Condition
+    listeners: int = 0
+
+
+@dataclass
+class Doorbell:
+    """Every table's bell in this process, the streams open, and the thread that watches."""
+
+    lookup: VersionLookup
+    limit: int
+    stopping: Callable[[], bool] = lambda: False
+    """True once the process is stopping: every stream ends (the server sets it)."""
+    _bells: dict[int, Bell] = field(default_factory=dict)
+    _lock: threading.Lock = field(default_factory=threading.Lock)
+    _streams: int = 0
+    _watcher: threading.Thread | None = None
+
+    # -- streams
+
+    @property
+    def full(self) -> bool:
+        """True when as many streams are open as may be."""
+        return self._streams >= self.limit
+
+    def listen(self, table_id: int, version: int) -> None:
+        """Open a stream on a table's bell."""
+        with self._lock:
+            self._streams += 1
+            bell = self._bells.get(table_id)
+            if bell is None:
+                bell = self._bells[table_id] = Bell(version, threading.Condition(self._lock))
+            elif version > bell.version:  # a newer version than the others heard: tell them
+                bell.version = version
+                bell.rung.notify_all()
+            bell.listeners += 1
+            if self._watcher is None:
+                self._watcher = threading.Thread(target=self._watch, name="doorbell-watch",
+                                                 daemon=True)
+                self._watcher.start()
+
+    def leave(self, table_id: int) -> None:
+        """Close a stream opened by :meth:`listen`."""
+        with self._lock:
+            self._streams -= 1
+            bell = self._bells[table_id]
+            bell.listeners -= 1
+            if not bell.listeners:
+                del self._bells[table_id]
+
+    def wait(self, table_id: int, heard: int, timeout: float) -> int:
+        """The table's version once it is not ``heard`` (or ``timeout`` seconds passed, or
+        the process is stopping)."""
+        with self._lock:
+            bell = self._bells[table_id]
+            bell.rung.wait_for(lambda: bell.version != heard or self.stopping(), timeout)
+            return bell.version
+
+    def latest(self, table_id: int) -> int:
+        """The latest version heard of a table that a stream listens to."""
+        with self._lock:
+            return self._bells[table_id].version
+
+    @property
+    def open_streams(self) -> int:
+        """How many streams are open now."""
+        return self._streams
+
+    # -- changes
+
+    def ring(self, versions: Mapping[int, int]) -> None:
+        """Tell the streams of these tables their new versions."""
+        with self._lock:
+            for table_id, version in versions.items():
+                bell = self._bells.get(table_id)
+                if bell is not None and version > bell.version:
+                    bell.version = version
+                    bell.rung.notify_all()
+
+    def ring_changed(self, table_ids: set[int]) -> None:
+        """Ring the bells of tables this process changed (their versions read now)."""
+        with self._lock:
+            heard = [table_id for table_id in table_ids if table_id in self._bells]
+        if heard:
+            self.ring(self.lookup.of_tables(heard))
+
+    def _watch(self) -> None:
+        """While streams are open: read their tables' versions every ``WATCH_EVERY`` s."""
+        stop = threading.Event()
+        while True:
+            stop.wait(WATCH_EVERY)
+            with self._lock:
+                if self.stopping():
+                    for bell in self._bells.values():
+                        bell.rung.notify_all()
+                if not self._bells:
+                    self._watcher = None
+                    return
+                table_ids = list(self._bells)
+            self.ring(self.lookup.of_tables(table_ids))
+
+    # -- a stream's messages
+
+    def stream(self, table_id: int, version: int) -> Iterator[str]:
+        """A stream's messages (``data: <version>``), from its opening to its end. It
+        listens from its first message (an answer never sent holds nothing open)."""
+        self.listen(table_id, version)
+        try:
+            yield f"retry: {RETRY_MS}\ndata: {version}\n\n"
+            ends = time.monotonic() + LIFETIME
+            while not self.stopping():
+                left = ends - time.monotonic()
+                if left <= 0:
+                    break
+                heard = self.wait(table_id, version, min(HEARTBEAT, left))
+                if heard != version:
+                    # The table's screens hear of a change a moment apart, not all at once:
+                    # their polls then come one after another instead of in one burst.
+                    time.sleep(random.uniform(0, SPREAD))
+                    heard = self.latest(table_id)
+                version = heard
+                yield f"data: {version}\n\n"
+        finally:
+            self.leave(table_id)
+
+
+def doorbell() -> Doorbell:
+    """This app's doorbell."""
+    return current_app.extensions[EXTENSION]
+
+
+@bp.get("/t/<code>/events")
+@wrong_codes
+def events(code: str) -> Response:
+    """The table's event stream: its version now, and at once each time it changes."""
+    table = find_table(code)
+    table_id, version = table.id, table.version
+    db.session.remove()  # a stream holds no transaction (nor a connection) while it waits
+    bell = doorbell()
+    # As many streams as may be: this page polls instead (and asks again in a while).
+    messages = [FULL] if bell.full else bell.stream(table_id, version)
+    return Response(messages, mimetype="text/event-stream",
+                    headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"})
+
+
+def ring_after_request(response: Response) -> Response:
+    """Ring the bells of the tables whose changes the request committed, once its answer
+    is sent (so the screen that made the change has it before the others ask)."""
+    if db.session.registry.has():
+        changed = take_committed(db.session)
+        if changed:
+            bell = doorbell()
+            response.call_on_close(lambda: bell.ring_changed(changed))
+    return response
+
+
+def install(app: Flask, engine: Engine) -> None:
+    """Give the app its doorbell and its stream's route."""
+    app.extensions[EXTENSION] = Doorbell(VersionLookup(engine), app.config["EVENT_STREAMS"])
+    app.register_blueprint(bp)
+    app.after_request(ring_after_request)
+
+
+__all__ = ["Bell", "Doorbell", "bp", "doorbell", "install"]

@@ -1,0 +1,65 @@
+"""A change reaches the other screens through their table's event stream, and a screen that
+hears its stream makes no request until something changes; a screen without a stream (the
+server holds as many as it may) polls every 2 s as before and sees the same change."""
+
+from __future__ import annotations
+
+import re
+
+from playwright.sync_api import expect
+
+from tests.browser.screens import LIVE_MS, without_stream
+
+COUNT_TICKS = """() => {
+    window.companionTicks = 0;
+    document.body.addEventListener("companion:tick", () => {
+        window.companionTicks += 1;
+        document.body.setAttribute("data-ticks", String(window.companionTicks));
+    });
+}"""
+
+
+
+def seated_phone(new_context, join_url: str, position: int, *, stream: bool = True):
+    """A phone that took seat ``position``; without ``stream`` the server refuses its event
+    stream (as one holding as many streams as it may)."""
+    context = new_context("phone")
+    if not stream:
+        without_stream(context)
+    phone = context.new_page()
+    phone.goto(join_url)
+    phone.get_by_test_id(f"claim-{position}").click()
+    expect(phone.locator("#you-are")).to_be_visible()
+    return phone
+
+
+def step(page, key: str):
+    """A checklist step on a page."""
+    return page.locator(f'li.step[data-step="{key}"]')
+
+
+def test_a_tick_reaches_a_hearing_phone_by_its_stream_and_a_cut_one_by_polling(
+        new_context, make_table, start_with_defaults):
+    tablet = new_context("tablet").new_page()
+    join_url = make_table(tablet, "Push", ["Rob", "Sam", "Nick"])
+    hearing = seated_phone(new_context, join_url, 1)
+    polling = seated_phone(new_context, join_url, 2, stream=False)
+    start_with_defaults(tablet)
+    for page in (hearing, polling):
+        expect(step(page, "deal:0")).to_have_attribute("data-done", "no", timeout=LIVE_MS)
+    expect(hearing.locator("body")).to_have_attribute("data-stream", "on")
+    expect(tablet.locator("body")).to_have_attribute("data-stream", "on")
+    expect(polling.locator("body")).to_have_attribute("data-stream", "off")
+    hearing.evaluate(COUNT_TICKS)
+    polling.evaluate(COUNT_TICKS)
+
+    tablet.get_by_test_id("tick-deal-0").click()
+    expect(step(tablet, "deal:0")).to_have_attribute("data-done", "yes")
+    for page in (hearing, polling):
+        expect(step(page, "deal:0")).to_have_attribute("data-done", "yes", timeout=LIVE_MS)
+    # The hearing phone asked once, because its stream said the table changed; the other
+    # one polls on every tick (it sees the change by one of them).
+    assert hearing.evaluate("window.companionTicks") == 1
+    expect(hearing.locator("body")).to_have_attribute("data-stream", "on")
+    expect(polling.locator("body")).to_have_attribute("data-ticks", re.compile(r"^([2-9]|\d\d+)$"),
+                                                      timeout=LIVE_MS)
