@@ -622,12 +622,23 @@
         detail.shouldSwap = false;
       }
     });
+    var chased = null; // the version a poll that found nothing new was sent after again
     document.addEventListener("htmx:afterRequest", function (event) {
+      var detail = event.detail;
       var pulse = document.getElementById("pulse");
-      if (event.detail.successful && pulse && latest !== null
-          && parseInt(pulse.getAttribute("data-version"), 10) < latest) {
-        window.setTimeout(tick, 0); // after htmx has let go of this request
+      if (!detail.successful || !pulse || latest === null
+          || parseInt(pulse.getAttribute("data-version"), 10) >= latest) {
+        return;
       }
+      if (detail.elt === pulse && detail.xhr && detail.xhr.status === 204) {
+        // Read just before the change the stream told of while it was under way: poll
+        // once more, but not for ever (a server or network that keeps answering 204).
+        if (chased === latest) {
+          return;
+        }
+        chased = latest;
+      }
+      window.setTimeout(tick, 0); // after htmx has let go of this request
     });
   }
 

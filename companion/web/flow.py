@@ -391,8 +391,8 @@ class GameFlow:
     def personal(self, view: View, table: Table, game: Game, me: str | None) -> View:
         """The table's moment ``view`` for one screen: this request's table and game, and
         what only ``me``'s phone shows (a game adds its own: a slip, a team)."""
-        return replace(view, table=table, game=game, me=me,
-                       correction=self.correction(game, view, me))
+        mine = replace(view, table=table, game=game, me=me)
+        return replace(mine, correction=self.correction(game, mine, me))
 
     @staticmethod
     def playing(game: Game) -> bool:
@@ -430,9 +430,15 @@ class GameFlow:
                                                                  strict=True)) if old != new)
         if not changed:
             return None
-        try:
-            before = self.replay(game.record() | {"rounds": list(before_rounds)})
-        except RuleError:
+        def replay_before() -> Any:
+            try:
+                return self.replay(game.record() | {"rounds": list(before_rounds)})
+            except RuleError:
+                return None
+
+        # The same for every phone: replayed once per version (companion.web.versions).
+        before = at_version(view.table, ("corrected", game.id), replay_before)
+        if before is None:
             return None
         old, new = self.total_of(before, me, game), self.total_of(view.result, me, game)
         if old == new:

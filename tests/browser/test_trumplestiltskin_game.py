@@ -265,12 +265,14 @@ def test_a_whole_game_of_trumplestiltskin(new_context, make_table, screenshot, c
     # Di's phone drops off the Wi-Fi (its screen stays as it was); she says "8" across the
     # table and the scorekeeper bids it for her; back online, her phone's "Bid" is refused.
     table.wait_turn("Di")
-    di.route("**/seat/round**", lambda route: route.fulfill(status=204)
-             if route.request.method == "GET" else route.continue_())
+    unanswered: list[str] = []  # her phone's polls, answered "nothing new" while it is off
+    di.route("**/seat/pulse**", lambda route: (unanswered.append(route.request.url),
+                                                 route.fulfill(status=204)))
     expect(tablet.get_by_test_id("turn")).to_contain_text("Di's turn to bid", timeout=WAIT_MS)
     tablet.get_by_test_id("act-for").locator("summary").click()
     expect(tablet.get_by_test_id("bid-input")).to_have_attribute("placeholder", "8")
-    tablet.get_by_test_id("bid-submit").click()
+    with di.expect_request("**/seat/pulse**", timeout=WAIT_MS):  # she hears of it, in vain
+        tablet.get_by_test_id("bid-submit").click()
     expect(tablet.get_by_test_id("turn")).to_contain_text("Ann's turn to bid", timeout=WAIT_MS)
     expect(di.get_by_test_id("bid-box")).to_be_visible()  # still showing the old moment
     di.get_by_test_id("bid-submit").click()
@@ -278,7 +280,9 @@ def test_a_whole_game_of_trumplestiltskin(new_context, make_table, screenshot, c
         "Di cannot bid 8 out of turn: it is Ann's turn.", timeout=WAIT_MS)
     refused(console_errors, "409 (CONFLICT)")
     expect(di.get_by_test_id("bid-box")).to_have_count(0)
-    di.unroute("**/seat/round**")
+    di.unroute("**/seat/pulse**")
+    # Her phone polled once more at most, not again and again.
+    assert 1 <= len(unanswered) <= 3, unanswered
     screenshot(di, "03-di-out-of-turn")
 
     table.bid("Ann", 9)
