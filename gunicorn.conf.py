@@ -24,8 +24,12 @@ import sys
 
 from companion.config import event_streams
 
-if os.environ.get("COMPANION_SWITCH_INTERVAL"):
-    sys.setswitchinterval(float(os.environ["COMPANION_SWITCH_INTERVAL"]))
+# How long a thread runs before it must let another have the interpreter (Python's own
+# default: 5 ms). Each switch costs, and a request that waits for the database gets the
+# interpreter back only at a switch: with hundreds of screens, shorter intervals made the
+# server thrash (all its core busy, nothing answered), 10 ms answered the fastest
+# (scripts/bench_load.py).
+sys.setswitchinterval(float(os.environ.get("COMPANION_SWITCH_INTERVAL") or 0.01))
 
 bind = f"{os.environ.get('COMPANION_HOST', '0.0.0.0')}:{os.environ.get('PORT', '5000')}"
 preload_app = True
@@ -60,8 +64,18 @@ def post_fork(server, worker) -> None:
 
 
 def post_worker_init(worker) -> None:
-    """The worker's event streams end as soon as it stops (not after the graceful timeout)."""
+    """The worker's event streams end as soon as it stops (not after the graceful timeout).
+
+    What the worker has made so far (the app, its templates, its modules) lives as long
+    as it does: the garbage collector stops going through it (``gc.freeze``), so that
+    its full passes, which stop every request, are shorter.
+    """
+    import gc
+
     from companion.web.doorbell import EXTENSION
+
+    gc.collect()
+    gc.freeze()
 
     app = worker.wsgi
     if hasattr(app, "extensions") and EXTENSION in app.extensions:
