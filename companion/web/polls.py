@@ -12,15 +12,16 @@ A 204 says only "nothing changed since version 7" about a table whose code
 the poller already has; taking a table over, or any change, bumps the version,
 so the next poll reaches the app and its checks.
 
-The lookup runs on a connection of the thread's own, outside the app's pool
-(each pool thread of the server keeps one): a bare driver statement in
-autocommit, with no pool checkout, ping, ``BEGIN`` or reset around it. Should
+The lookup runs on a few connections of its own, outside the app's pool
+(:class:`VersionLookup`): a bare driver statement in autocommit, with no
+pool checkout, ping, ``BEGIN`` or reset around it. Should
 it fail (the database restarted), the connection is dropped and the poll
 goes on to the app, which answers it as any request.
 """
 
 from __future__ import annotations
 
+import queue
 import re
 import threading
 from collections.abc import Callable, Iterable
@@ -37,16 +38,29 @@ NOT_CHANGED = ("204 No Content", [("Cache-Control", "no-store"), ("Content-Lengt
 
 
 class VersionLookup:
-    """Tables' versions, read on a driver connection of the calling thread's own."""
+    """Tables' versions, read on bare driver connections of its own (at most ``size``).
 
-    def __init__(self, engine: Engine) -> None:
+    Its connections are shared by the server's threads, one at a time: a lookup takes
+    an idle one (the one used last, so few stay busy), or makes one while there are
+    fewer than ``size``, or waits a moment for one. A connection per thread would
+    open one for every thread that ever answered a poll: hundreds, beyond what a
+    PostgreSQL server allows (100 by default).
+    """
+
+    PATIENCE = 1.0
+    """Seconds a lookup waits for a connection before it does without."""
+
+    def __init__(self, engine: Engine, size: int = 8) -> None:
         self.engine = engine
         self.marker = "?" if engine.dialect.paramstyle == "qmark" else "%s"
-        self._local = threading.local()
+        self._idle: queue.LifoQueue[Any] = queue.LifoQueue()
+        self._room = threading.BoundedSemaphore(size)  # connections that may yet be made
 
     def _connect(self) -> Any:
         dialect = self.engine.dialect
         args, kwargs = dialect.create_connect_args(self.engine.url)
+        if dialect.name == "sqlite":
+            kwargs = {**kwargs, "check_same_thread": False}  # used by one thread at a time
         connection = dialect.loaded_dbapi.connect(*args, **kwargs)
         if dialect.name == "sqlite":
             connection.isolation_level = None  # each read is its own: no snapshot kept open
@@ -54,26 +68,44 @@ class VersionLookup:
             connection.autocommit = True
         return connection
 
+    def _take(self) -> tuple[Any, bool]:
+        """An idle connection, or None (with True) when one may be made; (None, False)
+        when none came in time."""
+        try:
+            return self._idle.get_nowait(), True
+        except queue.Empty:
+            pass
+        if self._room.acquire(blocking=False):
+            return None, True
+        try:
+            return self._idle.get(timeout=self.PATIENCE), True
+        except queue.Empty:
+            return None, False
+
     def _rows(self, sql: str, values: tuple[Any, ...]) -> list[tuple[Any, ...]] | None:
         """The statement's rows; None when it failed (the connection is dropped)."""
-        connection = getattr(self._local, "connection", None)
+        connection, allowed = self._take()
+        if not allowed:
+            return None
         try:
             if connection is None:
-                connection = self._local.connection = self._connect()
+                connection = self._connect()
             cursor = connection.cursor()
             try:
                 cursor.execute(sql, values)
-                return cursor.fetchall()
+                rows = cursor.fetchall()
             finally:
                 cursor.close()
         except Exception:  # any failure: whoever asked does without
-            self._local.connection = None
             if connection is not None:
                 try:
                     connection.close()
                 except Exception:  # it is being dropped anyway
                     pass
+            self._room.release()
             return None
+        self._idle.put(connection)
+        return rows
 
     def __call__(self, code: str) -> int | None:
         """The version of the table with join code ``code``; None when there is no such
