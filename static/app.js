@@ -607,10 +607,10 @@
 
   /* 14. The page never rests behind its table. */
   function keepUp() {
-    // A tap and the page's pulse never cross (hx-sync, _macros.html), but an answer may
-    // still come from before a change the stream has told of since (a poll dropped while
-    // a tap was under way): once requests settle, a page behind the version its stream
-    // said polls again. And an answer older than what the page shows is not swapped in.
+    // A tap and the page's pulse may cross (_macros.html), and an answer may come from
+    // before a change the stream has told of since (a poll dropped while another was
+    // under way): an answer older than what the page shows is not swapped in, and once
+    // requests settle, a page behind the version its stream said polls again.
     document.addEventListener("htmx:beforeSwap", function (event) {
       var detail = event.detail;
       var pulse = document.getElementById("pulse");
@@ -642,6 +642,23 @@
     });
   }
 
+  /* 15. A tap's answer goes where its region is now. */
+  function followMovedTargets() {
+    // A tap and the page's pulse may be under way at once. If the pulse's answer swapped
+    // a new round region in while the tap was under way, the region the tap was sent from
+    // is no longer in the page: its answer (newer: the pulse's, if later, is dropped by
+    // keepUp) goes into the region of the same id that took its place.
+    document.addEventListener("htmx:beforeSwap", function (event) {
+      var target = event.detail.target;
+      if (target && target.id && !document.body.contains(target)) {
+        var now = document.getElementById(target.id);
+        if (now) {
+          event.detail.target = now;
+        }
+      }
+    });
+  }
+
   /* 13. A tap says what its page shows. */
   function sendPageStamps() {
     document.addEventListener("htmx:configRequest", function (event) {
@@ -664,6 +681,7 @@
     runCountdowns();
     countPicks();
     nameDealers();
+    followMovedTargets();
     keepUp(); // before keepChoices: an answer not swapped saves no choice
     keepChoices();
     sendPageStamps();

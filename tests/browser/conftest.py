@@ -25,7 +25,7 @@ import pytest
 
 from companion.config import HTMX_COPY
 from companion.config import HTMX_URL as HTMX_CDN_URL
-from tests.browser.screens import LIVE_MS, TableScreens, card_code
+from tests.browser.screens import LIVE_MS, TableScreens, card_code, in_first_screen
 
 try:
     from playwright.sync_api import expect
@@ -524,10 +524,7 @@ def said(text: str) -> re.Pattern:
 
 def above_the_fold(page, locator) -> None:
     """``locator`` shows whole on the first screen, without scrolling."""
-    page.evaluate("window.scrollTo(0, 0)")
-    expect(locator).to_be_visible(timeout=LIVE_MS)
-    box = locator.bounding_box()
-    assert box is not None and box["y"] + box["height"] <= page.viewport_size["height"], box
+    in_first_screen(page, locator)
 
 
 class ClumondTable(TableScreens):

@@ -27,6 +27,14 @@ FULL = "event: full\ndata: \n\n"
 """What a server holding as many event streams as it may says (companion.web.doorbell.FULL)."""
 
 
+def in_first_screen(page, locator, what: str = "") -> None:
+    """``locator`` shows whole on the page's first screen, scrolled to the top: it waits
+    for that (a live update may be swapping the region in at that moment)."""
+    page.evaluate("window.scrollTo(0, 0)")
+    expect(locator, f"{what or locator} whole in the first screen of {page.url}"
+           ).to_be_in_viewport(ratio=1, timeout=LIVE_MS)
+
+
 def without_stream(context) -> None:
     """The server refuses this device's event streams, as one holding all it may: its pages
     poll every 2 s (as with no stream at all). Pages opened or reloaded after this."""

@@ -8,19 +8,15 @@ from __future__ import annotations
 
 from playwright.sync_api import expect
 
+from tests.browser.screens import in_first_screen
+
 LIVE_MS = 15_000
 TABLET = {"width": 800, "height": 1280}
 
 
 def first_screen(page, locator, what: str) -> None:
     """``locator`` is visible without scrolling: wholly inside the viewport at the top."""
-    page.evaluate("window.scrollTo(0, 0)")
-    expect(locator).to_be_visible(timeout=LIVE_MS)
-    box = locator.bounding_box()
-    height = page.viewport_size["height"]
-    assert box is not None and box["y"] >= 0 and box["y"] + box["height"] <= height, (
-        f"{what} at y={box and round(box['y'])}..{box and round(box['y'] + box['height'])}, "
-        f"below the first {height} px of {page.url}")
+    in_first_screen(page, locator, what)
 
 
 def touch_size(locator, what: str) -> None:

@@ -30,7 +30,7 @@ from playwright.sync_api import expect
 
 from companion.rules import replay
 from companion.rules.trefeltromp import figures, hand_story
-from tests.browser.screens import TableScreens
+from tests.browser.screens import TableScreens, in_first_screen
 
 LIVE_MS = 5_000
 PLAYERS = ("Ann", "Bo", "Cy", "Di")
@@ -125,11 +125,7 @@ class Table(TableScreens):
 
 def above_the_fold(page, testid: str) -> None:
     """The page, scrolled to the top, shows ``testid`` whole without scrolling."""
-    page.evaluate("window.scrollTo(0, 0)")
-    box = page.locator("#round").get_by_test_id(testid).first.bounding_box()
-    height = page.viewport_size["height"]
-    assert box is not None and box["y"] >= 0 and box["y"] + box["height"] <= height, (
-        testid, box, height)
+    in_first_screen(page, page.locator("#round").get_by_test_id(testid).first, testid)
 
 
 def at_once(pages, selector: str, *, delay_ms: int = 400) -> None:

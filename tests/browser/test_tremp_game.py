@@ -30,7 +30,7 @@ from playwright.sync_api import expect
 
 from companion.rules import tremp as rules
 from companion.web.filters import number
-from tests.browser.screens import TableScreens, card_code
+from tests.browser.screens import TableScreens, card_code, in_first_screen
 
 LIVE_MS = 15_000  # two live ticks, and a margin for a busy 2-core machine
 PLAYERS = ("Rob", "Sam", "Nick", "Emily")
@@ -44,13 +44,7 @@ HAND_5 = ["2♣", "3♣", "4♣", "5♣", "6♣", "7♣", "8♣", "9♣", "10♣
 
 def above_the_fold(page, testid: str) -> None:
     """The element ``testid`` is whole within the first screen of the page, unscrolled."""
-    page.evaluate("window.scrollTo(0, 0)")
-    locator = page.get_by_test_id(testid)
-    expect(locator).to_be_visible(timeout=LIVE_MS)
-    box = locator.bounding_box()
-    fold = page.viewport_size["height"]
-    assert box is not None and box["y"] >= 0 and box["y"] + box["height"] <= fold, (
-        testid, box, fold)
+    in_first_screen(page, page.get_by_test_id(testid), testid)
 
 
 def touch_size(locator, what: str) -> None:

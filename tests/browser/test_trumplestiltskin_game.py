@@ -27,7 +27,7 @@ from fractions import Fraction
 from playwright.sync_api import expect
 
 from companion.rules import replay
-from tests.browser.screens import TableScreens
+from tests.browser.screens import TableScreens, in_first_screen
 
 LIVE_MS = 5_000
 WAIT_MS = 3 * LIVE_MS  # a change that takes a tap, a commit and then a poll, on a busy machine
@@ -46,13 +46,7 @@ def value(shown: str) -> Fraction:
 
 def first_screen(page, locator, what: str) -> None:
     """``locator`` is wholly inside the first screen, unscrolled (the next action comes first)."""
-    page.evaluate("window.scrollTo(0, 0)")
-    expect(locator).to_be_visible(timeout=WAIT_MS)
-    box = locator.bounding_box()
-    height = page.viewport_size["height"]
-    assert box is not None and box["y"] >= 0 and box["y"] + box["height"] <= height, (
-        f"{what} at y={box and round(box['y'])}..{box and round(box['y'] + box['height'])}, "
-        f"below the first {height} px of {page.url}")
+    in_first_screen(page, locator, what)
 
 
 def touch_sized(page, what: str) -> None:
