@@ -35,7 +35,9 @@
  *     poll to catch up with its own tap;
  * 14. a page never rests behind the version its stream said (it polls again
  *     once its requests settle), and an answer older than what the page shows
- *     is not swapped in.
+ *     is not swapped in;
+ * 15. a tap's answer goes where its region is now (a pulse answer may have
+ *     swapped a new one in while the tap was under way).
  *
  * Load it with `defer` (base.html does): 8 relies on running before
  * DOMContentLoaded. It needs no inline script, so the CSP forbids them all.

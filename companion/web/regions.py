@@ -51,14 +51,15 @@ def phone_region(table: Table, *, error: str | None = None) -> str:
                            **round_context(table, keeper=False, me=phone(table)))
 
 
-def tablet_pulse(table: Table) -> str:
+def tablet_pulse(table: Table, **extra: object) -> str:
     """The tablet's pulse answer: its round, and the scoreboard and seats if they changed."""
-    return render_template("tables/_pulse.html", **keeper_context(table, pulse=True))
+    return render_template("tables/_pulse.html", **keeper_context(table, pulse=True) | extra)
 
 
-def phone_pulse(table: Table) -> str:
+def phone_pulse(table: Table, **extra: object) -> str:
     """A phone's pulse answer: its round, and its seat and the scoreboard if they changed."""
-    return render_template("seats/_pulse.html", **seat_context(table, phone(table), pulse=True))
+    return render_template("seats/_pulse.html",
+                           **seat_context(table, phone(table), pulse=True) | extra)
 
 
 def tap_answer(table: Table, *, keeper: bool) -> str:
@@ -66,12 +67,9 @@ def tap_answer(table: Table, *, keeper: bool) -> str:
     page shows (the tablet's or the phone's page), that page's pulse answer around it (the
     other regions that changed, and the new pulse), so the page needs no poll to catch up."""
     page = page_pulse()
-    if keeper and page is not None and page[0] == url_for("pulse.keeper", code=table.code):
-        return render_template("tables/_pulse.html",
-                               **keeper_context(table, pulse=True) | {"round_oob": False})
-    if not keeper and page is not None and page[0] == url_for("pulse.seat", code=table.code):
-        return render_template("seats/_pulse.html", **seat_context(
-            table, phone(table), pulse=True) | {"round_oob": False})
+    own = url_for("pulse.keeper" if keeper else "pulse.seat", code=table.code)
+    if page is not None and page[0] == own:  # the round goes in place: the tap's own target
+        return (tablet_pulse if keeper else phone_pulse)(table, round_oob=False)
     return tablet_region(table) if keeper else phone_region(table)
 
 

@@ -30,9 +30,8 @@ from playwright.sync_api import expect
 
 from companion.rules import replay
 from companion.rules.trefeltromp import figures, hand_story
-from tests.browser.screens import TableScreens, in_first_screen
+from tests.browser.screens import LIVE_MS, TableScreens, in_first_screen
 
-LIVE_MS = 5_000
 PLAYERS = ("Ann", "Bo", "Cy", "Di")
 POSITION = {name: i for i, name in enumerate(PLAYERS, 1)}
 

@@ -109,16 +109,6 @@ def test_a_wrong_code_has_no_stream(client):
     assert client.get("/t/BCDFGHJK/events").status_code == 404
 
 
-def test_every_live_page_names_its_table_s_stream(client, actions):
-    code = actions.create_table()
-    actions.start(code)
-    phone, _ = actions.claim(code, 2)
-    for device, page in ((client, f"/t/{code}"), (phone, f"/t/{code}/seat"),
-                         (phone, f"/t/{code}/games/1"), (actions.phone(), f"/j/{code}")):
-        html = device.get(page).get_data(as_text=True)
-        assert f'data-events="/t/{code}/events"' in html, page
-
-
 def test_a_stream_opening_on_a_newer_version_wakes_the_streams_waiting_on_an_older_one():
     # The tablet reopens its stream after a change the others' streams were not told of yet
     # (the ring comes a moment later): they hear of it now, not at their next heartbeat.

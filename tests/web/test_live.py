@@ -35,7 +35,8 @@ def oob_ids(html: str) -> list[str]:
     return re.findall(r'id="([\w-]+)"[^>]*hx-swap-oob="true"', html)
 
 
-def test_each_live_page_polls_once_a_tick_with_its_version(client, actions):
+def test_each_live_page_polls_once_a_tick_with_its_version_and_names_its_stream(client,
+                                                                                actions):
     code = actions.create_table()
     actions.start(code)
     v = version(actions, code)
@@ -48,6 +49,7 @@ def test_each_live_page_polls_once_a_tick_with_its_version(client, actions):
     for page, (device, start) in pages.items():
         html = device.get(page).get_data(as_text=True)
         assert pulse_of(html).startswith(start), page
+        assert f'data-events="/t/{code}/events"' in html, page  # when to tick: the stream
         # No region polls by itself: the page makes one request a tick, not one per region.
         assert html.count("companion:tick from:body") == 1, page
 
