@@ -609,10 +609,10 @@
 
   /* 14. The page never rests behind its table. */
   function keepUp() {
-    // A tap and the page's pulse may cross (_macros.html), and an answer may come from
-    // before a change the stream has told of since (a poll dropped while another was
-    // under way): an answer older than what the page shows is not swapped in, and once
-    // requests settle, a page behind the version its stream said polls again.
+    // A tap and the page's pulse never cross (hx-sync, _macros.html), but an answer may
+    // come from before a change the stream has told of since (a poll dropped while a
+    // request was under way): an answer older than what the page shows is not swapped
+    // in, and once requests settle, a page behind the version its stream said polls again.
     document.addEventListener("htmx:beforeSwap", function (event) {
       var detail = event.detail;
       var pulse = document.getElementById("pulse");
@@ -646,7 +646,7 @@
 
   /* 15. A tap's answer goes where its region is now. */
   function followMovedTargets() {
-    // A tap and the page's pulse may be under way at once. If the pulse's answer swapped
+    // Should a tap and another request be under way at once, and the other's answer swap
     // a new round region in while the tap was under way, the region the tap was sent from
     // is no longer in the page: its answer (newer: the pulse's, if later, is dropped by
     // keepUp) goes into the region of the same id that took its place.

@@ -140,12 +140,18 @@ def browser(htmx_file):
         browser.close()
 
 
+STOPPED_POLL = ("htmx:sendAbort", "htmx:afterRequest")
+"""What htmx logs when a request is stopped (a network failure logs htmx:sendError too)."""
+
+
 class ConsoleErrors(list):
-    """Console errors and uncaught exceptions of every page in a test's contexts."""
+    """Console errors and uncaught exceptions of every page in a test's contexts (but
+    htmx's note of a poll a tap stopped on purpose: see action() in _macros.html)."""
 
     def watch(self, page, label: str) -> None:
         """Record ``page``'s console errors and page errors under ``label``."""
         page.on("console", lambda message: message.type == "error"
+                and not message.text.startswith(STOPPED_POLL)
                 and self.append(f"{label} console: {message.text} ({page.url})"))
         page.on("pageerror", lambda error: self.append(f"{label} page error: {error}"))
 
