@@ -1,6 +1,6 @@
 """gunicorn's settings for the companion: the Procfile and ``manage.py serve`` both use them.
 
-One worker process with threads, made after the app (``preload_app``):
+One worker process, made after the app (``preload_app``):
 
 - the key that seals secret choices is made once, in the app, before the
   worker forks, so the worker holds it (``companion.store.sealed``);
@@ -8,10 +8,15 @@ One worker process with threads, made after the app (``preload_app``):
 - the replayed results a live screen needs are shared by every screen;
 - a change made by a request reaches every screen's event stream at once.
 
-Its threads: ``COMPANION_THREADS`` for requests, and one more for each event
-stream a screen keeps open (at most ``COMPANION_STREAMS``: see
-``companion.web.doorbell``). A stream's thread only waits; threads are started
-as they are needed.
+The worker is gevent's (``COMPANION_WORKER``, default ``gevent``): each
+request, and each event stream a screen keeps open, is a greenlet, which
+gives the interpreter up only where it waits (the network, the database
+server). With threads (``gthread``), a request coming back from the database
+waited for whichever thread held the interpreter, up to a switch interval at
+every statement: at 200 tables (``scripts/bench_load.py``) a write's p95 was
+five to twenty times its own work. ``COMPANION_WORKER=gthread`` still runs
+threads: ``COMPANION_THREADS`` for requests, and one more for each stream
+(at most ``COMPANION_STREAMS``: see ``companion.web.doorbell``).
 
 More workers (``WEB_CONCURRENCY``) need the rate limits in shared storage
 (``RATELIMIT_STORAGE_URI=redis://…``): gunicorn refuses to start otherwise.
@@ -22,20 +27,27 @@ from __future__ import annotations
 import os
 import sys
 
-from companion.config import event_streams
+WORKER = os.environ.get("COMPANION_WORKER") or "gevent"
+if WORKER == "gevent":
+    # Before anything else is imported: the app's locks and waits must be gevent's own.
+    from gevent import monkey
+
+    monkey.patch_all()
+
+from companion.config import event_streams  # noqa: E402 (after the patching)
 
 # How long a thread runs before it must let another have the interpreter (Python's own
 # default: 5 ms). Each switch costs, and a request that waits for the database gets the
 # interpreter back only at a switch: with hundreds of screens, shorter intervals made the
 # server thrash (all its core busy, nothing answered), 10 ms answered the fastest
-# (scripts/bench_load.py).
+# (scripts/bench_load.py). For the gthread worker only: gevent's runs one thread.
 sys.setswitchinterval(float(os.environ.get("COMPANION_SWITCH_INTERVAL") or 0.01))
 
 bind = f"{os.environ.get('COMPANION_HOST', '0.0.0.0')}:{os.environ.get('PORT', '5000')}"
 preload_app = True
 workers = int(os.environ.get("WEB_CONCURRENCY", "1"))
-worker_class = "gthread"
-threads = int(os.environ.get("COMPANION_THREADS", "16")) + event_streams(os.environ)
+worker_class = WORKER
+threads = int(os.environ.get("COMPANION_THREADS", "16")) + event_streams(os.environ)  # gthread
 keepalive = 30  # screens poll (every 2 s without a stream): keep their connections open
 # Every screen keeps two connections open (its event stream, and keepalive for its polls and
 # taps), and gthread stops accepting new ones at worker_connections (default 1000): 200 tables
@@ -51,6 +63,16 @@ def on_starting(server) -> None:
         raise RuntimeError(
             f"{server.cfg.workers} workers would each keep their own rate limits: set "
             "RATELIMIT_STORAGE_URI to shared storage (redis://host:6379) or WEB_CONCURRENCY=1")
+
+
+def when_ready(server) -> None:
+    """Under gevent, let what the app started in this process finish before the worker is
+    forked from it: the rate limiter's first clean-up (a timer 10 ms after it is made) would
+    otherwise run in the worker as a thread the worker never started, and fail at its end."""
+    if WORKER == "gevent":
+        import gevent
+
+        gevent.sleep(0.1)
 
 
 def post_fork(server, worker) -> None:

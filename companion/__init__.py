@@ -5,16 +5,14 @@
 
 from __future__ import annotations
 
-import threading
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
 from flask import Flask, url_for
-from sqlalchemy import event
-from sqlalchemy.engine import Engine
 from werkzeug.middleware.proxy_fix import ProxyFix
 
+from . import transactions
 from .config import (
     DEFAULTS,
     HTMX_SRI,
@@ -57,8 +55,7 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     limiter.init_app(app)
     compress.init_app(app)
     with app.app_context():
-        if db.engine.dialect.name == "sqlite":
-            _tune_sqlite(db.engine)
+        transactions.install(db.engine)
 
     from . import store  # (the models must be known to db and to migrations)
     from .web import register
@@ -87,89 +84,6 @@ def _htmx_context(app: Flask) -> dict[str, str]:
     fallback = htmx_fallback(url, sri)
     return {"htmx_url": url, "htmx_sri": sri,
             "htmx_fallback": url_for("static", filename=fallback) if fallback else ""}
-
-
-def _tune_sqlite(engine: Engine) -> None:
-    """WAL, foreign keys, a busy timeout; writes take the lock at BEGIN, one at a time.
-
-    pysqlite's own transaction handling is switched off so that a request
-    that writes starts with ``BEGIN IMMEDIATE``: two phones writing at the
-    same moment then wait for each other instead of one failing with
-    "database is locked" half-way.
-
-    The writers of this process also queue for SQLite's lock on a lock of their
-    own (:data:`WRITERS`), held from ``BEGIN IMMEDIATE`` to the commit or
-    rollback. SQLite's busy handler waits by sleeping, longer each time (up to
-    100 ms a sleep): with several writers waiting, the lock would lie free
-    while they sleep, writes would take longer than they come, and the
-    waiting writers would hold every request thread (the polls behind them
-    too). A thread waiting on :data:`WRITERS` goes on as soon as it is free.
-    """
-
-    @event.listens_for(engine, "connect")
-    def _on_connect(dbapi_connection, _record):
-        dbapi_connection.isolation_level = None
-        cursor = dbapi_connection.cursor()
-        cursor.execute("PRAGMA journal_mode=WAL")
-        cursor.execute("PRAGMA foreign_keys=ON")
-        cursor.execute("PRAGMA busy_timeout=10000")
-        cursor.execute("PRAGMA synchronous=NORMAL")
-        cursor.close()
-
-    @event.listens_for(engine, "begin")
-    def _on_begin(connection):
-        if not _writing():
-            connection.exec_driver_sql("BEGIN")
-            return
-        queued = WRITERS.acquire(timeout=WRITERS_PATIENCE)
-        connection.info[QUEUED] = queued  # past the patience: SQLite's own wait decides
-        try:
-            connection.exec_driver_sql("BEGIN IMMEDIATE")
-        except BaseException:
-            _let_next_writer(connection)
-            raise
-
-    @event.listens_for(engine, "commit")
-    def _on_commit(connection):
-        _let_next_writer(connection)
-        _committed()
-
-    @event.listens_for(engine, "rollback")
-    def _on_rollback(connection):
-        _let_next_writer(connection)
-
-
-WRITERS = threading.RLock()
-"""The writers of this process, one at a time (see :func:`_tune_sqlite`)."""
-WRITERS_PATIENCE = 10.0  # seconds, as SQLite's busy timeout
-QUEUED = "companion_writer_queued"
-
-
-def _let_next_writer(connection) -> None:
-    """Release :data:`WRITERS` if this connection's transaction holds it."""
-    if connection.info.pop(QUEUED, False):
-        WRITERS.release()
-
-
-COMMITTED = "companion_sqlite_committed"
-
-
-def _committed() -> None:
-    """Note that this request has committed its change (it only reads from now on)."""
-    from flask import g, has_request_context
-
-    if has_request_context():
-        setattr(g, COMMITTED, True)
-
-
-def _writing() -> bool:
-    """True inside a request that may write (anything but GET, HEAD, OPTIONS) and has not
-    committed yet. After its commit, a request only reads (its answer): holding the write
-    lock while it renders would make every other table's writes wait for its page."""
-    from flask import g, has_request_context, request
-
-    return (has_request_context() and request.method not in ("GET", "HEAD", "OPTIONS")
-            and not g.get(COMMITTED, False))
 
 
 __all__ = ["HTMX_SRI", "HTMX_URL", "create_app"]

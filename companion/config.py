@@ -63,20 +63,25 @@ def database_url(url: str | None, instance_path: str) -> str:
 
 
 def engine_options(url: str) -> dict[str, Any]:
-    """The database engine's options for ``url``: a server's connections are pinged before
-    use (the server may have restarted since); SQLite's file never drops one.
+    """The database engine's options for ``url``: a server's pool keeps enough connections
+    for the requests a worker serves at once, the one used last first (the others lie
+    idle, and are pinged before they are used again: ``companion.transactions``); SQLite's
+    file needs nothing.
 
     >>> engine_options("postgresql+psycopg://db/x")
-    {'pool_pre_ping': True}
+    {'pool_size': 10, 'max_overflow': 20, 'pool_use_lifo': True}
     >>> engine_options("sqlite:////srv/instance/companion.sqlite3")
     {}
     """
-    return {} if url.startswith("sqlite") else {"pool_pre_ping": True}
+    if url.startswith("sqlite"):
+        return {}
+    return {"pool_size": 10, "max_overflow": 20, "pool_use_lifo": True}
 
 
 def event_streams(environ: Mapping[str, str]) -> int:
     """How many screens' event streams a server process holds open at most
-    (``COMPANION_STREAMS``; see ``companion.web.doorbell``): each holds a thread.
+    (``COMPANION_STREAMS``; see ``companion.web.doorbell``): each waits in a greenlet (or
+    holds a thread, with gunicorn's gthread worker).
 
     >>> event_streams({}), event_streams({"COMPANION_STREAMS": "0"})
     (1000, 0)

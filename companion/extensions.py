@@ -11,6 +11,8 @@ from flask_wtf.csrf import CSRFProtect
 from sqlalchemy import MetaData
 from sqlalchemy.orm import DeclarativeBase
 
+from .transactions import Session
+
 
 class Base(DeclarativeBase):
     """The models' base: constraint names follow one convention, so migrations can name them."""
@@ -24,7 +26,7 @@ class Base(DeclarativeBase):
     })
 
 
-db = SQLAlchemy(model_class=Base)
+db = SQLAlchemy(model_class=Base, session_options={"class_": Session})
 migrate = Migrate()
 csrf = CSRFProtect()
 limiter = Limiter(get_remote_address)

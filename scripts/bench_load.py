@@ -41,11 +41,11 @@ import argparse
 import asyncio
 import functools
 import html
+import json
 import math
 import os
 import random
 import re
-import runpy
 import secrets
 import shutil
 import signal
@@ -818,18 +818,16 @@ def reset_postgres(url: str) -> None:
 
 
 def gunicorn_settings(env: dict[str, str]) -> dict[str, object]:
-    """The values gunicorn.conf.py gives with ``env`` (what both servers run with)."""
-    saved = dict(os.environ)
-    try:
-        os.environ.update(env)
-        conf = runpy.run_path(str(ROOT / "gunicorn.conf.py"))
-    finally:
-        os.environ.clear()
-        os.environ.update(saved)
-    return {"workers": conf.get("workers", 1), "worker_class": conf.get("worker_class"),
-            "threads": conf.get("threads", 1), "keepalive": conf.get("keepalive", 2),
-            "worker_connections": conf.get("worker_connections", 1000),
-            "preload_app": conf.get("preload_app", False)}
+    """The values gunicorn.conf.py gives with ``env`` (what both servers run with), read in a
+    process of their own (the file patches the standard library for gevent)."""
+    names = ("workers", "worker_class", "threads", "keepalive", "worker_connections",
+             "preload_app")
+    code = ("import json, runpy, sys; conf = runpy.run_path(sys.argv[1]); "
+            f"print(json.dumps({{name: conf.get(name) for name in {names!r}}}))")
+    read = subprocess.run([sys.executable, "-c", code, str(ROOT / "gunicorn.conf.py")],
+                          env={**os.environ, **env}, cwd=ROOT, capture_output=True, text=True,
+                          check=True)
+    return json.loads(read.stdout.strip().splitlines()[-1])
 
 
 # --------------------------------------------------------------------------- the run
@@ -991,10 +989,12 @@ def main() -> None:
             split = {SERVER_CORE, DRIVER_CORE} <= cores()
             if split:
                 os.sched_setaffinity(0, {DRIVER_CORE})
+            threads = (f" x {settings['threads']} threads"
+                       if settings["worker_class"] == "gthread" else "")
             print(f"bench_load: companion under gunicorn on {HOST}:{app_port}, db={db_name}"
                   f"{'' if args.database else ' (temporary file)'}; "
-                  f"{settings['workers']} {settings['worker_class']} worker(s) x "
-                  f"{settings['threads']} threads, keepalive {settings['keepalive']} s, "
+                  f"{settings['workers']} {settings['worker_class']} worker(s){threads}, "
+                  f"keepalive {settings['keepalive']} s, "
                   f"worker_connections {settings['worker_connections']}, "
                   f"preload {settings['preload_app']}", flush=True)
             print("  cores: " + (f"server on {SERVER_CORE}, driver on {DRIVER_CORE}" if split

@@ -38,7 +38,7 @@ from .limits import wrong_codes
 from .live import is_htmx
 from .regions import phone_region, tablet_region, tap_answer
 from .roles import find_table, is_keeper, phone, require_keeper, require_seat_at
-from .versions import committed, locked
+from .versions import locked
 
 
 class Who(Enum):
@@ -131,7 +131,6 @@ def _finish(made: Any, default: Callable[[], Response],
         db.session.rollback()
         return response
     db.session.commit()
-    committed()
     for then in after_commit:
         then()
     return response if response is not None else default()

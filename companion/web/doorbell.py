@@ -23,9 +23,10 @@ How a stream hears of a change (:class:`Doorbell`):
   within :data:`WATCH_EVERY` seconds: while streams are open, one thread reads
   the versions of their tables that often.
 
-Each open stream holds one of the server's threads (gunicorn's gthread worker
-keeps ``EVENT_STREAMS`` of them for streams besides those for requests), and
-at most ``EVENT_STREAMS`` are open at once: a stream asked for beyond that
+Each open stream waits in a greenlet of gunicorn's gevent worker (or holds
+one of the gthread worker's threads, which keeps ``EVENT_STREAMS`` of them
+for streams besides those for requests), and at most ``EVENT_STREAMS`` are
+open at once: a stream asked for beyond that
 says only ``full`` (app.js then closes it, polls, and asks again later). A
 stream ends after :data:`LIFETIME` seconds (the browser opens the next at
 once), and when the worker stops.

@@ -143,3 +143,4 @@ class UnchangedPolls:
                 start_response(*NOT_CHANGED)
                 return []
         return self.app(environ, start_response)
+

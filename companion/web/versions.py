@@ -10,8 +10,8 @@ four phones make the moment once, not five times.
 Only what is made from committed facts is kept and shared: in a request that
 writes nothing (GET); in an action that holds its round's lock and has changed
 nothing yet (:func:`locked`: the facts are those of the version it read after
-the lock, and no other change can come while it holds it); and after an
-action's commit (:func:`committed`). Between its first change and its commit,
+the lock, and no other change can come while it holds it); and after its
+commit (``companion.transactions.reads_only``). Between its first change and its commit,
 an action makes its own: its facts are changing, and may yet be rolled back.
 
 A kept value is read, never changed (it is shared between threads). One
@@ -27,11 +27,12 @@ from collections import OrderedDict
 from collections.abc import Callable, Hashable
 from typing import TypeVar
 
-from flask import Flask, current_app, g, has_request_context, request
+from flask import Flask, current_app, g, has_request_context
 
 from ..extensions import db
 from ..store import Table
 from ..store.changes import changed
+from ..transactions import reads_only
 
 EXTENSION = "companion.versions"
 
@@ -84,17 +85,10 @@ def locked(table: Table) -> None:
     g.companion_locked = True
 
 
-def committed() -> None:
-    """Say that this request's changes are committed: what it makes now may be kept."""
-    g.companion_committed = True
-
-
 def _keepable() -> bool:
     """True when the facts this request reads are committed ones it does not change."""
-    if not has_request_context():
-        return False
-    return (request.method in ("GET", "HEAD") or g.get("companion_committed", False)
-            or (g.get("companion_locked", False) and not changed(db.session)))
+    return reads_only() or (has_request_context() and g.get("companion_locked", False)
+                            and not changed(db.session))
 
 
 def at_version(table: Table, what: Hashable, make: Callable[[], T]) -> T:
@@ -104,4 +98,4 @@ def at_version(table: Table, what: Hashable, make: Callable[[], T]) -> T:
     return current_app.extensions[EXTENSION].get(table, what, make)
 
 
-__all__ = ["VersionMemo", "at_version", "committed", "install", "locked"]
+__all__ = ["VersionMemo", "at_version", "install", "locked"]

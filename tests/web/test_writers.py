@@ -2,7 +2,7 @@
 
 A tap holds SQLite's write lock from its first statement to its commit, and not while it
 draws its answer; the writers of the server queue for that lock on a lock of the process
-(``companion.WRITERS``), which every commit and every rollback lets go.
+(``companion.transactions.WRITERS``), which every commit and every rollback lets go.
 """
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ import threading
 import pytest
 from sqlalchemy import event
 
-import companion
+from companion import transactions
 from companion.extensions import db
 from tests.conftest import at_once
 
@@ -33,9 +33,9 @@ def free_for_another_thread() -> bool:
     got = []
 
     def take() -> None:
-        got.append(companion.WRITERS.acquire(blocking=False))
+        got.append(transactions.WRITERS.acquire(blocking=False))
         if got[0]:
-            companion.WRITERS.release()
+            transactions.WRITERS.release()
 
     other = threading.Thread(target=take)
     other.start()
