@@ -143,4 +143,3 @@ class UnchangedPolls:
                 start_response(*NOT_CHANGED)
                 return []
         return self.app(environ, start_response)
-
