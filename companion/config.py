@@ -36,6 +36,8 @@ HTMX_COPY = "vendor/htmx.min.js"  # the app's own copy of the same file, under s
 SECRET_KEY_FILE = "secret_key"
 DEFAULT_STREAMS = 1000
 """Event streams a server process holds at most: 200 tables of five screens."""
+DEFAULT_AT_ONCE = 2
+"""Requests a server process works on at once (measured best of 1, 2 and 4 on PostgreSQL)."""
 SQLITE_FILE = "companion.sqlite3"
 
 
@@ -87,6 +89,16 @@ def event_streams(environ: Mapping[str, str]) -> int:
     (1000, 0)
     """
     return max(0, int(environ.get("COMPANION_STREAMS") or DEFAULT_STREAMS))
+
+
+def requests_at_once(environ: Mapping[str, str]) -> int:
+    """How many requests a server process works on at once (``COMPANION_REQUESTS_AT_ONCE``;
+    0: no limit); the others wait their turn (see ``companion.web.gate``).
+
+    >>> requests_at_once({}), requests_at_once({"COMPANION_REQUESTS_AT_ONCE": "0"})
+    (2, 0)
+    """
+    return max(0, int(environ.get("COMPANION_REQUESTS_AT_ONCE") or DEFAULT_AT_ONCE))
 
 
 def secret_key(instance_path: str) -> str:
@@ -147,6 +159,7 @@ def from_environment(instance_path: str, environ: Mapping[str, str] | None = Non
         # None: a key is made in memory when the app is made (see store.sealed).
         "BALLOT_KEY": env.get("COMPANION_BALLOT_KEY") or None,
         "EVENT_STREAMS": event_streams(env),
+        "REQUESTS_AT_ONCE": requests_at_once(env),
     }
 
 
