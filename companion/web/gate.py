@@ -28,7 +28,6 @@ class Gate:
 
     def __init__(self, app: Callable[..., Iterable[bytes]], size: int) -> None:
         self.app = app
-        self.size = size
         self._places = threading.BoundedSemaphore(size)
 
     def __call__(self, environ: dict[str, Any], start_response: Callable) -> Iterable[bytes]:

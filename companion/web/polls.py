@@ -21,13 +21,12 @@ goes on to the app, which answers it as any request.
 
 from __future__ import annotations
 
-import queue
 import re
-import threading
 from collections.abc import Callable, Iterable
 from typing import Any
 
 from sqlalchemy.engine import Engine
+from sqlalchemy.pool import QueuePool
 
 POLL_PATH = re.compile(r"^/[tj]/([0-9A-Z]{8})/")
 """A table's pages and regions start with its code (canonical: upper case, no dashes)."""
@@ -40,21 +39,18 @@ NOT_CHANGED = ("204 No Content", [("Cache-Control", "no-store"), ("Content-Lengt
 class VersionLookup:
     """Tables' versions, read on bare driver connections of its own (at most ``size``).
 
-    Its connections are shared by the server's threads, one at a time: a lookup takes
-    an idle one (the one used last, so few stay busy), or makes one while there are
-    fewer than ``size``, or waits a moment for one. A connection per thread would
-    open one for every thread that ever answered a poll: hundreds, beyond what a
-    PostgreSQL server allows (100 by default).
+    Its connections are shared by the server's requests, one at a time, in SQLAlchemy's
+    own pool (the one used last first, so few stay busy; no reset, ping or ``BEGIN``
+    around a lookup); a lookup waits ``patience`` seconds at most for one, then does
+    without. A connection per thread would open one for every thread that ever
+    answered a poll: hundreds, beyond what a PostgreSQL server allows (100 by default).
     """
 
-    PATIENCE = 1.0
-    """Seconds a lookup waits for a connection before it does without."""
-
-    def __init__(self, engine: Engine, size: int = 8) -> None:
+    def __init__(self, engine: Engine, size: int = 8, patience: float = 1.0) -> None:
         self.engine = engine
         self.marker = "?" if engine.dialect.paramstyle == "qmark" else "%s"
-        self._idle: queue.LifoQueue[Any] = queue.LifoQueue()
-        self._room = threading.BoundedSemaphore(size)  # connections that may yet be made
+        self.pool = QueuePool(lambda: self._connect(), pool_size=size, max_overflow=0,
+                              timeout=patience, use_lifo=True, reset_on_return=None)
 
     def _connect(self) -> Any:
         dialect = self.engine.dialect
@@ -68,44 +64,25 @@ class VersionLookup:
             connection.autocommit = True
         return connection
 
-    def _take(self) -> tuple[Any, bool]:
-        """An idle connection, or None (with True) when one may be made; (None, False)
-        when none came in time."""
-        try:
-            return self._idle.get_nowait(), True
-        except queue.Empty:
-            pass
-        if self._room.acquire(blocking=False):
-            return None, True
-        try:
-            return self._idle.get(timeout=self.PATIENCE), True
-        except queue.Empty:
-            return None, False
-
     def _rows(self, sql: str, values: tuple[Any, ...]) -> list[tuple[Any, ...]] | None:
-        """The statement's rows; None when it failed (the connection is dropped)."""
-        connection, allowed = self._take()
-        if not allowed:
+        """The statement's rows; None when none came in time or it failed (the connection
+        is dropped)."""
+        try:
+            connection = self.pool.connect()
+        except Exception:  # none free in time, or none could be made: whoever asked does without
             return None
         try:
-            if connection is None:
-                connection = self._connect()
             cursor = connection.cursor()
             try:
                 cursor.execute(sql, values)
-                rows = cursor.fetchall()
+                return cursor.fetchall()
             finally:
                 cursor.close()
         except Exception:  # any failure: whoever asked does without
-            if connection is not None:
-                try:
-                    connection.close()
-                except Exception:  # it is being dropped anyway
-                    pass
-            self._room.release()
+            connection.invalidate()
             return None
-        self._idle.put(connection)
-        return rows
+        finally:
+            connection.close()
 
     def __call__(self, code: str) -> int | None:
         """The version of the table with join code ``code``; None when there is no such

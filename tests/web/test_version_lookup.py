@@ -22,8 +22,7 @@ def lookup_and_code(app, actions):
     with app.app_context():
         lookup = VersionLookup(db.engine, size=2)
     yield lookup, code
-    while not lookup._idle.empty():
-        lookup._idle.get_nowait().close()
+    lookup.pool.dispose()
 
 
 def test_many_threads_share_a_few_connections(lookup_and_code, actions, monkeypatch):
@@ -47,19 +46,22 @@ def test_a_failed_connection_is_dropped_and_the_next_lookup_makes_another(
     lookup, code = lookup_and_code
     version = actions.table(code).version
     assert lookup(code) == version
-    broken = lookup._idle.get_nowait()
-    broken.close()  # as if the database had restarted
-    lookup._idle.put(broken)
+    broken = lookup.pool.connect()
+    broken.dbapi_connection.close()  # as if the database had restarted
+    broken.close()  # back in the pool, dead
     assert lookup(code) is None  # this poll goes on to the app
     assert lookup(code) == version
     assert lookup.of_tables([actions.table(code).id]) == {actions.table(code).id: version}
 
 
-def test_a_lookup_waits_only_a_moment_for_a_connection(lookup_and_code):
-    lookup, code = lookup_and_code
-    lookup.PATIENCE = 0.05
-    taken = [lookup._take(), lookup._take()]  # both connections out (being made)
-    assert all(allowed for _connection, allowed in taken)
+def test_a_lookup_waits_only_a_moment_for_a_connection(app, lookup_and_code):
+    _, code = lookup_and_code
+    with app.app_context():
+        lookup = VersionLookup(db.engine, size=2, patience=0.05)
+    taken = [lookup.pool.connect(), lookup.pool.connect()]  # both connections out
+    assert all(connection.dbapi_connection is not None for connection in taken)
     assert lookup(code) is None  # none came back in time: the app answers instead
-    lookup._room.release()  # one is given back (its maker failed): the next lookup makes it
+    taken[0].close()  # one is given back: the next lookup uses it
     assert lookup(code) is not None
+    taken[1].close()
+    lookup.pool.dispose()
