@@ -12,9 +12,10 @@ import secrets
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from sqlalchemy import delete, event, select, update
+from sqlalchemy import delete, event, inspect, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session, SessionTransaction
+from sqlalchemy.orm.attributes import set_committed_value
 
 from ..extensions import db
 from .codes import key_hash, new_code, new_key, recovery_hash
@@ -31,20 +32,70 @@ from .models import (
     SeatRequest,
     Table,
 )
-from .queries import seat_held_by
+from .queries import seat_held_by, table_to_change
 
 
 def bump(table: Table) -> None:
     """Raise the table's version by one, atomically in the database."""
-    db.session.execute(
+    version = db.session.execute(
         update(Table).where(Table.id == table.id).values(version=Table.version + 1)
-        .execution_options(synchronize_session=False))
-    db.session.expire(table, ["version"])
+        .returning(Table.version).execution_options(synchronize_session=False)).scalar_one()
+    set_committed_value(table, "version", version)
     db.session.info.setdefault(BUMPED, set()).add(table.id)
+
+
+def find_to_change(code: str) -> Table | None:
+    """The table with join code ``code``, for a transaction that changes it: its row is
+    locked before anything else of the table is read.
+
+    Every change to a table goes with :func:`bump`, which needs that lock: what this
+    transaction reads of the table after it (the table's version, its games, their
+    rounds) is what was last committed, and stays so until this transaction ends.
+    """
+    table = db.session.scalar(table_to_change(code))
+    if table is not None:
+        db.session.info.setdefault(LOCKED, set()).add(table.id)
+    return table
+
+
+def locked_first(table_id: int) -> bool:
+    """True when the open transaction locked the table's row before it read anything else
+    of it (:func:`find_to_change`): nothing it read of the table since needs reading again."""
+    return table_id in db.session.info.get(LOCKED, ())
+
+
+def commit_keeping(table: Table, *rows: object) -> None:
+    """Commit the open transaction, keeping what ``table`` and ``rows`` hold of their rows.
+
+    A commit forgets every row the session read: the next use reads it again.
+    When the table was found with :func:`find_to_change`, its row and the rows
+    read after that lock (its game, the round's draft) are the ones this
+    transaction commits: nobody else could change them meanwhile, and this
+    transaction changed them only through these objects. Their columns stay;
+    their collections, and every other row, are read again as after any commit.
+    """
+    session = db.session()
+    if not locked_first(table.id):
+        session.commit()
+        return
+    kept = {id(table), *map(id, rows)}
+    session.expire_on_commit = False
+    try:
+        session.commit()
+    finally:
+        session.expire_on_commit = True
+    for row in list(session.identity_map.values()):
+        if id(row) not in kept:
+            session.expire(row)
+        elif collections := [r.key for r in inspect(row).mapper.relationships if r.uselist]:
+            session.expire(row, collections)  # (no names at all would expire the whole row)
 
 
 BUMPED = "companion.bumped"
 """``Session.info`` key: the tables whose version the session's open transaction raised."""
+
+LOCKED = "companion.locked"
+"""``Session.info`` key: the tables the open transaction found with :func:`find_to_change`."""
 
 COMMITTED = "companion.committed"
 """``Session.info`` key: the tables whose version the session's committed transactions raised."""
@@ -72,6 +123,7 @@ def _after_transaction_end(session: Session, transaction: SessionTransaction) ->
     # The end of the whole transaction without a commit (a rollback): its raises never were.
     if transaction.parent is None and not transaction.nested:
         session.info.pop(BUMPED, None)
+        session.info.pop(LOCKED, None)
 
 
 def _fresh_join_code() -> str:

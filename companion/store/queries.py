@@ -11,12 +11,24 @@ _TABLE_BY_CODE = (select(Table).where(Table.code == bindparam("code"))
                   .options(joinedload(Table.latest_game)))
 
 
+_TABLE_TO_CHANGE = select(Table).where(Table.code == bindparam("code")).with_for_update()
+
+
 def table_by_code(code: str) -> Select[tuple[Table]]:
     """The table with join code ``code``, with its latest game (most pages show it).
 
     Every screen's every request looks its table up: the statement is made once.
     """
     return _TABLE_BY_CODE.params(code=code)
+
+
+def table_to_change(code: str) -> Select[tuple[Table]]:
+    """The table with join code ``code``, its row locked until the transaction ends.
+
+    Nothing is joined to it: a row joined to the locked one would be the one
+    read before the wait for the lock, not the one committed while it waited.
+    """
+    return _TABLE_TO_CHANGE.params(code=code)
 
 
 def seat_at(table_id: int, position: int) -> Select[tuple[Seat]]:

@@ -9,9 +9,11 @@ draft for the next round; undoing the last round puts its facts back into
 the draft; correcting a past round replaces its facts and remembers the
 rounds as they stood before, so the phones can be told what changed.
 
-Every write locks the draft row first (``SELECT … FOR UPDATE``; SQLite takes
-the whole database at ``BEGIN IMMEDIATE``), so phones writing in the same
-moment all land, and a double tap on "confirm" appends the round once. Each
+Every write locks the draft row (``SELECT … FOR UPDATE``; SQLite takes the
+whole database at ``BEGIN IMMEDIATE``), so phones writing in the same moment
+all land, and a double tap on "confirm" appends the round once. A request
+has locked its table's row before that (``changes.find_to_change``); without
+it, the game's rounds are read again after the draft's lock. Each
 write bumps the table's version; the commit is the caller's.
 """
 
@@ -20,12 +22,12 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from sqlalchemy import JSON, ForeignKey, Select, select
+from sqlalchemy import JSON, ForeignKey, Select, inspect, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
 from ..extensions import db
-from .changes import bump
+from .changes import bump, locked_first
 from .models import Game
 
 
@@ -74,13 +76,25 @@ def _fresh(game: Game) -> RoundDraft:
     return draft
 
 
+def _loaded_draft(game_id: int) -> RoundDraft | None:
+    """The game's draft as the session holds it already (not expired), if it does: a query
+    would give the very same object, unchanged (the session keeps what it has loaded), after
+    a round trip."""
+    for row in db.session.identity_map.values():
+        if isinstance(row, RoundDraft) and inspect(row).dict.get("game_id") == game_id:
+            return row
+    return None
+
+
 def current_draft(game: Game) -> RoundDraft:
     """The draft of the game's next round, as it stands (not saved when it is new or stale).
 
     For reading: a draft left from a round since confirmed or undone reads
     as a fresh one. Writes use :func:`locked_draft`.
     """
-    draft = db.session.scalar(draft_of(game.id))
+    draft = _loaded_draft(game.id)
+    if draft is None:
+        draft = db.session.scalar(draft_of(game.id))
     if draft is None or draft.round_index != len(game.rounds):
         return _fresh(game)
     return draft
@@ -98,8 +112,9 @@ def locked_draft(game: Game) -> RoundDraft:
         except IntegrityError:  # another phone made it a moment earlier
             draft = db.session.scalar(query)
             assert draft is not None
-    # The game's rounds are read after the lock: a confirm that just finished is seen.
-    db.session.refresh(game, ["rounds", "flags", "status"])
+    if not locked_first(game.table_id):
+        # The game's rounds are read after the lock: a confirm that just finished is seen.
+        db.session.refresh(game, ["rounds", "flags", "status"])
     if draft.round_index != len(game.rounds):
         _clear(draft, len(game.rounds))
     return draft

@@ -30,7 +30,7 @@ from werkzeug.datastructures import MultiDict
 from werkzeug.exceptions import HTTPException
 
 from ..extensions import db
-from ..store import Game, Seat, Table, queries
+from ..store import Game, Seat, Table, changes, queries
 from ..store import rounds as round_store
 from .errors import message_of
 from .flow import GameFlow, View, flow_for, flows
@@ -123,14 +123,15 @@ def keeper_game(code: str, number: int) -> tuple[Table, Game]:
     return table, game
 
 
-def _finish(made: Any, default: Callable[[], Response],
+def _finish(made: Any, default: Callable[[], Response], table: Table, *rows: object,
             after_commit: list[Callable[[], None]] = ()) -> Response:
-    """One commit and one answer: a refusal (4xx) changes nothing; else commit, then answer."""
+    """One commit and one answer: a refusal (4xx) changes nothing; else commit, then answer
+    (what the action read of ``table`` and ``rows`` is not read again for it)."""
     response = make_response(made) if made is not None else None
     if response is not None and response.status_code >= 400:
         db.session.rollback()
         return response
-    db.session.commit()
+    changes.commit_keeping(table, *rows)
     for then in after_commit:
         then()
     return response if response is not None else default()
@@ -150,7 +151,7 @@ def table_action(view: Callable[..., Any]) -> Callable[..., Response]:
         table = find_table(code)
         require_keeper(table)
         return _finish(view(table, **values), lambda: redirect(
-            url_for("tables.keeper", code=table.code), code=303))
+            url_for("tables.keeper", code=table.code), code=303), table)
 
     return action
 
@@ -251,7 +252,8 @@ def game_action(who: Who, *phases: Enum, refuse: str | None = None, same_round: 
                 if not in_place() or not 400 <= (error.code or 500) < 500:
                     raise
                 made = refusal(act, message_of(error), error.code or 400)
-            return _finish(made, lambda: answer(table, keeper=keeper), act.after_commit)
+            return _finish(made, lambda: answer(table, keeper=keeper), table, game, draft,
+                           after_commit=act.after_commit)
 
         return action
 

@@ -47,7 +47,7 @@ def recover():
     if not code or not recovery:
         return render_template("home/recover.html", code=typed_code[:20], error=(
             "Type the table's code and its recovery code.")), 400
-    table = db.session.scalar(queries.table_by_code(code)) if is_code(code) else None
+    table = changes.find_to_change(code) if is_code(code) else None
     if table is None or not is_code(recovery) or not check_recovery(
             recovery, table.recovery_code_hash):
         return render_template("home/recover.html", code=typed_code[:20], error=(

@@ -21,6 +21,7 @@ from ..store import (
     Seat,
     SeatRequest,
     Table,
+    changes,
     is_code,
     key_hash,
     new_key,
@@ -28,6 +29,7 @@ from ..store import (
     queries,
     same_key,
 )
+from ..transactions import reads_only
 
 KEEPER, PHONE = "keeper", "phone"
 REMEMBERED = 10
@@ -37,7 +39,12 @@ REMEMBERED = 10
 def find_table(code: str) -> Table:
     """The table with join code ``code``, or a 404 a player can act on."""
     normal = normalise_code(code)
-    table = db.session.scalar(queries.table_by_code(normal)) if is_code(normal) else None
+    if not is_code(normal):
+        table = None
+    elif reads_only():
+        table = db.session.scalar(queries.table_by_code(normal))
+    else:  # a request that changes the table locks its row first
+        table = changes.find_to_change(normal)
     if table is None:
         abort(404, f"There is no table with the code {code[:20]}. Check the code under the "
                    "QR code on the scorekeeper's screen.")

@@ -31,7 +31,7 @@ from flask import Flask, current_app, g, has_request_context
 
 from ..extensions import db
 from ..store import Table
-from ..store.changes import changed
+from ..store.changes import changed, locked_first
 from ..transactions import reads_only
 
 EXTENSION = "companion.versions"
@@ -80,8 +80,10 @@ def install(app: Flask) -> None:
 
 def locked(table: Table) -> None:
     """Say that this action holds the lock of its table's round: until its first change,
-    what it makes is what every screen sees at the table's version (read again now)."""
-    db.session.refresh(table, ["version"])
+    what it makes is what every screen sees at the table's version (read again now, unless
+    it was read after the table's own lock)."""
+    if not locked_first(table.id):
+        db.session.refresh(table, ["version"])
     g.companion_locked = True
 
 
