@@ -763,6 +763,21 @@ def cores() -> set[int]:
     return os.sched_getaffinity(0)
 
 
+SPEED_LOOP = ("import time\nbest = None\nfor _ in range(3):\n    t = time.perf_counter()\n"
+              "    s = 0\n    for i in range(1_000_000):\n        s += i * i % 7\n"
+              "    t = time.perf_counter() - t\n    best = t if best is None else min(best, t)\n"
+              "print(best * 1000)")
+
+
+def machine_speed() -> float:
+    """Milliseconds a fixed loop of plain Python takes on the server's core (best of three):
+    on a shared machine the same code gets more or less of a core from one hour to the
+    next, and latencies near a core's limit grow much faster than this does."""
+    done = subprocess.run(pinned([sys.executable, "-c", SPEED_LOOP], SERVER_CORE),
+                          capture_output=True, text=True, check=True, timeout=60)
+    return float(done.stdout)
+
+
 def pinned(command: list[str], core: int) -> list[str]:
     """``command`` run on one core (taskset), when there are two cores to split."""
     if {SERVER_CORE, DRIVER_CORE} <= cores() and shutil.which("taskset"):
@@ -962,6 +977,7 @@ def main() -> None:
         parser.error("--tables and --seconds must be positive")
     db_name = "postgresql" if args.database.startswith("postgres") else "sqlite"
 
+    speed_before = machine_speed()
     with tempfile.TemporaryDirectory(prefix="bench_load-") as folder:
         temp = Path(folder)
         url = args.database or f"sqlite:///{temp / 'companion.sqlite3'}"
@@ -1019,6 +1035,8 @@ def main() -> None:
                 print("\n".join("  " + line[:300] for line in tail[-6:]), flush=True)
 
     print()
+    print(f"machine: a fixed Python loop took {speed_before:.0f} ms on the server's core "
+          f"before the run, {machine_speed():.0f} ms after (more: less of a core)")
     print(HEADER)
     for step in steps:
         print(row(step))
