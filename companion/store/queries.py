@@ -8,14 +8,15 @@ from sqlalchemy.orm import joinedload
 from .models import PENDING, Game, Seat, SeatRequest, Table
 
 _TABLE_BY_CODE = (select(Table).where(Table.code == bindparam("code"))
-                  .options(joinedload(Table.latest_game)))
+                  .options(joinedload(Table.latest_game), joinedload(Table.seats)))
 
 
 _TABLE_TO_CHANGE = select(Table).where(Table.code == bindparam("code")).with_for_update()
 
 
 def table_by_code(code: str) -> Select[tuple[Table]]:
-    """The table with join code ``code``, with its latest game (most pages show it).
+    """The table with join code ``code``, with its latest game and its seats (most pages
+    show them, and a phone is known by its seat): one statement.
 
     Every screen's every request looks its table up: the statement is made once.
     """
