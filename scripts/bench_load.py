@@ -763,10 +763,18 @@ def cores() -> set[int]:
     return os.sched_getaffinity(0)
 
 
-SPEED_LOOP = ("import time\nbest = None\nfor _ in range(3):\n    t = time.perf_counter()\n"
-              "    s = 0\n    for i in range(1_000_000):\n        s += i * i % 7\n"
-              "    t = time.perf_counter() - t\n    best = t if best is None else min(best, t)\n"
-              "print(best * 1000)")
+SPEED_LOOP = """\
+import time
+best = None
+for _ in range(3):
+    started = time.perf_counter()
+    total = 0
+    for i in range(1_000_000):
+        total += i * i % 7
+    took = time.perf_counter() - started
+    best = took if best is None else min(best, took)
+print(best * 1000)
+"""
 
 
 def machine_speed() -> float:

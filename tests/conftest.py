@@ -11,6 +11,8 @@ import os
 import re
 import threading
 from collections.abc import Callable, Hashable, Iterable, Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass
 from typing import TypeVar
 from urllib.parse import urlsplit
 from weakref import WeakKeyDictionary
@@ -18,7 +20,7 @@ from weakref import WeakKeyDictionary
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
-from sqlalchemy import inspect, text
+from sqlalchemy import event, inspect, text
 from werkzeug.test import TestResponse
 
 from companion import create_app
@@ -90,6 +92,48 @@ def csrf_token(client: FlaskClient, page: str = "/") -> str:
     match = CSRF.search(html)
     assert match, f"no CSRF token on {page}"
     return match.group(1) or match.group(2)
+
+
+@dataclass(frozen=True)
+class Statement:
+    """One statement the app sent to its database, as a test heard it."""
+
+    text: str
+    """The statement on one line."""
+    autocommit: bool | None
+    """Whether its connection was in autocommit (None where the driver does not say)."""
+
+    @property
+    def word(self) -> str:
+        """Its first word: SELECT, UPDATE, BEGIN …"""
+        return self.text.split()[0]
+
+
+@contextmanager
+def statements(app: Flask) -> Iterator[list[Statement]]:
+    """Every statement the app's engine sends while the block runs, in order."""
+    heard: list[Statement] = []
+    with app.app_context():
+        engine = db.engine
+
+    def listen(connection, _cursor, statement, *_rest) -> None:
+        autocommit = getattr(connection.connection.dbapi_connection, "autocommit", None)
+        heard.append(Statement(" ".join(statement.split()), autocommit))
+
+    event.listen(engine, "before_cursor_execute", listen)
+    try:
+        yield heard
+    finally:
+        event.remove(engine, "before_cursor_execute", listen)
+
+
+@pytest.fixture
+def server_url(app: Flask):
+    """The database server's URL; the test is skipped on SQLite."""
+    with app.app_context():
+        if db.engine.dialect.name == "sqlite":
+            pytest.skip("a database server's own behaviour")
+        return db.engine.url
 
 
 def at_once(send: Callable[[K], int], keys: Iterable[K]) -> dict[K, int]:

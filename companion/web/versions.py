@@ -79,11 +79,11 @@ def install(app: Flask) -> None:
 
 
 def locked(table: Table) -> None:
-    """Say that this action holds the lock of its table's round: until its first change,
-    what it makes is what every screen sees at the table's version (read again now, unless
-    it was read after the table's own lock)."""
-    if not locked_first(table.id):
-        db.session.refresh(table, ["version"])
+    """Say that this action holds its table's lock: until its first change, what it makes
+    is what every screen sees at the table's version. The table's row (its version with it)
+    was read under that lock (``changes.find_to_change``, as every request that writes finds
+    its table), so nothing needs reading again."""
+    assert locked_first(table.id), "an action finds its table with find_to_change"
     g.companion_locked = True
 
 

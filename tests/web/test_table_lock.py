@@ -13,12 +13,12 @@ import threading
 import time
 
 import pytest
-from sqlalchemy import create_engine, event, text
+from sqlalchemy import create_engine, text
 from sqlalchemy.pool import NullPool
 
 from companion.extensions import db
 
-from ..conftest import at_once
+from ..conftest import Statement, at_once, statements
 
 pytestmark = pytest.mark.db
 
@@ -26,25 +26,8 @@ HTMX = {"HX-Request": "true"}
 PATIENCE = 30.0  # seconds: for a busy machine, not a pace
 
 
-def statements_of(app, send) -> list[str]:
-    """Every statement ``send()`` makes, in order, on one line each."""
-    heard: list[str] = []
-    with app.app_context():
-        engine = db.engine
-
-    def listen(_connection, _cursor, statement, *_rest) -> None:
-        heard.append(" ".join(statement.split()))
-
-    event.listen(engine, "before_cursor_execute", listen)
-    try:
-        send()
-    finally:
-        event.remove(engine, "before_cursor_execute", listen)
-    return heard
-
-
-def reads_of(statements: list[str], table: str) -> list[str]:
-    return [s for s in statements if s.startswith("SELECT") and f" FROM {table} " in f"{s} "]
+def reads_of(heard: list[Statement], table: str) -> list[str]:
+    return [s.text for s in heard if s.word == "SELECT" and f" FROM {table} " in f"{s.text} "]
 
 
 def test_a_tap_reads_its_table_game_and_round_once(app, actions):
@@ -52,12 +35,13 @@ def test_a_tap_reads_its_table_game_and_round_once(app, actions):
     actions.seat_everyone(code)
     actions.start(code)
     answers = []
-    heard = statements_of(app, lambda: answers.append(actions.post(
-        f"/t/{code}/games/1/tick", {"round": "1", "step": "deck:0"}, headers=HTMX)))
+    with statements(app) as heard:
+        answers.append(actions.post(
+            f"/t/{code}/games/1/tick", {"round": "1", "step": "deck:0"}, headers=HTMX))
 
     assert answers[0].status_code == 200
     assert 'data-step="deck:0" data-done="yes"' in answers[0].get_data(as_text=True)
-    selects = [s for s in heard if s.startswith("SELECT")]
+    selects = [s.text for s in heard if s.word == "SELECT"]
     assert " FROM tables " in selects[0], heard  # the table's row first ...
     with app.app_context():
         if db.engine.dialect.name != "sqlite":
@@ -68,14 +52,6 @@ def test_a_tap_reads_its_table_game_and_round_once(app, actions):
     version = actions.table(code).version
     assert f'id="round" aria-label="The round" data-version="{version}"' in (
         answers[0].get_data(as_text=True))
-
-
-@pytest.fixture
-def server_url(app):
-    with app.app_context():
-        if db.engine.dialect.name == "sqlite":
-            pytest.skip("SQLite lets one writer in at a time: no tap waits on a row's lock")
-        return db.engine.url
 
 
 def waiting_on_a_lock(other, pid: int) -> bool:

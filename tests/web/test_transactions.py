@@ -9,66 +9,44 @@ each statement sees what is committed when it starts anyway.
 from __future__ import annotations
 
 import pytest
-from sqlalchemy import create_engine, event, text
+from sqlalchemy import create_engine, text
 from sqlalchemy.pool import NullPool
 
 from companion import transactions
 from companion.extensions import db
+
+from ..conftest import statements
 
 pytestmark = pytest.mark.db
 
 HTMX = {"HX-Request": "true"}
 
 
-@pytest.fixture
-def server_only(app):
-    with app.app_context():
-        if db.engine.dialect.name == "sqlite":
-            pytest.skip("a database server's round trips")
-
-
-def autocommit_by_statement(app, send) -> list[tuple[str, bool]]:
-    """Each statement ``send()`` makes, with whether its connection was in autocommit."""
-    heard: list[tuple[str, bool]] = []
-    with app.app_context():
-        engine = db.engine
-
-    def listen(connection, _cursor, statement, *_rest) -> None:
-        heard.append((statement.split()[0], connection.connection.dbapi_connection.autocommit))
-
-    event.listen(engine, "before_cursor_execute", listen)
-    try:
-        send()
-    finally:
-        event.remove(engine, "before_cursor_execute", listen)
-    return heard
-
-
 def test_a_poll_reads_in_autocommit_and_a_tap_writes_in_one_transaction(
-        app, actions, server_only):
+        app, actions, server_url):
     code = actions.create_table()
     phones = actions.seat_everyone(code)
     actions.start(code)
     answers = []
 
-    polled = autocommit_by_statement(app, lambda: answers.append(
-        phones[0].get(f"/t/{code}/seat/pulse?v=0", headers=HTMX)))
+    with statements(app) as polled:
+        answers.append(phones[0].get(f"/t/{code}/seat/pulse?v=0", headers=HTMX))
     assert answers[-1].status_code == 200
-    assert polled and all(autocommit for _, autocommit in polled), polled
+    assert polled and all(said.autocommit for said in polled), polled
 
-    tapped = autocommit_by_statement(app, lambda: answers.append(actions.post(
-        f"/t/{code}/games/1/tick", {"round": "1", "step": "deck:0"}, headers=HTMX)))
+    with statements(app) as tapped:
+        answers.append(actions.post(
+            f"/t/{code}/games/1/tick", {"round": "1", "step": "deck:0"}, headers=HTMX))
     assert answers[-1].status_code == 200
     assert 'data-step="deck:0" data-done="yes"' in answers[-1].get_data(as_text=True)
-    words = [word for word, _ in tapped]
-    last_write = max(i for i, word in enumerate(words) if word == "UPDATE")
+    last_write = max(i for i, said in enumerate(tapped) if said.word == "UPDATE")
     # Up to its last write the tap is one transaction; its answer then only reads.
-    assert not any(autocommit for _, autocommit in tapped[:last_write + 1]), tapped
-    assert all(autocommit for _, autocommit in tapped[last_write + 1:]), tapped
+    assert not any(said.autocommit for said in tapped[:last_write + 1]), tapped
+    assert all(said.autocommit for said in tapped[last_write + 1:]), tapped
     assert actions.keeper.get(f"/t/{code}").status_code == 200
 
 
-def test_a_refused_tap_changes_nothing(app, actions, server_only):
+def test_a_refused_tap_changes_nothing(app, actions, server_url):
     code = actions.create_table()
     actions.seat_everyone(code)
     actions.start(code)
@@ -80,7 +58,7 @@ def test_a_refused_tap_changes_nothing(app, actions, server_only):
 
 
 def test_connections_the_server_dropped_are_replaced_before_use(
-        app, actions, server_only, monkeypatch):
+        app, actions, server_url, monkeypatch):
     code = actions.create_table()
     phones = actions.seat_everyone(code)
     actions.start(code)
