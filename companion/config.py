@@ -180,7 +180,9 @@ DEFAULTS: dict[str, Any] = {
     "COMPRESS_ALGORITHM": ["gzip"],
     "COMPRESS_ALGORITHM_STREAMING": ["gzip"],
     "COMPRESS_MIN_SIZE": 2048,
-    "COMPRESS_LEVEL": 6,
+    # The fastest level: a region of 12 KB in 0.12 ms instead of 0.27 (level 6), about 7 %
+    # larger; every changed poll of every screen is compressed on the server's one core.
+    "COMPRESS_LEVEL": 1,
     # Wrong codes only (a right one never counts), per address: a table of eight phones on
     # one café Wi-Fi with a few typos each stays far below; guessing one of 28**8 codes
     # at 1,000 a day is hopeless (see the README).

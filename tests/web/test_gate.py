@@ -45,3 +45,49 @@ def test_a_stream_being_sent_holds_no_place():
     gate = Gate(Counting(streaming=True), 1)
     streams = [gate({}, lambda *_: None) for _ in range(3)]  # none read yet: all got in
     assert [b"".join(stream) for stream in streams] == [b"data: 0\n\ndata: 1\n\ndata: 2\n\n"] * 3
+
+
+class Held:
+    """A WSGI app whose requests stay inside until let go, noting which are inside."""
+
+    def __init__(self) -> None:
+        self.inside: list[str] = []
+        self.go = threading.Event()
+        self.lock = threading.Lock()
+
+    def __call__(self, environ, start_response):
+        with self.lock:
+            self.inside.append(environ["REQUEST_METHOD"])
+        self.go.wait(30)
+        start_response("200 OK", [("Content-Type", "text/plain")])
+        return [b"done"]
+
+
+def wait_until(condition, patience: float = 30.0) -> None:
+    deadline = time.monotonic() + patience
+    while not condition():
+        assert time.monotonic() < deadline, "the gate never let the request in"
+        time.sleep(0.005)
+
+
+def test_changes_leave_a_place_for_the_screens_polls():
+    app = Held()
+    gate = Gate(app, 2)
+    taps = [threading.Thread(target=lambda: gate({"REQUEST_METHOD": "POST"}, lambda *_: None))
+            for _ in range(2)]
+    poll = threading.Thread(target=lambda: gate({"REQUEST_METHOD": "GET"}, lambda *_: None))
+    for tap in taps:
+        tap.start()
+    wait_until(lambda: app.inside == ["POST"])
+    poll.start()  # the second tap waits; the poll comes after it and still gets in
+    wait_until(lambda: app.inside == ["POST", "GET"])
+    app.go.set()
+    for thread in (*taps, poll):
+        thread.join(30)
+    assert app.inside == ["POST", "GET", "POST"]
+
+
+def test_a_gate_of_one_place_still_lets_changes_in():
+    app = Counting()
+    gate = Gate(app, 1)
+    assert b"".join(gate({"REQUEST_METHOD": "POST"}, lambda *_: None)) == b"done"
