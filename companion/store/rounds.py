@@ -9,12 +9,14 @@ draft for the next round; undoing the last round puts its facts back into
 the draft; correcting a past round replaces its facts and remembers the
 rounds as they stood before, so the phones can be told what changed.
 
-Every write locks the draft row (``SELECT … FOR UPDATE``; SQLite takes the
-whole database at ``BEGIN IMMEDIATE``), so phones writing in the same moment
-all land, and a double tap on "confirm" appends the round once. A request
-has locked its table's row before that (``changes.find_to_change``); without
-it, the game's rounds are read again after the draft's lock. Each
-write bumps the table's version; the commit is the caller's.
+Every write holds a lock before it reads the draft, so phones writing in the
+same moment all land, and a double tap on "confirm" appends the round once: a
+game's action has locked its table's row first (``changes.find_to_change``;
+SQLite takes the whole database at ``BEGIN IMMEDIATE``) and read the game with
+its draft after it in one statement (:func:`latest_game_with_draft`); without
+that lock the draft row is locked (``SELECT … FOR UPDATE``) and the game's
+rounds read again after it. Each write bumps the table's version; the commit
+is the caller's.
 """
 
 from __future__ import annotations
@@ -22,13 +24,14 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from sqlalchemy import JSON, ForeignKey, Select, inspect, select
+from sqlalchemy import JSON, ForeignKey, Select, event, inspect, select
 from sqlalchemy.exc import IntegrityError
-from sqlalchemy.orm import Mapped, mapped_column, relationship
+from sqlalchemy.orm import Mapped, Session, SessionTransaction, mapped_column, relationship
+from sqlalchemy.orm.attributes import set_committed_value
 
 from ..extensions import db
 from .changes import bump, locked_first
-from .models import Game
+from .models import Game, Table
 
 
 class RoundDraft(db.Model):
@@ -100,10 +103,46 @@ def current_draft(game: Game) -> RoundDraft:
     return draft
 
 
+def latest_game_with_draft(table: Table) -> Game | None:
+    """The table's latest game (also set as ``table.latest_game``) and, into the session,
+    its draft: one statement, both as last committed, for a transaction that has locked
+    the table first (no other change can come between this read and its commit).
+    """
+    latest = (select(Game.number).where(Game.table_id == table.id)
+              .order_by(Game.number.desc()).limit(1).scalar_subquery())
+    row = db.session.execute(
+        select(Game, RoundDraft).outerjoin(RoundDraft, RoundDraft.game_id == Game.id)
+        .where(Game.table_id == table.id, Game.number == latest)
+        .execution_options(populate_existing=True)).first()
+    game, draft = row if row is not None else (None, None)
+    set_committed_value(table, "latest_game", game)
+    if draft is not None:  # (the session holds what nothing refers to only weakly)
+        db.session.info.setdefault(READ_AFTER_LOCK, {})[draft.game_id] = draft
+    return game
+
+
+READ_AFTER_LOCK = "companion.drafts_read_after_lock"
+"""``Session.info`` key: the drafts :func:`latest_game_with_draft` read, by game, until the
+transaction ends."""
+
+
+@event.listens_for(Session, "after_transaction_end")
+def _forget_drafts(session: Session, transaction: SessionTransaction) -> None:
+    if transaction.parent is None and not transaction.nested:
+        session.info.pop(READ_AFTER_LOCK, None)
+
+
 def locked_draft(game: Game) -> RoundDraft:
-    """The game's draft, locked for this transaction; made (or cleared) for the next round."""
+    """The game's draft, locked for this transaction; made (or cleared) for the next round.
+
+    After the table's lock (:func:`~companion.store.changes.locked_first`) the draft this
+    transaction read with its game is the one to change; else its row is locked and read.
+    """
+    read = db.session.info.get(READ_AFTER_LOCK, {}) if locked_first(game.table_id) else {}
+    draft = read.get(game.id)
     query = draft_of(game.id).with_for_update().execution_options(populate_existing=True)
-    draft = db.session.scalar(query)
+    if draft is None:
+        draft = db.session.scalar(query)
     if draft is None:
         try:
             with db.session.begin_nested():

@@ -101,7 +101,10 @@ class Act:
 def load_game(code: str, number: int) -> tuple[Table, Game]:
     """The table and its game ``number``, or a 404 a player can act on."""
     table = find_table(code)
-    game = table.latest_game  # usually the one: loaded with the table
+    if changes.locked_first(table.id):  # the game and its draft, read after the lock
+        game = round_store.latest_game_with_draft(table)
+    else:
+        game = table.latest_game  # usually the one: loaded with the table
     if game is None or game.number != number:
         game = db.session.scalar(queries.game_number(table.id, number))
     if game is None:

@@ -27,10 +27,11 @@ PATIENCE = 30.0  # seconds: for a busy machine, not a pace
 
 
 def reads_of(heard: list[Statement], table: str) -> list[str]:
-    return [s.text for s in heard if s.word == "SELECT" and f" FROM {table} " in f"{s.text} "]
+    return [s.text for s in heard if s.word == "SELECT" and (
+        f" FROM {table} " in f"{s.text} " or f" JOIN {table} " in s.text)]
 
 
-def test_a_tap_reads_its_table_game_and_round_once(app, actions):
+def test_a_tap_reads_its_table_then_its_game_and_round_once(app, actions):
     code = actions.create_table()
     actions.seat_everyone(code)
     actions.start(code)
@@ -48,6 +49,8 @@ def test_a_tap_reads_its_table_game_and_round_once(app, actions):
             assert selects[0].endswith("FOR UPDATE"), selects[0]  # ... locked
     for row in ("tables", "games", "round_drafts"):
         assert len(reads_of(heard, row)) == 1, (row, heard)
+    # ... and the game with its round's draft, in one statement after it.
+    assert reads_of(heard, "games") == reads_of(heard, "round_drafts") == [selects[1]]
     # The answer is the round at the version the tap made.
     version = actions.table(code).version
     assert f'id="round" aria-label="The round" data-version="{version}"' in (
