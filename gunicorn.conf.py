@@ -59,6 +59,15 @@ worker_connections = 4000
 control_socket_disable = True  # no runtime control (gunicornc); two servers never share one
 
 
+GC_THRESHOLDS = (3000, 10, 100)
+"""The worker's garbage collector: a young pass every 3,000 new objects (Python: 700), and
+a full pass after 100 middle ones (Python: 10). At 200 tables (``scripts/bench_load.py``)
+each pass looks at every object it holds at a cost of about 0.7 µs each, with a thousand
+event streams open: a full pass stopped every request for 90–120 ms, every 5 s with
+Python's thresholds; with these, once in minutes, the young and middle passes at most 5
+and 12 ms, and the collector's time in 30 s 330 ms instead of 540."""
+
+
 def on_starting(server) -> None:
     """Refuse several workers that would each count the rate limits on their own."""
     storage = os.environ.get("RATELIMIT_STORAGE_URI") or "memory://"
@@ -98,7 +107,8 @@ def post_worker_init(worker) -> None:
 
     What the worker has made so far (the app, its templates, its modules) lives as long
     as it does: the garbage collector stops going through it (``gc.freeze``), so that
-    its full passes, which stop every request, are shorter.
+    its full passes, which stop every request, are shorter. And it collects less often
+    than Python's default (:data:`GC_THRESHOLDS`).
     """
     import gc
 
@@ -106,6 +116,7 @@ def post_worker_init(worker) -> None:
 
     gc.collect()
     gc.freeze()
+    gc.set_threshold(*GC_THRESHOLDS)
 
     app = worker.wsgi
     if hasattr(app, "extensions") and EXTENSION in app.extensions:
