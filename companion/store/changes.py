@@ -54,14 +54,21 @@ def find_to_change(code: str) -> Table | None:
     """
     table = db.session.scalar(table_to_change(code))
     if table is not None:
-        db.session.info.setdefault(LOCKED, set()).add(table.id)
+        db.session.info.setdefault(LOCKED, {})[table.id] = []
     return table
 
 
 def locked_first(table_id: int) -> bool:
     """True when the open transaction locked the table's row before it read anything else
     of it (:func:`find_to_change`): nothing it read of the table since needs reading again."""
-    return table_id in db.session.info.get(LOCKED, ())
+    return table_id in db.session.info.get(LOCKED, {})
+
+
+def hold(table_id: int, row: object) -> None:
+    """Keep ``row``, read after table ``table_id``'s lock, in the session until the
+    transaction ends: the session holds a row that nothing refers to only weakly, and a
+    later step of the transaction looks for it there instead of reading it again."""
+    db.session.info[LOCKED][table_id].append(row)
 
 
 def commit_keeping(table: Table, *rows: object) -> None:
@@ -95,7 +102,8 @@ BUMPED = "companion.bumped"
 """``Session.info`` key: the tables whose version the session's open transaction raised."""
 
 LOCKED = "companion.locked"
-"""``Session.info`` key: the tables the open transaction found with :func:`find_to_change`."""
+"""``Session.info`` key: the tables the open transaction found with :func:`find_to_change`,
+each with the rows :func:`hold` keeps for it."""
 
 COMMITTED = "companion.committed"
 """``Session.info`` key: the tables whose version the session's committed transactions raised."""

@@ -24,13 +24,14 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from sqlalchemy import JSON, ForeignKey, Select, event, inspect, select
+from sqlalchemy import JSON, ForeignKey, Select, inspect, select
 from sqlalchemy.exc import IntegrityError
-from sqlalchemy.orm import Mapped, Session, SessionTransaction, mapped_column, relationship
+from sqlalchemy.orm import Mapped, mapped_column, relationship
 from sqlalchemy.orm.attributes import set_committed_value
 
 from ..extensions import db
-from .changes import bump, locked_first
+from .changes import bump, hold, locked_first
+from .evenings import last_game_number
 from .models import Game, Table
 
 
@@ -104,32 +105,20 @@ def current_draft(game: Game) -> RoundDraft:
 
 
 def latest_game_with_draft(table: Table) -> Game | None:
-    """The table's latest game (also set as ``table.latest_game``) and, into the session,
+    """The table's latest game (also set as ``table.latest_game``) and, held in the session,
     its draft: one statement, both as last committed, for a transaction that has locked
-    the table first (no other change can come between this read and its commit).
+    the table first (:func:`~companion.store.changes.hold`).
     """
-    latest = (select(Game.number).where(Game.table_id == table.id)
-              .order_by(Game.number.desc()).limit(1).scalar_subquery())
+    latest = last_game_number(table.id).scalar_subquery()
     row = db.session.execute(
         select(Game, RoundDraft).outerjoin(RoundDraft, RoundDraft.game_id == Game.id)
         .where(Game.table_id == table.id, Game.number == latest)
         .execution_options(populate_existing=True)).first()
     game, draft = row if row is not None else (None, None)
     set_committed_value(table, "latest_game", game)
-    if draft is not None:  # (the session holds what nothing refers to only weakly)
-        db.session.info.setdefault(READ_AFTER_LOCK, {})[draft.game_id] = draft
+    if draft is not None:
+        hold(table.id, draft)
     return game
-
-
-READ_AFTER_LOCK = "companion.drafts_read_after_lock"
-"""``Session.info`` key: the drafts :func:`latest_game_with_draft` read, by game, until the
-transaction ends."""
-
-
-@event.listens_for(Session, "after_transaction_end")
-def _forget_drafts(session: Session, transaction: SessionTransaction) -> None:
-    if transaction.parent is None and not transaction.nested:
-        session.info.pop(READ_AFTER_LOCK, None)
 
 
 def locked_draft(game: Game) -> RoundDraft:
@@ -138,8 +127,7 @@ def locked_draft(game: Game) -> RoundDraft:
     After the table's lock (:func:`~companion.store.changes.locked_first`) the draft this
     transaction read with its game is the one to change; else its row is locked and read.
     """
-    read = db.session.info.get(READ_AFTER_LOCK, {}) if locked_first(game.table_id) else {}
-    draft = read.get(game.id)
+    draft = _loaded_draft(game.id) if locked_first(game.table_id) else None
     query = draft_of(game.id).with_for_update().execution_options(populate_existing=True)
     if draft is None:
         draft = db.session.scalar(query)
