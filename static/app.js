@@ -34,8 +34,9 @@
  *     other region that changed and the page's new pulse: the page does not
  *     poll to catch up with its own tap;
  * 14. a page never rests behind the version its stream said (it polls again
- *     once its requests settle), and an answer older than what the page shows
- *     is not swapped in;
+ *     once its requests settle, and every 2 s while it is behind), and an
+ *     answer older than what the page shows is not swapped in; <body
+ *     data-heard> says the version the stream said last;
  * 15. a tap's answer goes where its region is now (a pulse answer may have
  *     swapped a new one in while the tap was under way).
  *
@@ -81,6 +82,7 @@
     // <body data-stream="on|off">: whether the page hears its table (or polls instead).
     if (document.body) {
       document.body.setAttribute("data-stream", hearing() ? "on" : "off");
+      document.body.setAttribute("data-heard", latest === null ? "" : String(latest));
     }
   }
 
@@ -151,6 +153,14 @@
     };
   }
 
+  function behind() {
+    // The page shows an older version than its stream said (its polls found nothing new
+    // yet: keepUp chases once at once, then this every TICK_MS until the page catches up).
+    var pulse = document.getElementById("pulse");
+    return latest !== null && pulse !== null
+      && parseInt(pulse.getAttribute("data-version"), 10) < latest;
+  }
+
   function startTicks() {
     window.setInterval(function () {
       if (stream && Date.now() - heard > QUIET_MS) {
@@ -158,7 +168,7 @@
         listen();
       }
       showHearing();
-      if (document.visibilityState === "visible" && !hearing()) {
+      if (document.visibilityState === "visible" && (!hearing() || behind())) {
         tick();
       }
     }, TICK_MS);
@@ -634,7 +644,8 @@
       }
       if (detail.elt === pulse && detail.xhr && detail.xhr.status === 204) {
         // Read just before the change the stream told of while it was under way: poll
-        // once more, but not for ever (a server or network that keeps answering 204).
+        // once more at once, then every TICK_MS while behind (startTicks), not in a loop
+        // (a server or network that keeps answering 204).
         if (chased === latest) {
           return;
         }

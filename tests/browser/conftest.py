@@ -162,8 +162,36 @@ def console_errors() -> ConsoleErrors:
     return ConsoleErrors()
 
 
+PAGE_STATE = """() => {
+    const pulse = document.getElementById("pulse");
+    return {stream: document.body && document.body.dataset.stream,
+            heard: document.body && document.body.dataset.heard,
+            shown: pulse && pulse.dataset.version};
+}"""
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item, call):
+    """On a failed browser test, add what each open page shows and hears: its pulse's
+    version, the version its stream said last, and whether it hears its stream."""
+    outcome = yield
+    report = outcome.get_result()
+    contexts = getattr(item, "companion_contexts", None)
+    if report.when != "call" or not report.failed or not contexts:
+        return
+    lines = []
+    for label, context in contexts:
+        for page in context.pages:
+            try:
+                state = page.evaluate(PAGE_STATE)
+            except Exception as error:  # a closed or crashed page: say so, go on
+                state = f"unreadable ({error.__class__.__name__})"
+            lines.append(f"{label} {page.url}: {state}")
+    report.sections.append(("pages when it failed", "\n".join(lines)))
+
+
 @pytest.fixture
-def new_context(browser, live_server, htmx_file, console_errors) -> Iterator[Callable]:
+def new_context(request, browser, live_server, htmx_file, console_errors) -> Iterator[Callable]:
     """Make browser contexts (separate devices: own cookies, own storage) for this test.
 
     ``new_context("phone", js=False)`` gives a fresh phone-sized context with
@@ -171,6 +199,8 @@ def new_context(browser, live_server, htmx_file, console_errors) -> Iterator[Cal
     ``base_url=lan_url``). The test fails if any page in them logs a console error.
     """
     contexts = []
+    labelled: list[tuple[str, object]] = []
+    request.node.companion_contexts = labelled  # for the failure report above
     counts: dict[str, int] = {}
 
     def serve_htmx(route) -> None:
@@ -187,6 +217,7 @@ def new_context(browser, live_server, htmx_file, console_errors) -> Iterator[Cal
         context.route(HTMX_CDN_URL, serve_htmx)
         context.on("page", lambda page: console_errors.watch(page, label))
         contexts.append(context)
+        labelled.append((label, context))
         return context
 
     yield make

@@ -63,3 +63,34 @@ def test_a_tick_reaches_a_hearing_phone_by_its_stream_and_a_cut_one_by_polling(
     expect(hearing.locator("body")).to_have_attribute("data-stream", "on")
     expect(polling.locator("body")).to_have_attribute("data-ticks", re.compile(r"^([2-9]|\d\d+)$"),
                                                       timeout=LIVE_MS)
+
+
+def test_a_phone_whose_polls_find_nothing_new_keeps_asking_until_it_has_the_change(
+        new_context, make_table, start_with_defaults):
+    # The stream says a change, but the phone's first polls are answered "nothing new" (as
+    # when a poll reads the table just before the change is visible): the phone asks again
+    # every 2 s until it has it, not only at the stream's next heartbeat (15 s later).
+    tablet = new_context("tablet").new_page()
+    join_url = make_table(tablet, "Catch up", ["Rob", "Sam", "Nick"])
+    phone = seated_phone(new_context, join_url, 1)
+    start_with_defaults(tablet)
+    expect(step(phone, "deal:0")).to_have_attribute("data-done", "no", timeout=LIVE_MS)
+    expect(phone.locator("body")).to_have_attribute("data-stream", "on")
+    unchanged = []
+
+    def nothing_new_four_times(route):
+        if len(unchanged) < 4:
+            unchanged.append(route.request.url)
+            route.fulfill(status=204, headers={"Cache-Control": "no-store"})
+        else:
+            route.continue_()
+
+    phone.route(re.compile(r"/seat/pulse\?"), nothing_new_four_times)
+    tablet.get_by_test_id("tick-deal-0").click()
+    expect(step(tablet, "deal:0")).to_have_attribute("data-done", "yes")
+    heard = tablet.locator("#pulse").get_attribute("data-version")
+    expect(phone.locator("body")).to_have_attribute("data-heard", heard, timeout=LIVE_MS)
+    # Two polls at once (the stream's word, and one chase), then one every 2 s: the change
+    # is in within about 6 s; resting until the heartbeat would take two of them (>= 15 s).
+    expect(step(phone, "deal:0")).to_have_attribute("data-done", "yes", timeout=LIVE_MS)
+    assert len(unchanged) == 4
