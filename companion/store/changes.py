@@ -8,11 +8,13 @@ changing a table in the same millisecond both count.
 
 from __future__ import annotations
 
+import re
 import secrets
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import Any, NamedTuple
 
 from sqlalchemy import delete, event, inspect, select, update
+from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session, SessionTransaction
 from sqlalchemy.orm.attributes import set_committed_value
@@ -39,9 +41,11 @@ def bump(table: Table) -> None:
     """Raise the table's version by one, atomically in the database."""
     version = db.session.execute(
         update(Table).where(Table.id == table.id).values(version=Table.version + 1)
-        .returning(Table.version).execution_options(synchronize_session=False)).scalar_one()
+        .returning(Table.version)
+        .execution_options(synchronize_session=False, **{VERSION_ONLY: True})).scalar_one()
     set_committed_value(table, "version", version)
     db.session.info.setdefault(BUMPED, set()).add(table.id)
+    db.session.info.setdefault(STEPS, []).append((table.id, version))
 
 
 def find_to_change(code: str) -> Table | None:
@@ -109,6 +113,66 @@ COMMITTED = "companion.committed"
 """``Session.info`` key: the tables whose version the session's committed transactions raised."""
 
 
+STEPS = "companion.steps"
+"""``Session.info`` key: each raise of a version by the open transaction, (table id, new
+version): the database made it from the version just before."""
+
+TOUCHED = "companion.touched"
+"""``Session.info`` and ``Connection.info`` key: the database tables the open transaction
+wrote to (``*``: a statement whose table is not known)."""
+
+STEPPED = "companion.stepped"
+"""``Session.info`` key: the committed raises (:class:`Step`) not yet taken."""
+
+VERSION_ONLY = "companion_version_only"
+"""Execution option of :func:`bump`'s statement: it writes the version, nothing a screen
+shows is made from (so it is not counted among the tables written)."""
+
+ANY_TABLE = "*"
+"""In a transaction's written tables: a statement whose table is not known."""
+
+_WRITE = re.compile(r"\s*(?:INSERT\s+(?:OR\s+\w+\s+)?INTO|UPDATE|DELETE\s+FROM)\s+\"?(\w+)",
+                    re.IGNORECASE)
+_READ = ("SELECT", "SAVEPOINT", "RELEASE", "ROLLBACK", "PRAGMA", "SHOW", "SET ")
+
+
+class Step(NamedTuple):
+    """A committed change of a table: its version went from ``before`` to ``after``
+    (``before + 1``), and the transaction wrote to the database tables ``wrote``."""
+
+    table_id: int
+    before: int
+    after: int
+    wrote: frozenset[str]
+
+
+def take_steps(session: Session) -> list[Step]:
+    """The raises of tables' versions ``session`` committed since this was last asked."""
+    return session.info.pop(STEPPED, [])
+
+
+@event.listens_for(Session, "after_begin")
+def _after_begin(session: Session, transaction: SessionTransaction,
+                 connection: Connection) -> None:
+    # One set for the transaction, reached from the session and from the statements of
+    # its connection (_note_write).
+    touched: set[str] = set()
+    session.info[TOUCHED] = touched
+    connection.info[TOUCHED] = touched
+
+
+@event.listens_for(Engine, "before_cursor_execute")
+def _note_write(connection: Connection, cursor: Any, statement: str, parameters: Any,
+                context: Any, executemany: bool) -> None:
+    touched = connection.info.get(TOUCHED)
+    if touched is None or statement.lstrip()[:9].upper().startswith(_READ):
+        return
+    if context is not None and context.execution_options.get(VERSION_ONLY):
+        return
+    written = _WRITE.match(statement)
+    touched.add(written.group(1).lower() if written else ANY_TABLE)
+
+
 def changed(session: Session) -> set[int]:
     """The tables whose version ``session``'s open transaction raised so far (:func:`bump`)."""
     return session.info.get(BUMPED, set())
@@ -124,6 +188,12 @@ def _after_commit(session: Session) -> None:
     bumped = session.info.pop(BUMPED, None)
     if bumped:
         session.info.setdefault(COMMITTED, set()).update(bumped)
+    steps = session.info.pop(STEPS, None)
+    if steps:
+        touched = session.info.get(TOUCHED)
+        wrote = frozenset({ANY_TABLE} if touched is None else touched)
+        session.info.setdefault(STEPPED, []).extend(
+            Step(table_id, after - 1, after, wrote) for table_id, after in steps)
 
 
 @event.listens_for(Session, "after_transaction_end")
@@ -132,6 +202,11 @@ def _after_transaction_end(session: Session, transaction: SessionTransaction) ->
     if transaction.parent is None and not transaction.nested:
         session.info.pop(BUMPED, None)
         session.info.pop(LOCKED, None)
+        session.info.pop(STEPS, None)
+    if transaction.parent is None:
+        # (The connection keeps its set until its next transaction begins: what it runs
+        # outside a session's transaction meanwhile is written to a set nobody reads.)
+        session.info.pop(TOUCHED, None)
 
 
 def _fresh_join_code() -> str:

@@ -16,7 +16,7 @@ from urllib.parse import parse_qs
 from flask import render_template, request, url_for
 
 from ..extensions import db
-from ..store import Game, Table, queries
+from ..store import Game, Seat, SeatRequest, Table, queries
 from .flow import GameFlow, View, flow_for, flows
 from .forms import FormError
 from .roles import Phone, is_keeper, phone
@@ -93,6 +93,14 @@ def current_scoreboard_context(table: Table, *, view: View | None = None) -> dic
                               url_for("games.current_scoreboard", code=table.code), view=view)
 
 
+SCORE_FROM = frozenset({Table.__tablename__, Game.__tablename__})
+"""The database tables the scoreboard's stamp is made from."""
+
+SEATS_FROM = frozenset({Table.__tablename__, Game.__tablename__, Seat.__tablename__,
+                        SeatRequest.__tablename__})
+"""The database tables the seats' stamp is made from."""
+
+
 def stamp(*parts: Any) -> str:
     """A short digest of what a region shows: it changes when they change."""
     text = json.dumps(parts, ensure_ascii=False, separators=(",", ":"), default=str)
@@ -104,7 +112,7 @@ def score_stamp(table: Table, game: Game | None) -> str:
     if game is None:
         return stamp(None)
     return at_version(table, ("score", game.id),
-                      lambda: stamp(game.id, game.status, table.unit, game.record()))
+                      lambda: stamp(game.id, game.status, table.unit, game.record()), SCORE_FROM)
 
 
 def _table_seats_stamp(table: Table) -> str:
@@ -118,7 +126,7 @@ def _table_seats_stamp(table: Table) -> str:
 def seats_stamp(table: Table, me: Phone | None = None) -> str:
     """The seats' stamp: who sits where, who holds a seat, who asks, who deals first, and
     where this phone stands."""
-    seats = at_version(table, "seats", lambda: _table_seats_stamp(table))
+    seats = at_version(table, "seats", lambda: _table_seats_stamp(table), SEATS_FROM)
     if me is None:
         return seats
     return stamp(seats, me.seat.id if me.seat else None,

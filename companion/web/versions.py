@@ -18,20 +18,28 @@ A kept value is read, never changed (it is shared between threads). One
 value is kept per table and purpose, the latest version's; at most
 ``size`` are kept, the least recently used going first. Each process (each
 gunicorn worker) keeps its own.
+
+A value made from some of the table's facts only names the database tables
+they are read from (``depends_on``): it is carried to the next version when
+the change that made it wrote none of them (``store.changes.Step``: each
+change this process committed, the tables it wrote). A tick of a checklist
+then costs its answer no read of the seats or of the vote: what was made
+for the version before still holds. A change made by another process is not
+known here: what depends on it is made again.
 """
 
 from __future__ import annotations
 
 import threading
 from collections import OrderedDict
-from collections.abc import Callable, Hashable
+from collections.abc import Callable, Hashable, Iterable, Set
 from typing import TypeVar
 
-from flask import Flask, current_app, g, has_request_context
+from flask import Flask, Response, current_app, g, has_request_context
 
 from ..extensions import db
 from ..store import Table
-from ..store.changes import changed, locked_first
+from ..store.changes import ANY_TABLE, Step, changed, locked_first, take_steps
 from ..transactions import reads_only
 
 EXTENSION = "companion.versions"
@@ -42,21 +50,57 @@ T = TypeVar("T")
 class VersionMemo:
     """The values made from a table's facts at its latest version, by table and purpose."""
 
-    def __init__(self, size: int = 4096) -> None:
+    def __init__(self, size: int = 4096, steps: int = 16) -> None:
         self.size = size
+        self.steps = steps
         self._kept: OrderedDict[tuple[int, Hashable], tuple[int, object]] = OrderedDict()
+        self._steps: OrderedDict[int, dict[int, Step]] = OrderedDict()
         self._lock = threading.Lock()
         self.made = 0
         """How many values were made while they could be kept (for the benchmarks)."""
         self.found = 0
-        """How many were found kept."""
+        """How many were found kept (or carried)."""
+        self.carried = 0
+        """How many of those were carried from an earlier version."""
 
-    def get(self, table: Table, what: Hashable, make: Callable[[], T]) -> T:
-        """``make()`` for ``table`` at its version and purpose ``what``, made once and shared."""
+    def learn(self, steps: Iterable[Step]) -> None:
+        """Take note of changes committed by this process (the last ``steps`` per table)."""
+        with self._lock:
+            for step in steps:
+                known = self._steps.get(step.table_id)
+                if known is None:
+                    known = self._steps[step.table_id] = {}
+                known[step.before] = step
+                if len(known) > self.steps:
+                    del known[min(known)]
+                self._steps.move_to_end(step.table_id)
+                while len(self._steps) > self.size:
+                    self._steps.popitem(last=False)
+
+    def _holds(self, table_id: int, kept: int, version: int, depends_on: Set[str]) -> bool:
+        """Whether every change from version ``kept`` to ``version`` is known and wrote
+        none of ``depends_on`` (called with the lock held)."""
+        known = self._steps.get(table_id, {})
+        while kept < version:
+            step = known.get(kept)
+            if step is None or ANY_TABLE in step.wrote or not step.wrote.isdisjoint(depends_on):
+                return False
+            kept = step.after
+        return kept == version
+
+    def get(self, table: Table, what: Hashable, make: Callable[[], T],
+            depends_on: Set[str] | None = None) -> T:
+        """``make()`` for ``table`` at its version and purpose ``what``, made once and shared;
+        with ``depends_on`` (the database tables it is made from), carried from an earlier
+        version when no change since wrote to them."""
         version = table.version  # read before anything ``make`` reads: never older than them
         key = (table.id, what)
         with self._lock:
             kept = self._kept.get(key)
+            if kept is not None and kept[0] != version and depends_on is not None and (
+                    kept[0] < version and self._holds(table.id, kept[0], version, depends_on)):
+                kept = self._kept[key] = (version, kept[1])
+                self.carried += 1
             if kept is not None and kept[0] == version:
                 self._kept.move_to_end(key)
                 self.found += 1
@@ -74,8 +118,19 @@ class VersionMemo:
 
 
 def install(app: Flask) -> None:
-    """Give the app its own memo (each app its own database, so its own versions)."""
+    """Give the app its own memo (each app its own database, so its own versions), which
+    learns of every change the app's requests commit."""
     app.extensions[EXTENSION] = VersionMemo()
+    app.after_request(_learn_steps)
+
+
+def _learn_steps(response: Response) -> Response:
+    # What a request committed and drew nothing from afterwards (a redirect, say).
+    if db.session.registry.has():
+        steps = take_steps(db.session())
+        if steps:
+            current_app.extensions[EXTENSION].learn(steps)
+    return response
 
 
 def locked(table: Table) -> None:
@@ -93,11 +148,17 @@ def _keepable() -> bool:
                             and not changed(db.session))
 
 
-def at_version(table: Table, what: Hashable, make: Callable[[], T]) -> T:
-    """``make()``, shared by every screen asking at the table's version (see the module)."""
+def at_version(table: Table, what: Hashable, make: Callable[[], T],
+               depends_on: Set[str] | None = None) -> T:
+    """``make()``, shared by every screen asking at the table's version, and carried to
+    later versions while no change writes to ``depends_on`` (see the module)."""
     if not _keepable():
         return make()
-    return current_app.extensions[EXTENSION].get(table, what, make)
+    memo = current_app.extensions[EXTENSION]
+    steps = take_steps(db.session())
+    if steps:
+        memo.learn(steps)
+    return memo.get(table, what, make, depends_on)
 
 
 __all__ = ["VersionMemo", "at_version", "install", "locked"]

@@ -172,7 +172,8 @@ def fresh(app, actions, monkeypatch):
         db.session.remove()
         db.drop_all()
         db.create_all()
-    versions.install(app)  # the new database starts its versions again: forget the old ones
+    # The new database starts its versions again: forget the old ones.
+    app.extensions[versions.EXTENSION] = versions.VersionMemo()
     limiter.reset()
     return type(actions)(app, app.test_client())
 

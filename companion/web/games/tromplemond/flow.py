@@ -28,6 +28,7 @@ from ....store import tromplemond as store
 from ...charts import score_chart
 from ...flow import Checklist, GameFlow, SealedStep, View, checklist, corrected_from
 from ...forms import money_text
+from ...versions import at_version
 from ...vote import Slip, slip_for
 from . import forms
 
@@ -137,6 +138,20 @@ class Timer:
     def up(self) -> bool:
         """Red "time's up" only while the clock runs out, not once the vote has ended it."""
         return self.seconds == 0 and self.state in (store.Clock.RUNNING, store.Clock.PAUSED)
+
+
+VOTE_FROM = frozenset({Game.__tablename__, sealed.Sealing.__tablename__,
+                       sealed.Slip.__tablename__, sealed.Tally.__tablename__})
+"""The database tables a round's vote status is read from."""
+
+TIMER_FROM = frozenset({store.InterrogationTimer.__tablename__})
+"""The database table the interrogation clock is read from."""
+
+
+def _timer(game: Game, round_index: int) -> Timer:
+    """The round's interrogation clock as it stands."""
+    timer = store.current_timer(game, round_index)
+    return Timer(timer.clock, timer.spent_ms, timer.started_at)
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -304,7 +319,8 @@ class TromplemondFlow(GameFlow, folder="tromplemond"):
                              problem=str(error))
         draft = round_store.current_draft(game)
         facts = draft.facts
-        vote = store.vote_status(game, draft.round_index)
+        vote = at_version(table, ("vote", game.id, draft.round_index),
+                          lambda: store.vote_status(game, draft.round_index), VOTE_FROM)
         result = now.result
         off, how = facts.get("shown_early") or facts.get("voted_off"), None
         if facts.get("shown_early"):
@@ -337,8 +353,8 @@ class TromplemondFlow(GameFlow, folder="tromplemond"):
         else:
             fields["dealer"] = now.dealer
             fields["checklists"] = self.checklists(game, draft, now.dealer)
-            timer = store.current_timer(game, draft.round_index)
-            fields["timer"] = Timer(timer.clock, timer.spent_ms, timer.started_at)
+            fields["timer"] = at_version(table, ("timer", game.id, draft.round_index),
+                                         lambda: _timer(game, draft.round_index), TIMER_FROM)
         if phase is Phase.HANDS:
             fields.update(off=off, off_how=how, **self._hands(record, draft, off))
         return RoundView(**fields)
