@@ -131,8 +131,8 @@ shows is made from (so it is not counted among the tables written)."""
 ANY_TABLE = "*"
 """In a transaction's written tables: a statement whose table is not known."""
 
-_WRITE = re.compile(r"\s*(?:INSERT\s+(?:OR\s+\w+\s+)?INTO|UPDATE|DELETE\s+FROM)\s+\"?(\w+)",
-                    re.IGNORECASE)
+_WRITE = re.compile(r"\s*(?:INSERT\s+(?:OR\s+\w+\s+)?INTO|UPDATE|DELETE\s+FROM)\s+"
+                    r"(?:\"?\w+\"?\.)?\"?(\w+)", re.IGNORECASE)  # (a schema before the name)
 _READ = ("SELECT", "SAVEPOINT", "RELEASE", "ROLLBACK", "PRAGMA", "SHOW", "SET ")
 
 

@@ -94,6 +94,14 @@ def test_a_commit_says_which_tables_its_change_wrote(app, actions):
         db.session.commit()
         [step] = changes.take_steps(db.session())
         assert step.wrote == {"tables", "seats"} and step.after == before + 2
+        schema = "main" if db.engine.dialect.name == "sqlite" else "public"
+        for seats in ('"seats"', f"{schema}.seats", f'"{schema}"."seats"'):
+            table = changes.find_to_change(code)
+            changes.bump(table)
+            db.session.execute(text(f"UPDATE {seats} SET name = name WHERE table_id = :t"),
+                               {"t": table.id})
+            db.session.commit()
+            assert changes.take_steps(db.session())[0].wrote == {"seats"}, seats
         table = changes.find_to_change(code)
         changes.bump(table)
         db.session.execute(text("WITH x AS (SELECT 1) UPDATE seats SET name = name"))
