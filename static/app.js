@@ -637,12 +637,11 @@
     var chased = null; // the version a poll that found nothing new was sent after again
     document.addEventListener("htmx:afterRequest", function (event) {
       var detail = event.detail;
-      var pulse = document.getElementById("pulse");
-      if (!detail.successful || !pulse || latest === null
-          || parseInt(pulse.getAttribute("data-version"), 10) >= latest) {
+      if (!detail.successful || !behind()) {
         return;
       }
-      if (detail.elt === pulse && detail.xhr && detail.xhr.status === 204) {
+      var fromPulse = detail.elt === document.getElementById("pulse");
+      if (fromPulse && detail.xhr && detail.xhr.status === 204) {
         // Read just before the change the stream told of while it was under way: poll
         // once more at once, then every TICK_MS while behind (startTicks), not in a loop
         // (a server or network that keeps answering 204).

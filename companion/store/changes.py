@@ -137,12 +137,11 @@ _READ = ("SELECT", "SAVEPOINT", "RELEASE", "ROLLBACK", "PRAGMA", "SHOW", "SET ")
 
 
 class Step(NamedTuple):
-    """A committed change of a table: its version went from ``before`` to ``after``
-    (``before + 1``), and the transaction wrote to the database tables ``wrote``."""
+    """A committed change of a table: the database raised its version to ``version`` (from
+    the one just before), and the transaction wrote to the database tables ``wrote``."""
 
     table_id: int
-    before: int
-    after: int
+    version: int
     wrote: frozenset[str]
 
 
@@ -193,7 +192,7 @@ def _after_commit(session: Session) -> None:
         touched = session.info.get(TOUCHED)
         wrote = frozenset({ANY_TABLE} if touched is None else touched)
         session.info.setdefault(STEPPED, []).extend(
-            Step(table_id, after - 1, after, wrote) for table_id, after in steps)
+            Step(table_id, version, wrote) for table_id, version in steps)
 
 
 @event.listens_for(Session, "after_transaction_end")
@@ -203,7 +202,6 @@ def _after_transaction_end(session: Session, transaction: SessionTransaction) ->
         session.info.pop(BUMPED, None)
         session.info.pop(LOCKED, None)
         session.info.pop(STEPS, None)
-    if transaction.parent is None:
         # (The connection keeps its set until its next transaction begins: what it runs
         # outside a session's transaction meanwhile is written to a set nobody reads.)
         session.info.pop(TOUCHED, None)

@@ -54,7 +54,9 @@ class VersionMemo:
         self.size = size
         self.steps = steps
         self._kept: OrderedDict[tuple[int, Hashable], tuple[int, object]] = OrderedDict()
-        self._steps: OrderedDict[int, dict[int, Step]] = OrderedDict()
+        self._steps: OrderedDict[int, dict[int, frozenset[str]]] = OrderedDict()
+        """By table: the tables written by each change this process committed, by the
+        version it made."""
         self._lock = threading.Lock()
         self.made = 0
         """How many values were made while they could be kept (for the benchmarks)."""
@@ -70,7 +72,7 @@ class VersionMemo:
                 known = self._steps.get(step.table_id)
                 if known is None:
                     known = self._steps[step.table_id] = {}
-                known[step.before] = step
+                known[step.version] = step.wrote
                 if len(known) > self.steps:
                     del known[min(known)]
                 self._steps.move_to_end(step.table_id)
@@ -81,12 +83,11 @@ class VersionMemo:
         """Whether every change from version ``kept`` to ``version`` is known and wrote
         none of ``depends_on`` (called with the lock held)."""
         known = self._steps.get(table_id, {})
-        while kept < version:
-            step = known.get(kept)
-            if step is None or ANY_TABLE in step.wrote or not step.wrote.isdisjoint(depends_on):
+        for made in range(kept + 1, version + 1):
+            wrote = known.get(made)
+            if wrote is None or ANY_TABLE in wrote or not wrote.isdisjoint(depends_on):
                 return False
-            kept = step.after
-        return kept == version
+        return True
 
     def get(self, table: Table, what: Hashable, make: Callable[[], T],
             depends_on: Set[str] | None = None) -> T:
@@ -97,8 +98,8 @@ class VersionMemo:
         key = (table.id, what)
         with self._lock:
             kept = self._kept.get(key)
-            if kept is not None and kept[0] != version and depends_on is not None and (
-                    kept[0] < version and self._holds(table.id, kept[0], version, depends_on)):
+            if (kept is not None and depends_on is not None and kept[0] < version
+                    and self._holds(table.id, kept[0], version, depends_on)):
                 kept = self._kept[key] = (version, kept[1])
                 self.carried += 1
             if kept is not None and kept[0] == version:
@@ -127,10 +128,17 @@ def install(app: Flask) -> None:
 def _learn_steps(response: Response) -> Response:
     # What a request committed and drew nothing from afterwards (a redirect, say).
     if db.session.registry.has():
-        steps = take_steps(db.session())
-        if steps:
-            current_app.extensions[EXTENSION].learn(steps)
+        _memo()
     return response
+
+
+def _memo() -> VersionMemo:
+    """The app's memo, once it has learnt the changes this request committed so far."""
+    memo = current_app.extensions[EXTENSION]
+    steps = take_steps(db.session())
+    if steps:
+        memo.learn(steps)
+    return memo
 
 
 def locked(table: Table) -> None:
@@ -154,11 +162,7 @@ def at_version(table: Table, what: Hashable, make: Callable[[], T],
     later versions while no change writes to ``depends_on`` (see the module)."""
     if not _keepable():
         return make()
-    memo = current_app.extensions[EXTENSION]
-    steps = take_steps(db.session())
-    if steps:
-        memo.learn(steps)
-    return memo.get(table, what, make, depends_on)
+    return _memo().get(table, what, make, depends_on)
 
 
 __all__ = ["VersionMemo", "at_version", "install", "locked"]

@@ -198,9 +198,8 @@ def new_context(request, browser, live_server, htmx_file, console_errors) -> Ite
     JavaScript off; other keywords go to Playwright's ``new_context`` (e.g.
     ``base_url=lan_url``). The test fails if any page in them logs a console error.
     """
-    contexts = []
-    labelled: list[tuple[str, object]] = []
-    request.node.companion_contexts = labelled  # for the failure report above
+    contexts: list[tuple[str, object]] = []  # (label, context)
+    request.node.companion_contexts = contexts  # for the failure report above
     counts: dict[str, int] = {}
 
     def serve_htmx(route) -> None:
@@ -216,12 +215,11 @@ def new_context(request, browser, live_server, htmx_file, console_errors) -> Ite
         context.set_default_timeout(20_000)
         context.route(HTMX_CDN_URL, serve_htmx)
         context.on("page", lambda page: console_errors.watch(page, label))
-        contexts.append(context)
-        labelled.append((label, context))
+        contexts.append((label, context))
         return context
 
     yield make
-    for context in contexts:
+    for _label, context in contexts:
         context.close()
     assert not console_errors, "pages logged errors:\n" + "\n".join(console_errors)
 

@@ -37,8 +37,8 @@ class Maker:
 def test_a_value_is_carried_over_changes_that_wrote_none_of_its_tables():
     memo, make = VersionMemo(), Maker()
     assert memo.get(AtVersion(1, 7), "seats", make, SEATS) == "made 1"
-    memo.learn([Step(1, 7, 8, frozenset({"round_drafts"})),
-                Step(1, 8, 9, frozenset({"round_drafts", "sealings"}))])
+    memo.learn([Step(1, 8, frozenset({"round_drafts"})),
+                Step(1, 9, frozenset({"round_drafts", "sealings"}))])
     assert memo.get(AtVersion(1, 9), "seats", make, SEATS) == "made 1"
     assert make.calls == 1 and memo.carried == 1
     # ... and kept at the version it was carried to.
@@ -53,14 +53,14 @@ def test_a_value_is_carried_over_changes_that_wrote_none_of_its_tables():
 def test_a_value_is_made_again_after_a_change_to_its_tables(wrote, why):
     memo, make = VersionMemo(), Maker()
     memo.get(AtVersion(1, 7), "seats", make, SEATS)
-    memo.learn([Step(1, 7, 8, frozenset(wrote))])
+    memo.learn([Step(1, 8, frozenset(wrote))])
     assert memo.get(AtVersion(1, 8), "seats", make, SEATS) == "made 2", why
 
 
 def test_a_value_is_made_again_after_a_change_this_process_did_not_see():
     memo, make = VersionMemo(), Maker()
     memo.get(AtVersion(1, 7), "seats", make, SEATS)
-    memo.learn([Step(1, 8, 9, frozenset({"round_drafts"}))])  # 7 -> 8: another worker's
+    memo.learn([Step(1, 9, frozenset({"round_drafts"}))])  # 7 -> 8: another worker's
     assert memo.get(AtVersion(1, 9), "seats", make, SEATS) == "made 2"
 
 
@@ -68,7 +68,7 @@ def test_a_value_without_its_tables_and_another_table_s_changes_are_not_carried(
     memo, make = VersionMemo(), Maker()
     memo.get(AtVersion(1, 7), "moment", make)
     memo.get(AtVersion(2, 7), "seats", make, SEATS)
-    memo.learn([Step(1, 7, 8, frozenset({"round_drafts"}))])
+    memo.learn([Step(1, 8, frozenset({"round_drafts"}))])
     assert memo.get(AtVersion(1, 8), "moment", make) == "made 3"
     assert memo.get(AtVersion(2, 8), "seats", make, SEATS) == "made 4"
 
@@ -85,7 +85,7 @@ def test_a_commit_says_which_tables_its_change_wrote(app, actions):
         changes.bump(table)
         db.session.commit()
         assert changes.take_steps(db.session()) == [
-            Step(table.id, before, before + 1, frozenset())]  # the version alone: nothing
+            Step(table.id, before + 1, frozenset())]  # the version alone: nothing
         table = changes.find_to_change(code)
         table.name = "Saturday"
         changes.bump(table)
@@ -93,7 +93,7 @@ def test_a_commit_says_which_tables_its_change_wrote(app, actions):
                            {"t": table.id})
         db.session.commit()
         [step] = changes.take_steps(db.session())
-        assert step.wrote == {"tables", "seats"} and step.after == before + 2
+        assert step.wrote == {"tables", "seats"} and step.version == before + 2
         schema = "main" if db.engine.dialect.name == "sqlite" else "public"
         for seats in ('"seats"', f"{schema}.seats", f'"{schema}"."seats"'):
             table = changes.find_to_change(code)
