@@ -70,12 +70,13 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
 
     register(app)
     app.after_request(add_security_headers)
-    from .web.gate import Gate
+    from .web.gate import GATE, Gate
     from .web.polls import UnchangedPolls
 
     with app.app_context():
         if app.config["REQUESTS_AT_ONCE"]:
-            app.wsgi_app = Gate(app.wsgi_app, app.config["REQUESTS_AT_ONCE"])
+            app.wsgi_app = app.extensions[GATE] = Gate(app.wsgi_app,
+                                                       app.config["REQUESTS_AT_ONCE"])
         app.wsgi_app = UnchangedPolls(app.wsgi_app, db.engine)  # type: ignore[method-assign]
     app.context_processor(lambda: _htmx_context(app))
     return app

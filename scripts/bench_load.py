@@ -61,7 +61,7 @@ from collections import Counter
 from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from urllib.parse import urlencode, urlsplit
+from urllib.parse import quote, urlencode, urlsplit
 
 ROOT = Path(__file__).resolve().parents[1]
 HOST = "127.0.0.1"
@@ -215,9 +215,10 @@ class Connection:
                 return b"".join(parts)
             parts.append((await self.reader.readexactly(size + 2))[:-2])
 
-    async def events(self, target: str) -> AsyncIterator[int]:
-        """Open an event stream (as EventSource does) and yield each version it says; ends
-        when the server ends the stream (a 204: it holds no more streams)."""
+    async def events(self, target: str) -> AsyncIterator[int | tuple[str, str]]:
+        """Open an event stream (as EventSource does) and yield each version it says, or
+        each pulse answer it brings (the pulse URL it answers, the answer); ends when the
+        server ends the stream (a 204: it holds no more streams)."""
         self.close()
         self.reader, self.writer = await asyncio.open_connection(HOST, self.port)
         self.writer.write(self._head("GET", target, {"Accept": "text/event-stream"}, b""))
@@ -245,9 +246,13 @@ class Connection:
                 pending += data
             while b"\n\n" in pending:
                 message, pending = pending.split(b"\n\n", 1)
-                for line in message.split(b"\n"):
-                    if line.startswith(b"data:"):
-                        yield int(line[5:].strip())
+                lines = message.decode().split("\n")
+                data = [line[6:] if line.startswith("data: ") else line[5:]
+                        for line in lines if line.startswith("data:")]
+                if "event: pulse" in lines:
+                    yield data[0], "\n".join(data[1:])
+                elif data and data[0].strip().isdigit():
+                    yield int(data[0])
         self.close()
 
     def _keep_cookie(self, header: str) -> None:
@@ -307,6 +312,8 @@ class Stats:
     writes: list[float] = field(default_factory=list)
     updates: list[float] = field(default_factory=list)
     """From a write's answer to another screen showing it (ms), each screen and write."""
+    pushes: int = 0
+    """Pulse answers the streams brought (each one a poll not made)."""
     statuses: Counter = field(default_factory=Counter)
     errors: Counter = field(default_factory=Counter)
     unrecorded: Counter = field(default_factory=Counter)
@@ -315,7 +322,7 @@ class Stats:
     def reset(self, recording: bool) -> None:
         """Forget everything and start (or stop) recording."""
         self.recording = recording
-        self.polls, self.writes, self.updates = [], [], []
+        self.polls, self.writes, self.updates, self.pushes = [], [], [], 0
         self.statuses, self.errors = Counter(), Counter()
 
     def ok(self, kind: str, milliseconds: float, status: int) -> None:
@@ -323,6 +330,11 @@ class Stats:
         if self.recording:
             (self.polls if kind == "poll" else self.writes).append(milliseconds)
             self.statuses[f"{kind} {status}"] += 1
+
+    def pushed(self) -> None:
+        """A screen took the answer its stream brought."""
+        if self.recording:
+            self.pushes += 1
 
     def updated(self, milliseconds: float) -> None:
         """A screen shows a write, ``milliseconds`` after the write's answer."""
@@ -425,6 +437,10 @@ class Screen:
     events: str
     written: dict[int, float] = field(default_factory=dict)
     """The table's writes: when each version's write was answered (shared by its screens)."""
+    page: str = field(default_factory=lambda: secrets.token_hex(8))
+    """The page's id, as app.js makes one (its stream and its taps say it)."""
+    push: bool = True
+    """Whether its stream is opened with its pulse (so it brings the answers)."""
 
     @property
     def version(self) -> int:
@@ -444,30 +460,54 @@ class Screen:
             return
         milliseconds = (time.perf_counter() - started) * 1000
         if response.status == 200:
-            pulse = pulse_of(response.text)
-            if pulse is None:
+            if not self.shows(response.text):
                 stats.error("poll", "200 without a pulse")
                 return
-            self.pulse = pulse
-            written = self.written.get(self.version)
-            if written is not None:
-                stats.updated((time.perf_counter() - written) * 1000)
+            self.seen(stats)
         elif response.status != 204:
             stats.error("poll", str(response.status))
             return
         stats.ok("poll", milliseconds, response.status)
 
+    def shows(self, answer: str) -> bool:
+        """Take a pulse answer's new pulse (False: the answer has none)."""
+        pulse = pulse_of(answer)
+        if pulse is not None:
+            self.pulse = pulse
+        return pulse is not None
+
+    def seen(self, stats: Stats) -> None:
+        """The screen shows its version now: how long after the write's answer."""
+        written = self.written.get(self.version)
+        if written is not None:
+            stats.updated((time.perf_counter() - written) * 1000)
+
     async def follow(self, stats: Stats, gate: Gate, deadline: float) -> None:
-        """As app.js does: keep the table's event stream open, and poll the pulse when the
-        version it says is not the one shown (never while nothing changed)."""
+        """As app.js does: keep the table's event stream open (with the page's id and pulse,
+        so that it brings the answers), take an answer it brings when it answers the pulse
+        shown, and poll the pulse when the version it says is not the one shown (never
+        while nothing changed)."""
         loop = asyncio.get_running_loop()
         stream = Connection(self.connection.port, self.connection.cookies)
         try:
             while not gate.stopped and loop.time() < deadline:
+                target = self.events
+                if self.push:
+                    target += f"?page={self.page}&pulse={quote(self.pulse, safe='')}"
                 try:
-                    async for version in stream.events(self.events):
+                    async for said in stream.events(target):
                         if gate.stopped:
                             return
+                        if isinstance(said, tuple):
+                            answers, answer = said
+                            if answers == self.pulse and self.shows(answer):
+                                stats.pushed()
+                                self.seen(stats)
+                                continue
+                            found = VERSION.search(pulse_of(answer) or "")
+                            version = int(found.group(2)) if found else self.version + 1
+                        else:
+                            version = said
                         if version != self.version:
                             await gate.wait(0.0, POLL_EVERY)
                             gate.busy += 1
@@ -508,7 +548,7 @@ class Table:
             response = await asyncio.wait_for(self.writer.request(
                 "POST", f"/t/{self.code}/games/1/tick",
                 {"HX-Request": "true", "X-CSRFToken": self.token,
-                 "X-Companion-Pulse": tablet.pulse,
+                 "X-Companion-Pulse": tablet.pulse, "X-Companion-Page": tablet.page,
                  "HX-Current-URL": f"http://{HOST}/t/{self.code}"}, body), REQUEST_TIMEOUT)
         except (TimeoutError, OSError, EOFError, ValueError) as error:
             self.writer.close()
@@ -866,6 +906,7 @@ class Step:
     polls: list[float]
     writes: list[float]
     updates: list[float]
+    pushes: int
     statuses: Counter
     errors: Counter
     seconds: float
@@ -918,6 +959,8 @@ async def drive(args: argparse.Namespace, app_port: int, master: int,
                       f"{time.monotonic() - made_at:.1f} s"
                       + (f" ({failed} attempts failed)" if failed else ""), flush=True)
             for table in tables[len(tasks) // 6:]:
+                for screen in table.screens:
+                    screen.push = not args.versions_only
                 tasks += start_table(table, stats, gate, deadline, args.polling)
             stats.reset(recording=False)
             await asyncio.sleep(WARM_UP)
@@ -927,7 +970,8 @@ async def drive(args: argparse.Namespace, app_port: int, master: int,
             await asyncio.sleep(args.seconds)
             stats.recording = False
             server_cpu, driver_cpu = meter.read()
-            step = Step(count, stats.polls, stats.writes, stats.updates, stats.statuses,
+            step = Step(count, stats.polls, stats.writes, stats.updates, stats.pushes,
+                        stats.statuses,
                         stats.errors,
                         loop.time() - window, server_cpu, driver_cpu, meter.busy(),
                         [rss_mb(pid) for pid in meter.pids if pid != master])
@@ -950,8 +994,8 @@ async def drive(args: argparse.Namespace, app_port: int, master: int,
 
 HEADER = (f"{'T':>4} {'screens':>7} {'polls':>7} {'204':>7} {'200':>6} "
           f"{'poll p50/p95/p99 ms':>21} {'writes':>6} {'write p50/p95/p99 ms':>22} "
-          f"{'seen p50/p95 ms':>16} {'errors':>6} {'req/s':>6} {'srv CPU':>7} {'drv CPU':>7} "
-          f"{'busy 0/1':>8}  worker RSS MB")
+          f"{'pushed':>6} {'seen p50/p95 ms':>16} {'errors':>6} {'req/s':>6} {'srv CPU':>7} "
+          f"{'drv CPU':>7} {'busy 0/1':>8}  worker RSS MB")
 
 
 def row(step: Step) -> str:
@@ -964,7 +1008,7 @@ def row(step: Step) -> str:
     return (f"{step.tables:>4} {step.tables * 5:>7} {len(step.polls):>7} "
             f"{step.statuses['poll 204']:>7} {step.statuses['poll 200']:>6} "
             f"{triple(step.polls):>21} {len(step.writes):>6} {triple(step.writes):>22} "
-            f"{seen:>16} "
+            f"{step.pushes:>6} {seen:>16} "
             f"{step.error_count:>6} {total / step.seconds:>6.0f} {step.server_cpu:>6.0f}% "
             f"{step.driver_cpu:>6.0f}% {step.busy:>8}  " + " ".join(f"{mb:.0f}" for mb in step.rss))
 
@@ -982,6 +1026,9 @@ def main() -> None:
     parser.add_argument("--polling", action="store_true",
                         help="screens poll every 2 s, as a page without its event stream does "
                              "(default: they follow their table's event stream)")
+    parser.add_argument("--versions-only", action="store_true",
+                        help="the streams say the versions only, and the screens poll for "
+                             "each change (default: the streams bring the answers)")
     args = parser.parse_args()
     if args.tables < 1 or args.seconds <= 0:
         parser.error("--tables and --seconds must be positive")
@@ -1028,7 +1075,10 @@ def main() -> None:
             print("  rate limits: the app's own, nothing changed (only wrong codes, i.e. "
                   "404s, count; the benchmark makes none)", flush=True)
             following = (f"polling every {POLL_EVERY:.0f} s (no event streams)" if args.polling
-                         else "following their table's event stream (polling when it speaks)")
+                         else "following their table's event stream (polling when it says a "
+                         "version only)" if args.versions_only
+                         else "following their table's event stream (which brings the "
+                         "answers; polling when it cannot)")
             print(f"  each table: 5 screens {following}, the scorekeeper ticking "
                   f"'{WRITE_STEP}' every {WRITE_EVERY:.0f} s; {WARM_UP:.0f} s warm-up, "
                   f"{args.seconds:g} s measured per T; seen: from a write's answer to another "
@@ -1054,7 +1104,8 @@ def main() -> None:
         for what, count in sorted(step.errors.items()):
             print(f"  T={step.tables}: {count} x {what}")
     last = steps[-1]
-    worst = max(percentile(last.polls, 0.95), percentile(last.writes, 0.95))
+    worst = max((p for p in (percentile(last.polls, 0.95), percentile(last.writes, 0.95))
+                 if not math.isnan(p)), default=math.nan)
     print(f"bench_load: tables={last.tables} p95_ms={worst:.1f} "
           f"errors={last.error_count} poll_ratio={ceiling['ratio']:.2f} db={db_name}")
 

@@ -38,7 +38,12 @@
  *     answer older than what the page shows is not swapped in; <body
  *     data-heard> says the version the stream said last;
  * 15. a tap's answer goes where its region is now (a pulse answer may have
- *     swapped a new one in while the tap was under way).
+ *     swapped a new one in while the tap was under way);
+ * 16. the stream brings the pulse's answer itself (event "pulse": the pulse URL it
+ *     answers, then the answer), when the page opened it with its pulse's URL and an
+ *     id of its own (sent with its taps too, X-Companion-Page): the page swaps it in
+ *     as a poll's answer when it still shows what the answer starts from and no tap
+ *     of its own is under way (a tap and the pulse never cross), and polls otherwise.
  *
  * Load it with `defer` (base.html does): 8 relies on running before
  * DOMContentLoaded. It needs no inline script, so the CSP forbids them all.
@@ -68,11 +73,20 @@
   var QUIET_MS = 40000;    // a stream that said nothing for this long is opened again
   var REFUSED_MS = 60000;  // a server that held no stream for this page is asked again after
   var stream = null;       // the EventSource of the table the page follows, if any
-  var streamUrl = "";
+  var streamUrl = "";      // its URL and the path of the pulse it answers
   var spoke = false;       // the stream spoke since it (re)opened: the page hears
   var latest = null;       // the latest version it said
   var heard = 0;           // when it last spoke (or opened)
   var refusedUntil = 0;
+  var taps = [];           // the taps' requests (htmx requests that change something)
+
+  function tapping() {
+    // Whether a tap is under way (opened, not done; an aborted one is "unsent" again).
+    taps = taps.filter(function (xhr) { return xhr.readyState > 0 && xhr.readyState < 4; });
+    return taps.length > 0;
+  }
+  // This page's id: its stream and its taps say it (a tap's own change is not pushed back).
+  var pageId = (Math.random().toString(36).slice(2) + Date.now().toString(36)).slice(0, 16);
 
   function hearing() {
     return stream !== null && spoke && Date.now() - heard < QUIET_MS;
@@ -91,11 +105,14 @@
     // holds no connection: a browser gives a site only six at a time).
     var pulse = document.getElementById("pulse");
     var url = "";
+    var answers = "";  // the pulse the stream answers (a new page of the same table: a new one)
     if (pulse && window.EventSource && document.visibilityState === "visible"
         && Date.now() >= refusedUntil) {
       url = pulse.getAttribute("data-events") || "";
+      answers = pulse.getAttribute("hx-get") || "";
     }
-    if (url === streamUrl) {
+    var key = url ? url + " " + answers.split("?")[0] : "";
+    if (key === streamUrl) {
       showHearing(); // (a boosted page change brings a <body> without it)
       return;
     }
@@ -103,7 +120,7 @@
       stream.close();
       stream = null;
     }
-    streamUrl = url;
+    streamUrl = key;
     spoke = false;
     latest = null;
     heard = Date.now();
@@ -111,7 +128,8 @@
     if (!url) {
       return;
     }
-    var source = new EventSource(url);
+    var source = new EventSource(url + (url.indexOf("?") < 0 ? "?" : "&") + "page=" + pageId
+                                 + "&pulse=" + encodeURIComponent(answers));
     stream = source;
     source.onmessage = function (event) {
       if (source !== stream) {
@@ -126,6 +144,35 @@
         tick(); // the table changed: the pulse brings what did
       }
     };
+    source.addEventListener("pulse", function (event) {
+      // 16. The answer a poll would get: swapped in as one, when the page still shows
+      // what it starts from (else the page polls for it).
+      if (source !== stream) {
+        return;
+      }
+      var cut = event.data.indexOf("\n");
+      var answers = event.data.slice(0, cut);
+      var answer = event.data.slice(cut + 1);
+      var found = /data-version="(\d+)"/.exec(answer);
+      spoke = true;
+      heard = Date.now();
+      if (found) {
+        latest = parseInt(found[1], 10);
+      }
+      showHearing();
+      var shown = document.getElementById("pulse");
+      if (!shown || !found) {
+        return;
+      }
+      if (tapping()) {
+        return; // a tap and the page's pulse never cross: once it is answered, keepUp polls
+      }
+      if (shown.getAttribute("hx-get") === answers && window.htmx && htmx.swap) {
+        htmx.swap(shown, answer, { swapStyle: "none" });
+      } else if (behind()) {
+        tick();
+      }
+    });
     function giveUp() {
       // Refused (the server holds as many streams as it may) or failed for good: poll, and
       // ask again in a while.
@@ -671,12 +718,19 @@
     });
   }
 
-  /* 13. A tap says what its page shows. */
+  /* 13. A tap says what its page shows (and 16: the page counts its taps under way). */
   function sendPageStamps() {
     document.addEventListener("htmx:configRequest", function (event) {
       var pulse = document.getElementById("pulse");
       if (pulse && event.detail.verb !== "get") {
         event.detail.headers["X-Companion-Pulse"] = pulse.getAttribute("hx-get");
+        event.detail.headers["X-Companion-Page"] = pageId;
+      }
+    });
+    document.addEventListener("htmx:beforeRequest", function (event) {
+      var detail = event.detail;
+      if (detail.xhr && detail.requestConfig && detail.requestConfig.verb !== "get") {
+        taps.push(detail.xhr);
       }
     });
   }

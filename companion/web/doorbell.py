@@ -47,6 +47,7 @@ from ..extensions import db
 from ..store.changes import take_committed
 from .limits import wrong_codes
 from .polls import VersionLookup
+from .push import Maker, Pusher, made_by, pusher
 from .roles import find_table
 
 EXTENSION = "companion.doorbell"
@@ -74,6 +75,8 @@ class Bell:
     version: int
     rung: threading.Condition
     listeners: int = 0
+    maker: Maker | None = None
+    """The page the latest version came from, when a tap of this process made it."""
 
 
 @dataclass
@@ -104,7 +107,7 @@ class Doorbell:
             if bell is None:
                 bell = self._bells[table_id] = Bell(version, threading.Condition(self._lock))
             elif version > bell.version:  # a newer version than the others heard: tell them
-                bell.version = version
+                bell.version, bell.maker = version, None
                 bell.rung.notify_all()
             bell.listeners += 1
             if self._watcher is None:
@@ -129,10 +132,12 @@ class Doorbell:
             bell.rung.wait_for(lambda: bell.version != heard or self.stopping(), timeout)
             return bell.version
 
-    def latest(self, table_id: int) -> int:
-        """The latest version heard of a table that a stream listens to."""
+    def latest(self, table_id: int) -> tuple[int, Maker | None]:
+        """The latest version heard of a table that a stream listens to, and the page it
+        came from (when a tap of this process made it)."""
         with self._lock:
-            return self._bells[table_id].version
+            bell = self._bells[table_id]
+            return bell.version, bell.maker
 
     @property
     def open_streams(self) -> int:
@@ -141,21 +146,26 @@ class Doorbell:
 
     # -- changes
 
-    def ring(self, versions: Mapping[int, int]) -> None:
-        """Tell the streams of these tables their new versions."""
+    def ring(self, versions: Mapping[int, int], maker: Maker | None = None) -> None:
+        """Tell the streams of these tables their new versions (made by ``maker``'s page)."""
         with self._lock:
             for table_id, version in versions.items():
                 bell = self._bells.get(table_id)
                 if bell is not None and version > bell.version:
-                    bell.version = version
+                    bell.version, bell.maker = version, maker
                     bell.rung.notify_all()
 
-    def ring_changed(self, table_ids: set[int]) -> None:
-        """Ring the bells of tables this process changed (their versions read now)."""
+    def ring_changed(self, table_ids: set[int], maker: Maker | None = None) -> None:
+        """Ring the bells of tables this process changed (their versions read now), a tap
+        of ``maker``'s page having changed the one table."""
         with self._lock:
             heard = [table_id for table_id in table_ids if table_id in self._bells]
         if heard:
-            self.ring(self.lookup.of_tables(heard))
+            versions = self.lookup.of_tables(heard)
+            # Only the version the tap made is its page's (not a later one read here).
+            mine = (maker is not None and len(table_ids) == 1
+                    and maker.version is not None and maker.version in versions.values())
+            self.ring(versions, maker if mine else None)
 
     def _watch(self) -> None:
         """While streams are open: read their tables' versions every ``WATCH_EVERY`` s."""
@@ -174,9 +184,11 @@ class Doorbell:
 
     # -- a stream's messages
 
-    def stream(self, table_id: int, version: int) -> Iterator[str]:
-        """A stream's messages (``data: <version>``), from its opening to its end. It
-        listens from its first message (an answer never sent holds nothing open)."""
+    def stream(self, table_id: int, version: int,
+               page: Pusher | None = None) -> Iterator[str]:
+        """A stream's messages (``data: <version>``, or the ``page``'s pulse answer when it
+        can be made: :mod:`companion.web.push`), from its opening to its end. It listens
+        from its first message (an answer never sent holds nothing open)."""
         self.listen(table_id, version)
         try:
             yield f"retry: {RETRY_MS}\ndata: {version}\n\n"
@@ -190,7 +202,12 @@ class Doorbell:
                     # The table's screens hear of a change a moment apart, not all at once:
                     # their polls then come one after another instead of in one burst.
                     time.sleep(random.uniform(0, SPREAD))
-                    heard = self.latest(table_id)
+                    heard, maker = self.latest(table_id)
+                    pushed = page.follow(heard, maker) if page is not None else None
+                    if pushed is not None:
+                        version = heard
+                        yield pushed
+                        continue
                 version = heard
                 yield f"data: {version}\n\n"
         finally:
@@ -205,13 +222,14 @@ def doorbell() -> Doorbell:
 @bp.get("/t/<code>/events")
 @wrong_codes
 def events(code: str) -> Response:
-    """The table's event stream: its version now, and at once each time it changes."""
+    """The table's event stream: its version now, and at once each time it changes (with
+    the page's pulse answer, when the page says its pulse: :mod:`companion.web.push`)."""
     table = find_table(code)
-    table_id, version = table.id, table.version
+    table_id, version, page = table.id, table.version, pusher(table)
     db.session.remove()  # a stream holds no transaction (nor a connection) while it waits
     bell = doorbell()
     # As many streams as may be: this page polls instead (and asks again in a while).
-    messages = [FULL] if bell.full else bell.stream(table_id, version)
+    messages = [FULL] if bell.full else bell.stream(table_id, version, page)
     return Response(messages, mimetype="text/event-stream",
                     headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"})
 
@@ -222,8 +240,8 @@ def ring_after_request(response: Response) -> Response:
     if db.session.registry.has():
         changed = take_committed(db.session)
         if changed:
-            bell = doorbell()
-            response.call_on_close(lambda: bell.ring_changed(changed))
+            bell, maker = doorbell(), made_by(response)
+            response.call_on_close(lambda: bell.ring_changed(changed, maker))
     return response
 
 

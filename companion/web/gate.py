@@ -25,7 +25,8 @@ slow phone's download hold none. Unchanged polls are answered before it
 from __future__ import annotations
 
 import threading
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager
 from typing import Any
 
 READS = frozenset({"GET", "HEAD"})
@@ -48,5 +49,16 @@ class Gate:
         with self._changes, self._places:
             return self.app(environ, start_response)
 
+    @contextmanager
+    def reading(self) -> Iterator[None]:
+        """Hold a reading request's place while the block runs (work done outside a
+        request, such as an event stream's answer: :mod:`companion.web.push`)."""
+        with self._places:
+            yield
 
-__all__ = ["Gate"]
+
+GATE = "companion.gate"
+"""Where the app keeps its gate (``app.extensions``), when it has one."""
+
+
+__all__ = ["GATE", "Gate"]

@@ -6,6 +6,7 @@ A plain module (not ``conftest.py``), so the game test modules can build on it:
 
 from __future__ import annotations
 
+import re
 from typing import ClassVar
 
 try:
@@ -35,11 +36,22 @@ def in_first_screen(page, locator, what: str = "") -> None:
            ).to_be_in_viewport(ratio=1, timeout=LIVE_MS)
 
 
+EVENTS = re.compile(r"/t/[^/?]+/events(\?.*)?$")
+"""A table's event stream (its page's id and pulse after the ``?``)."""
+
+
 def without_stream(context) -> None:
     """The server refuses this device's event streams, as one holding all it may: its pages
     poll every 2 s (as with no stream at all). Pages opened or reloaded after this."""
-    context.route("**/events", lambda route: route.fulfill(
+    context.route(EVENTS, lambda route: route.fulfill(
         status=200, content_type="text/event-stream", body=FULL))
+
+
+def without_push(context) -> None:
+    """This device's event streams say the version only (its pages open them without their
+    pulse): its pages poll at each change, as before streams brought the answers. Pages
+    opened or reloaded after this."""
+    context.route(EVENTS, lambda route: route.continue_(url=route.request.url.split("?")[0]))
 
 
 def card_code(card: str) -> str:

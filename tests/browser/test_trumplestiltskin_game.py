@@ -27,7 +27,7 @@ from fractions import Fraction
 from playwright.sync_api import expect
 
 from companion.rules import replay
-from tests.browser.screens import TableScreens, in_first_screen
+from tests.browser.screens import TableScreens, in_first_screen, without_push
 
 LIVE_MS = 5_000
 WAIT_MS = 3 * LIVE_MS  # a change that takes a tap, a commit and then a poll, on a busy machine
@@ -259,6 +259,10 @@ def test_a_whole_game_of_trumplestiltskin(new_context, make_table, screenshot, c
     # Di's phone drops off the Wi-Fi (its screen stays as it was); she says "8" across the
     # table and the scorekeeper bids it for her; back online, her phone's "Bid" is refused.
     table.wait_turn("Di")
+    # (Her stream says the versions only from now on: it brings her no answers either.)
+    without_push(di.context)
+    di.reload()
+    expect(di.locator("body")).to_have_attribute("data-stream", "on", timeout=WAIT_MS)
     unanswered: list[str] = []  # her phone's polls, answered "nothing new" while it is off
     di.route("**/seat/pulse**", lambda route: (unanswered.append(route.request.url),
                                                  route.fulfill(status=204)))

@@ -122,7 +122,7 @@ def test_a_stream_opening_on_a_newer_version_wakes_the_streams_waiting_on_an_old
     waiting.join(timeout=5.0)
     assert heard == [5]
     doorbell.ring({7: 5})  # the ring that follows changes nothing more
-    assert doorbell.latest(7) == 5
+    assert doorbell.latest(7) == (5, None)
     doorbell.leave(7)
     doorbell.leave(7)
     assert doorbell.open_streams == 0

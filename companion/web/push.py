@@ -1,0 +1,169 @@
+"""Push: a screen's event stream brings its page's pulse answer, not only the news of it.
+
+A page that follows a table live polls its pulse (:mod:`companion.web.pulse`) each time
+its event stream (:mod:`companion.web.doorbell`) says a new version. When the page
+opens its stream with its pulse's URL and an id of its own (``?page=…&pulse=…``,
+``static/app.js``), the stream makes that poll's answer itself, as the poll would have
+it (the same view, with the page's cookie session, in the app's gate), and sends it::
+
+    event: pulse
+    data: <the pulse URL it answers: the page's, as the stream last knew it>
+    data: <the answer, one line per data line>
+
+The page swaps it in when it still shows what the answer starts from (its #pulse's URL
+is that first line), and polls otherwise, as it did before: a screen hears a change and
+has it in one message, and the server makes no request of it (the request's own work,
+its rate-limit checks and its session, about a third of a changed poll; a phone's
+update needs no round trip either).
+
+A stream sends only the version, as before, when it cannot make the answer (the view
+refused: the device is no longer the scorekeeper, the table is gone; or the page's
+pulse was not given), and when the change came from its own page: a tap's answer
+brings the page what changed (``X-Companion-Page`` on the tap, :func:`made_by`), and
+the stream takes the page's new pulse URL from that answer.
+"""
+
+from __future__ import annotations
+
+import html
+import io
+import logging
+import re
+from contextlib import nullcontext
+from dataclasses import dataclass
+from typing import Any
+
+from flask import Flask, Response, current_app, request, session
+from flask.ctx import RequestContext
+from flask.sessions import SessionMixin
+from werkzeug.exceptions import HTTPException
+
+from ..store import Table
+from ..store.codes import normalise_code
+from .gate import GATE
+
+EVENT = "pulse"
+"""The name of a stream's message that brings a pulse answer."""
+PAGE_HEADER = "X-Companion-Page"
+"""The page a tap comes from (its id, as it opened its stream)."""
+PAGE_ID = re.compile(r"[0-9a-z]{8,32}")
+"""A page's id: app.js makes one at random for each page it shows."""
+PULSE_URL = re.compile(r'<div id="pulse"[^>]*? hx-get="([^"]*)"')
+"""The new pulse URL in a pulse answer (its #pulse, made by the ``pulse`` macro)."""
+LONGEST_URL = 500
+LINE_BREAK = re.compile(r"\r\n|\r|\n")
+"""What ends a line of an event stream (each line of an answer is a data line)."""
+
+log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True)
+class Maker:
+    """The page a change came from, and the pulse URL its tap's answer gave it."""
+
+    page: str
+    pulse: str | None
+    version: int | None
+    """The version that answer shows (None without one)."""
+
+
+def pulse_url(answer: str) -> str | None:
+    """The pulse URL a pulse answer leaves its page with (None: not a pulse answer)."""
+    found = PULSE_URL.search(answer)
+    return html.unescape(found.group(1)) if found else None
+
+
+def version_of(url: str) -> int | None:
+    """The table version a pulse URL says its page shows."""
+    found = re.search(r"[?&]v=([0-9]{1,12})(?:&|$)", url)
+    return int(found.group(1)) if found else None
+
+
+def made_by(response: Response) -> Maker | None:
+    """The page an htmx tap came from (its ``X-Companion-Page``), and the pulse URL its
+    answer gives that page, if it gives one."""
+    page = request.headers.get(PAGE_HEADER, "")
+    if not PAGE_ID.fullmatch(page):
+        return None
+    url = None
+    if (request.headers.get("HX-Request") == "true" and response.status_code == 200
+            and response.mimetype == "text/html" and not response.is_streamed):
+        url = pulse_url(response.get_data(as_text=True))
+    return Maker(page, url, version_of(url) if url else None)
+
+
+@dataclass
+class Pusher:
+    """What a stream needs to make its page's pulse answer: the app, the stream's request
+    (its cookie session), the page's id and the pulse URL the page shows."""
+
+    app: Flask
+    environ: dict[str, Any]
+    session: SessionMixin
+    page: str
+    shown: str
+    """The page's pulse URL, as the stream last knew it."""
+
+    def follow(self, version: int, maker: Maker | None) -> str | None:
+        """The message that brings the page version ``version`` (None: send the version
+        only), ``maker`` being the page it came from when it is this stream's page."""
+        if maker is not None and maker.page == self.page:
+            if maker.pulse is not None and maker.version == version:
+                self.shown = maker.pulse  # the tap's answer brought it
+            return None
+        return self.message()
+
+    def message(self) -> str | None:
+        """The pulse answer the page would get by polling now, as a stream's message."""
+        path, _, query = self.shown.partition("?")
+        environ = {**self.environ, "REQUEST_METHOD": "GET", "PATH_INFO": path,
+                   "QUERY_STRING": query, "HTTP_HX_REQUEST": "true", "CONTENT_LENGTH": "0",
+                   "wsgi.input": io.BytesIO()}
+        gate = self.app.extensions.get(GATE)
+        try:
+            with gate.reading() if gate is not None else nullcontext(), \
+                    RequestContext(self.app, environ, session=self.session):
+                if request.url_rule is None or not is_pulse(request.url_rule.endpoint):
+                    return None
+                answer = self.app.view_functions[request.url_rule.endpoint](
+                    **(request.view_args or {}))
+        except HTTPException:  # refused (or nothing new): the page polls, as before
+            return None
+        except Exception:  # the stream goes on; the page polls and gets the error itself
+            log.exception("a pulse answer for an event stream failed")
+            return None
+        url = pulse_url(answer) if isinstance(answer, str) else None
+        if url is None:
+            return None
+        answers, self.shown = self.shown, url
+        lines = "".join(f"data: {line}\n" for line in LINE_BREAK.split(answer))
+        return f"event: {EVENT}\ndata: {answers}\n{lines}\n"
+
+
+def is_pulse(endpoint: str) -> bool:
+    """True for a live page's pulse (the views of :mod:`companion.web.pulse`)."""
+    return endpoint.startswith("pulse.")
+
+
+def pusher(table: Table) -> Pusher | None:
+    """For the event stream being opened: what it needs to bring its page the pulse
+    answers (None when the page did not say its pulse, or said another table's)."""
+    page, shown = request.args.get("page", ""), request.args.get("pulse", "")
+    if not PAGE_ID.fullmatch(page) or not shown or len(shown) > LONGEST_URL:
+        return None
+    try:  # (an app served under a path of its own: its pages poll, as before)
+        endpoint, values = current_app.url_map.bind("localhost").match(
+            shown.partition("?")[0], method="GET")
+    except HTTPException:
+        return None
+    if not is_pulse(endpoint) or normalise_code(str(values.get("code", ""))) != table.code:
+        return None
+    if current_app.config.get("WTF_CSRF_FIELD_NAME", "csrf_token") not in session:
+        return None  # its forms' token would be made now, in a cookie the page never gets
+    environ = {key: value for key, value in request.environ.items()
+               if isinstance(value, str)}
+    return Pusher(current_app._get_current_object(), environ,  # type: ignore[attr-defined]
+                  session._get_current_object(), page, shown)  # type: ignore[attr-defined]
+
+
+__all__ = ["EVENT", "PAGE_HEADER", "Maker", "Pusher", "made_by", "pusher", "pulse_url"]

@@ -1,0 +1,157 @@
+"""Push: a page's event stream brings the answer its pulse poll would get, so a screen has a
+change in one message and the server makes no request of it; when the stream cannot make
+it (or the change is the page's own tap), it says the version only and the page polls."""
+
+from __future__ import annotations
+
+import threading
+
+import pytest
+
+from companion.web import doorbell as bell
+from tests.web.test_live import HTMX, pulse_of
+
+pytestmark = pytest.mark.db
+
+TABLET, PHONE = "tabletpage01", "phonepage001"
+
+
+@pytest.fixture(autouse=True)
+def quick(monkeypatch):
+    """A heartbeat every second; the screens hear a change at once; no watch."""
+    monkeypatch.setattr(bell, "HEARTBEAT", 1.0)
+    monkeypatch.setattr(bell, "SPREAD", 0.0)
+    monkeypatch.setattr(bell, "WATCH_EVERY", 60.0)
+
+
+def open_stream(device, code, *, page: str | None = None, pulse: str | None = None):
+    """A page's stream (with its id and pulse, as app.js opens it) and its messages."""
+    query = {} if page is None else {"page": page, "pulse": pulse}
+    response = device.get(f"/t/{code}/events", query_string=query, buffered=False)
+    said = iter(response.response)
+    assert next(said).startswith(b"retry:")
+    return response, said
+
+
+def next_news(said, version: int) -> bytes:
+    """The stream's next message that is not a heartbeat of ``version``."""
+    while (got := next(said)) == f"data: {version}\n\n".encode():
+        pass
+    return got
+
+
+def pushed(message: bytes) -> tuple[str, str]:
+    """A pushed message's pulse URL (the one it answers) and its answer."""
+    text = message.decode()
+    assert text.startswith("event: pulse\n") and text.endswith("\n\n"), text[:80]
+    lines = [line.removeprefix("data: ") for line in text[:-2].split("\n")[1:]]
+    return lines[0], "\n".join(lines[1:])
+
+
+def later(action) -> None:
+    """Another screen acts a moment later (its answer read to the end: the bells ring then)."""
+    threading.Timer(0.1, action).start()
+
+
+def table_with_phones(actions):
+    code = actions.create_table()
+    phones = actions.seat_everyone(code)
+    actions.start(code)
+    return code, phones
+
+
+def test_a_phones_stream_brings_the_answer_its_poll_would_get(client, actions):
+    code, phones = table_with_phones(actions)
+    phone = phones[1]
+    shown = pulse_of(phone.get(f"/t/{code}/seat").get_data(as_text=True))
+    tablet = pulse_of(client.get(f"/t/{code}").get_data(as_text=True))
+    v = actions.table(code).version
+    response, said = open_stream(phone, code, page=PHONE, pulse=shown)
+    # The tablet's tap (its answer brings the tablet's page up to date, not the phone's).
+    later(lambda: actions.post(f"/t/{code}/games/1/tick", {"round": "1", "step": "deal:0"},
+                               headers={**HTMX, "X-Companion-Page": TABLET,
+                                        "X-Companion-Pulse": tablet}, buffered=True))
+    answers, answer = pushed(next_news(said, v))
+    response.close()
+    assert answers == shown, "it says what it starts from: the page's own pulse"
+    assert 'data-step="deal:0" data-done="yes"' in answer
+    assert f'data-version="{v + 1}"' in answer
+    assert answer == phone.get(shown, headers=HTMX).get_data(as_text=True)
+    # The page it leaves needs nothing more.
+    assert phone.get(pulse_of(answer), headers=HTMX).status_code == 204
+
+
+def test_a_pages_own_tap_is_not_pushed_back_and_the_next_push_starts_from_its_answer(
+        client, actions):
+    code, phones = table_with_phones(actions)
+    shown = pulse_of(client.get(f"/t/{code}").get_data(as_text=True))
+    v = actions.table(code).version
+    response, said = open_stream(client, code, page=TABLET, pulse=shown)
+    tapped = {}
+    later(lambda: tapped.setdefault("answer", actions.post(
+        f"/t/{code}/games/1/tick", {"round": "1", "step": "deal:0"}, buffered=True,
+        headers={**HTMX, "X-Companion-Page": TABLET, "X-Companion-Pulse": shown})))
+    assert next_news(said, v) == f"data: {v + 1}\n\n".encode(), "the tap's answer has it"
+    after_tap = pulse_of(tapped["answer"].get_data(as_text=True))
+    # A phone ticks the next step: the tablet's stream brings it, from what its tap left.
+    later(lambda: actions.post(f"/t/{code}/games/1/tick",
+                               {"round": "1", "step": "deal:1", "from": "seat"},
+                               client=phones[0], buffered=True,
+                               headers={**HTMX, "X-Companion-Page": PHONE}))
+    answers, answer = pushed(next_news(said, v + 1))
+    response.close()
+    assert answers == after_tap
+    assert 'data-step="deal:1" data-done="yes"' in answer
+    assert answer == client.get(after_tap, headers=HTMX).get_data(as_text=True)
+
+
+@pytest.mark.parametrize("case", ["no page", "bad page id", "another table's pulse",
+                                  "not a pulse", "a pulse this device may not see"])
+def test_a_stream_it_cannot_answer_for_says_the_version_and_the_page_polls(
+        client, actions, case):
+    code, phones = table_with_phones(actions)
+    other = actions.create_table(name="Next table")
+    phone = phones[1]
+    shown = pulse_of(phone.get(f"/t/{code}/seat").get_data(as_text=True))
+    page, pulse = {
+        "no page": (None, None),
+        "bad page id": ("<script>", shown),
+        "another table's pulse": (PHONE, shown.replace(code, other)),
+        "not a pulse": (PHONE, f"/t/{code}/seat?v=1"),
+        "a pulse this device may not see": (PHONE, f"/t/{code}/pulse?v=1&s=&p="),
+    }[case]
+    v = actions.table(code).version
+    response, said = open_stream(phone, code, page=page, pulse=pulse)
+    later(lambda: actions.post(f"/t/{code}/games/1/tick", {"round": "1", "step": "deal:0"},
+                               buffered=True))
+    assert next_news(said, v) == f"data: {v + 1}\n\n".encode()
+    response.close()
+
+
+def test_a_stream_that_cannot_make_the_answer_goes_on_with_the_version(
+        client, actions, monkeypatch):
+    from companion.web import regions
+
+    code, phones = table_with_phones(actions)
+    phone = phones[1]
+    shown = pulse_of(phone.get(f"/t/{code}/seat").get_data(as_text=True))
+    v = actions.table(code).version
+    response, said = open_stream(phone, code, page=PHONE, pulse=shown)
+
+    def broken(*args, **kwargs):
+        raise RuntimeError("a fault while making the answer")
+
+    monkeypatch.setattr(regions, "render_template", broken)
+    later(lambda: actions.post(f"/t/{code}/games/1/tick", {"round": "1", "step": "deal:0"},
+                               buffered=True))
+    assert next_news(said, v) == f"data: {v + 1}\n\n".encode()
+    monkeypatch.undo()
+    monkeypatch.setattr(bell, "HEARTBEAT", 1.0)
+    monkeypatch.setattr(bell, "SPREAD", 0.0)
+    later(lambda: actions.post(f"/t/{code}/games/1/tick", {"round": "1", "step": "deal:1"},
+                               buffered=True))
+    answers, answer = pushed(next_news(said, v + 1))
+    response.close()
+    assert answers == shown, "still the page's pulse: the failed answer was never sent"
+    assert 'data-step="deal:1" data-done="yes"' in answer
+
