@@ -1,15 +1,18 @@
-"""Push: a screen hears at once when its table changes, and polls only then.
+"""Push: a screen hears at once when its table changes, and has the change with it.
 
 A page that follows a table live (it has a ``#pulse``) keeps one event stream
 open, ``GET /t/<code>/events`` (server-sent events). The stream says the
 table's version when it opens, again as soon as the version changes, and
 every :data:`HEARTBEAT` seconds in between, so that the page knows it still
-hears. ``static/app.js`` polls the page's pulse when the version it hears is
-not the one the page shows: a screen makes one request per change, not one
-every two seconds, and hears of a change within moments, not up to two
-seconds later. Without a stream (an old browser, a proxy that holds the
-stream back, a server that holds as many streams as it may), the page polls
-every two seconds as it always did: the same pulse, the same answers.
+hears. When the page opened it with its pulse (``static/app.js`` does), a
+change comes as the answer the page's poll would get, made in the stream
+(:mod:`companion.web.push`): the screen makes no request at all. Otherwise
+app.js polls the page's pulse when the version it hears is not the one the
+page shows: one request per change, not one every two seconds. Either way a
+screen has a change within moments, not up to two seconds later. Without a
+stream (an old browser, a proxy that holds the stream back, a server that
+holds as many streams as it may), the page polls every two seconds as it
+always did: the same pulse, the same answers.
 
 How a stream hears of a change (:class:`Doorbell`):
 
