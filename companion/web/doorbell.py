@@ -203,8 +203,7 @@ class Doorbell:
                 heard = self.wait(table_id, version, min(HEARTBEAT, left))
                 if heard != version:
                     # The table's screens hear of a change a moment apart, not all at once:
-                    # their answers (made here, or polled) come one after another instead
-                    # of in one burst.
+                    # their polls then come one after another instead of in one burst.
                     time.sleep(random.uniform(0, SPREAD))
                     heard, maker = self.latest(table_id)
                     pushed = page.follow(heard, maker) if page is not None else None

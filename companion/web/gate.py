@@ -16,11 +16,6 @@ dozen round trips, a poll for a few milliseconds, and when taps held every
 place the polls queued behind them (``scripts/bench_load.py``, 200 tables on
 PostgreSQL: poll p95 63–118 ms; with a place kept for reading, 18 ms).
 
-The answers an event stream makes for its page (:mod:`companion.web.push`), which
-nobody waits for to the millisecond (a table's screens get theirs spread over a
-fifth of a second anyway), likewise take at most ``size - 1`` places, apart from
-the changes: a tap never waits for them alone.
-
 A request holds its place while the app makes its answer, not while the
 answer is sent: an event stream (whose messages are sent for minutes) and a
 slow phone's download hold none. Unchanged polls are answered before it
@@ -39,14 +34,12 @@ READS = frozenset({"GET", "HEAD"})
 
 class Gate:
     """Wrap a WSGI app: at most ``size`` requests inside it at once, the others in turn,
-    and at most ``size - 1`` of them changes (when ``size`` is more than one); likewise
-    for the answers made outside a request (:meth:`pushing`)."""
+    and at most ``size - 1`` of them changes (when ``size`` is more than one)."""
 
     def __init__(self, app: Callable[..., Iterable[bytes]], size: int) -> None:
         self.app = app
         self._places = threading.BoundedSemaphore(size)
         self._changes = threading.BoundedSemaphore(max(1, size - 1))
-        self._pushes = threading.BoundedSemaphore(max(1, size - 1))
 
     def __call__(self, environ: dict[str, Any], start_response: Callable) -> Iterable[bytes]:
         """Wait for a place, let the app make its answer, and give the place up."""
@@ -57,10 +50,10 @@ class Gate:
             return self.app(environ, start_response)
 
     @contextmanager
-    def pushing(self) -> Iterator[None]:
-        """Hold a place while the block makes an answer outside a request (an event
-        stream's, :mod:`companion.web.push`): at most ``size - 1`` of them at once."""
-        with self._pushes, self._places:
+    def reading(self) -> Iterator[None]:
+        """Hold a reading request's place while the block runs (work done outside a
+        request, such as an event stream's answer: :mod:`companion.web.push`)."""
+        with self._places:
             yield
 
 

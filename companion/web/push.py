@@ -121,7 +121,7 @@ class Pusher:
                    "wsgi.input": io.BytesIO()}
         gate = self.app.extensions.get(GATE)
         try:
-            with gate.pushing() if gate is not None else nullcontext(), \
+            with gate.reading() if gate is not None else nullcontext(), \
                     RequestContext(self.app, environ, session=self.session):
                 if request.url_rule is None or not is_pulse(request.url_rule.endpoint):
                     return None

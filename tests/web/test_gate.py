@@ -91,27 +91,3 @@ def test_a_gate_of_one_place_still_lets_changes_in():
     app = Counting()
     gate = Gate(app, 1)
     assert b"".join(gate({"REQUEST_METHOD": "POST"}, lambda *_: None)) == b"done"
-
-
-def test_answers_made_for_event_streams_leave_a_place_for_a_tap():
-    app = Held()
-    gate = Gate(app, 2)
-    inside = []
-
-    def push(name: str) -> None:
-        with gate.pushing():
-            inside.append(name)
-            app.go.wait(30)
-
-    pushes = [threading.Thread(target=push, args=(name,)) for name in ("first", "second")]
-    tap = threading.Thread(target=lambda: gate({"REQUEST_METHOD": "POST"}, lambda *_: None))
-    for thread in pushes:
-        thread.start()
-    wait_until(lambda: inside == ["first"])
-    tap.start()  # the second answer waits; the tap comes after it and still gets in
-    wait_until(lambda: app.inside == ["POST"])
-    assert inside == ["first"]
-    app.go.set()
-    for thread in (*pushes, tap):
-        thread.join(30)
-    assert inside == ["first", "second"]
