@@ -11,18 +11,21 @@ game, each with its own session cookie and CSRF token.
 
 A driver (this process, pinned to another core than the server) then plays
 every table's five screens (the tablet and four phones) as ``static/app.js``
-and htmx do: each screen keeps one keep-alive connection and polls its
-``#pulse`` every 2 s with ``HX-Request: true``, following the pulse URL that a
-changed answer brings; each table's scorekeeper ticks a checklist step about
-every 10 s (the same step, so it toggles forever), which every screen of the
-table then picks up (the tablet from its tap's answer, which brings its new
-pulse: app.js sends a tap with what its page shows). It does so for a ladder
-of table counts up to ``--tables``, ``--seconds`` each after a warm-up (the
-screens wait while the
-next rung's tables are being made), and prints the latencies
-(polls and writes apart), counts, errors, the server's CPU and each worker's
-memory. A ceiling is measured in the same run: the most requests a second 16
-keep-alive connections get from a bare Flask hello-world under the same
+and htmx do: each screen keeps its table's event stream open (with its page's
+id and pulse, so that the stream brings the answers: ``--versions-only``, the
+stream says the versions only and the screen polls for each change; ``--polling``,
+no stream and a poll every 2 s) and one keep-alive connection for its polls
+(``#pulse``, ``HX-Request: true``), following the pulse URL that an answer
+brings; each table's scorekeeper ticks a checklist step about every 10 s (the
+same step, so it toggles forever), which every screen of the table then picks
+up (the tablet from its tap's answer, which brings its new pulse: app.js sends a
+tap with what its page shows). It does so for a ladder of table counts up to
+``--tables``, ``--seconds`` each after a warm-up (the screens wait while the
+next rung's tables are being made), and prints the latencies (polls and writes
+apart), the answers the streams brought ("pushed"), counts, errors, the
+server's CPU and each worker's memory. A ceiling is measured in the same run:
+the most requests a second 16 keep-alive connections get from a bare Flask
+hello-world under the same
 gunicorn settings, from an unchanged poll (204) and from a changed poll.
 
 It prints figures and asserts nothing. The last line is the summary (``p95_ms``: the
