@@ -13,8 +13,9 @@ it (the same view, with the page's cookie session, in the app's gate), and sends
 The page swaps it in when it still shows what the answer starts from (its #pulse's URL
 is that first line), and polls otherwise, as it did before: a screen hears a change and
 has it in one message, and the server makes no request of it (the request's own work,
-its rate-limit checks and its session, about a third of a changed poll; a phone's
-update needs no round trip either).
+its rate-limit checks and its session: in process, a quarter of a phone's changed
+poll at the start of a game, less later on; a phone's update needs no round trip
+either).
 
 A stream sends only the version, as before, when it cannot make the answer (the view
 refused: the device is no longer the scorekeeper, the table is gone; or the page's
@@ -41,6 +42,7 @@ from werkzeug.exceptions import HTTPException
 from ..store import Table
 from ..store.codes import normalise_code
 from .gate import GATE
+from .polls import VERSION
 
 EVENT = "pulse"
 """The name of a stream's message that brings a pulse answer."""
@@ -75,7 +77,7 @@ def pulse_url(answer: str) -> str | None:
 
 def version_of(url: str) -> int | None:
     """The table version a pulse URL says its page shows."""
-    found = re.search(r"[?&]v=([0-9]{1,12})(?:&|$)", url)
+    found = VERSION.search(url.partition("?")[2])
     return int(found.group(1)) if found else None
 
 
