@@ -17,8 +17,8 @@ every statement: at 200 tables (``scripts/bench_load.py``) a write's p95 was
 five to twenty times its own work. ``COMPANION_WORKER=gthread`` still runs
 threads: ``COMPANION_THREADS`` for requests, and one more for each stream
 (at most ``COMPANION_STREAMS``: see ``companion.web.doorbell``). Either way
-the app works on ``COMPANION_REQUESTS_AT_ONCE`` requests at once (default 2;
-``companion.web.gate``).
+the app works on ``COMPANION_REQUESTS_AT_ONCE`` requests at once (default 2
+on SQLite, 1 on PostgreSQL; ``companion.web.gate``).
 
 More workers (``WEB_CONCURRENCY``) need the rate limits in shared storage
 (``RATELIMIT_STORAGE_URI=redis://…``): gunicorn refuses to start otherwise.

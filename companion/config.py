@@ -36,8 +36,11 @@ HTMX_COPY = "vendor/htmx.min.js"  # the app's own copy of the same file, under s
 SECRET_KEY_FILE = "secret_key"
 DEFAULT_STREAMS = 1000
 """Event streams a server process holds at most: 200 tables of five screens."""
-DEFAULT_AT_ONCE = 2
-"""Requests a server process works on at once (measured best of 1, 2 and 4 on PostgreSQL)."""
+DEFAULT_AT_ONCE = {"sqlite": 2, "postgresql": 1}
+"""Requests a server process works on at once, by database (``scripts/bench_load.py`` at
+200 tables, the event streams bringing the answers: on PostgreSQL one at a time gave write
+p95 22.5–22.6 ms against 25.4–30.9 with two; on SQLite two gave 12.9–13.0 against
+14.5–14.8 with one)."""
 SQLITE_FILE = "companion.sqlite3"
 
 
@@ -91,14 +94,20 @@ def event_streams(environ: Mapping[str, str]) -> int:
     return max(0, int(environ.get("COMPANION_STREAMS") or DEFAULT_STREAMS))
 
 
-def requests_at_once(environ: Mapping[str, str]) -> int:
+def requests_at_once(environ: Mapping[str, str], url: str = "sqlite://") -> int:
     """How many requests a server process works on at once (``COMPANION_REQUESTS_AT_ONCE``;
-    0: no limit); the others wait their turn (see ``companion.web.gate``).
+    0: no limit; by default :data:`DEFAULT_AT_ONCE` for the database at ``url``); the
+    others wait their turn (see ``companion.web.gate``).
 
     >>> requests_at_once({}), requests_at_once({"COMPANION_REQUESTS_AT_ONCE": "0"})
     (2, 0)
+    >>> requests_at_once({}, "postgresql+psycopg://db/x")
+    1
     """
-    return max(0, int(environ.get("COMPANION_REQUESTS_AT_ONCE") or DEFAULT_AT_ONCE))
+    given = environ.get("COMPANION_REQUESTS_AT_ONCE")
+    if given:
+        return max(0, int(given))
+    return DEFAULT_AT_ONCE["postgresql" if url.startswith("postgresql") else "sqlite"]
 
 
 def secret_key(instance_path: str) -> str:
@@ -147,10 +156,11 @@ def from_environment(instance_path: str, environ: Mapping[str, str] | None = Non
     htmx_url = env.get("COMPANION_HTMX_URL") or HTMX_URL
     # The pinned hash only fits the pinned file; another copy gets none unless given.
     default_sri = HTMX_SRI if htmx_url == HTMX_URL else ""
+    url = database_url(env.get("DATABASE_URL"), instance_path)
     return {
         # None here: create_app makes (or reads) the instance key only if nothing sets one.
         "SECRET_KEY": env.get("SECRET_KEY") or None,
-        "SQLALCHEMY_DATABASE_URI": database_url(env.get("DATABASE_URL"), instance_path),
+        "SQLALCHEMY_DATABASE_URI": url,
         "PUBLIC_URL": (env.get("COMPANION_PUBLIC_URL") or "").rstrip("/"),
         "HTMX_URL": htmx_url,
         "HTMX_SRI": env.get("COMPANION_HTMX_SRI", default_sri),
@@ -159,7 +169,7 @@ def from_environment(instance_path: str, environ: Mapping[str, str] | None = Non
         # None: a key is made in memory when the app is made (see store.sealed).
         "BALLOT_KEY": env.get("COMPANION_BALLOT_KEY") or None,
         "EVENT_STREAMS": event_streams(env),
-        "REQUESTS_AT_ONCE": requests_at_once(env),
+        "REQUESTS_AT_ONCE": requests_at_once(env, url),
     }
 
 

@@ -5,10 +5,14 @@ greenlet gives the interpreter up each time it waits for the database. On
 PostgreSQL each statement is such a wait: with every request let in, a tap
 (a dozen statements) waited behind every request that came in meanwhile, a
 dozen times over, and took several times its own work (``scripts/bench_load.py``
-at 200 tables: write p95 144 ms). Letting in :data:`~companion.config.DEFAULT_AT_ONCE`
-at a time (``COMPANION_REQUESTS_AT_ONCE``), in the order they come, a request
-waits at most once, at the door, and shares the interpreter with one other
-(write p95 50 ms; on SQLite, whose statements never wait, it changes nothing).
+at 200 tables: write p95 144 ms). Letting in two at a time
+(``COMPANION_REQUESTS_AT_ONCE``), in the order they come, a request waited at
+most once, at the door, and shared the interpreter with one other (write p95
+50 ms; on SQLite, whose statements never wait, it changed nothing). Since the
+event streams bring the answers (a change makes four answers, each a few
+milliseconds of the interpreter), one at a time is best on PostgreSQL: a tap
+then runs its round trips alone (:data:`~companion.config.DEFAULT_AT_ONCE`).
+With one place, changes may take it.
 
 Changes (any method but GET and HEAD) take at most ``size - 1`` of the places,
 so that a screen's poll never waits for taps alone: a tap holds its place for a
