@@ -50,7 +50,7 @@ from ..extensions import db
 from ..store.changes import take_committed
 from .limits import wrong_codes
 from .polls import VersionLookup
-from .push import Maker, Pusher, made_by, pusher
+from .push import Maker, Pusher, Shared, made_by, pusher
 from .roles import find_table
 
 EXTENSION = "companion.doorbell"
@@ -80,6 +80,8 @@ class Bell:
     listeners: int = 0
     maker: Maker | None = None
     """The page the latest version came from, when a tap of this process made it."""
+    shared: Shared = field(default_factory=Shared)
+    """The table as its streams' answers last loaded it (:class:`~companion.web.push.Shared`)."""
 
 
 @dataclass
@@ -102,8 +104,8 @@ class Doorbell:
         """True when as many streams are open as may be."""
         return self._streams >= self.limit
 
-    def listen(self, table_id: int, version: int) -> None:
-        """Open a stream on a table's bell."""
+    def listen(self, table_id: int, version: int) -> Shared:
+        """Open a stream on a table's bell; the table's lookup its streams share."""
         with self._lock:
             self._streams += 1
             bell = self._bells.get(table_id)
@@ -117,6 +119,7 @@ class Doorbell:
                 self._watcher = threading.Thread(target=self._watch, name="doorbell-watch",
                                                  daemon=True)
                 self._watcher.start()
+            return bell.shared
 
     def leave(self, table_id: int) -> None:
         """Close a stream opened by :meth:`listen`."""
@@ -192,7 +195,9 @@ class Doorbell:
         """A stream's messages (``data: <version>``, or the ``page``'s pulse answer when it
         can be made: :mod:`companion.web.push`), from its opening to its end. It listens
         from its first message (an answer never sent holds nothing open)."""
-        self.listen(table_id, version)
+        shared = self.listen(table_id, version)
+        if page is not None:
+            page.shared = shared
         try:
             yield f"retry: {RETRY_MS}\ndata: {version}\n\n"
             ends = time.monotonic() + LIFETIME

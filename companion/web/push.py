@@ -31,18 +31,21 @@ import io
 import logging
 import re
 from contextlib import nullcontext
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
-from flask import Flask, Response, current_app, request, session
+from flask import Flask, Response, current_app, g, request, session
 from flask.ctx import RequestContext
 from flask.sessions import SessionMixin
+from sqlalchemy import inspect
+from sqlalchemy.orm.exc import DetachedInstanceError
 from werkzeug.exceptions import HTTPException
 
 from ..store import Table
 from ..store.codes import normalise_code
 from .gate import GATE
 from .polls import VERSION
+from .roles import FOUND_TABLE, SHARED_TABLE
 
 EVENT = "pulse"
 """The name of a stream's message that brings a pulse answer."""
@@ -95,6 +98,33 @@ def made_by(response: Response) -> Maker | None:
 
 
 @dataclass
+class Shared:
+    """The table as one of its streams' answers last loaded it: the table's other streams'
+    answers to the same change start from it instead of looking the table up again (in
+    process, the lookup was a third of a phone's answer on PostgreSQL).
+
+    It is used only once the request that loaded it is over (its objects detached from
+    their session: nothing loads into them any more) and only for the version it shows.
+    An answer that needs what it did not load (:class:`DetachedInstanceError`) is made
+    again by looking the table up.
+    """
+
+    table: Table | None = None
+
+    def at(self, version: int) -> Table | None:
+        """The table as last loaded, if it shows ``version`` and its request is over."""
+        table = self.table
+        if table is None or table.version != version or not inspect(table).detached:
+            return None
+        return table
+
+    def keep(self, table: Table | None) -> None:
+        """Keep the table an answer loaded (if it is newer than the one kept)."""
+        if table is not None and (self.table is None or table.version >= self.table.version):
+            self.table = table
+
+
+@dataclass
 class Pusher:
     """What a stream needs to make its page's pulse answer: the app, the stream's request
     (its cookie session), the page's id and the pulse URL the page shows."""
@@ -106,6 +136,9 @@ class Pusher:
     shown: str
     """The page's pulse URL, as the stream last knew it."""
 
+    shared: Shared = field(default_factory=lambda: Shared())
+    """The table's streams' shared lookup (the doorbell gives each stream its table's)."""
+
     def follow(self, version: int, maker: Maker | None) -> str | None:
         """The message that brings the page version ``version`` (None: send the version
         only), ``maker`` being the page it came from when it is this stream's page."""
@@ -113,10 +146,17 @@ class Pusher:
             if maker.pulse is not None and maker.version == version:
                 self.shown = maker.pulse  # the tap's answer brought it
             return None
+        table = self.shared.at(version)
+        if table is not None:
+            try:
+                return self.message(table)
+            except DetachedInstanceError:  # the view wanted more than the first one loaded
+                pass
         return self.message()
 
-    def message(self) -> str | None:
-        """The pulse answer the page would get by polling now, as a stream's message."""
+    def message(self, shared: Table | None = None) -> str | None:
+        """The pulse answer the page would get by polling now, as a stream's message
+        (made from the table ``shared`` as another answer loaded it, when given)."""
         path, _, query = self.shown.partition("?")
         environ = {**self.environ, "REQUEST_METHOD": "GET", "PATH_INFO": path,
                    "QUERY_STRING": query, "HTTP_HX_REQUEST": "true", "CONTENT_LENGTH": "0",
@@ -127,11 +167,17 @@ class Pusher:
                     RequestContext(self.app, environ, session=self.session):
                 if request.url_rule is None or not is_pulse(request.url_rule.endpoint):
                     return None
+                if shared is not None:
+                    g.setdefault(SHARED_TABLE, shared)
                 answer = self.app.view_functions[request.url_rule.endpoint](
                     **(request.view_args or {}))
+                if shared is None:
+                    self.shared.keep(g.get(FOUND_TABLE))
         except HTTPException:  # refused (or nothing new): the page polls, as before
             return None
-        except Exception:  # the stream goes on; the page polls and gets the error itself
+        except Exception as error:  # the stream goes on; the page polls and gets the error
+            if shared is not None and isinstance(error, DetachedInstanceError):
+                raise  # follow() makes it again, looking the table up
             log.exception("a pulse answer for an event stream failed")
             return None
         url = pulse_url(answer) if isinstance(answer, str) else None
@@ -168,4 +214,4 @@ def pusher(table: Table) -> Pusher | None:
                   session._get_current_object(), page, shown)  # type: ignore[attr-defined]
 
 
-__all__ = ["EVENT", "PAGE_HEADER", "Maker", "Pusher", "made_by", "pusher", "pulse_url"]
+__all__ = ["EVENT", "PAGE_HEADER", "Maker", "Pusher", "Shared", "made_by", "pusher", "pulse_url"]

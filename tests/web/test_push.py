@@ -155,3 +155,64 @@ def test_a_stream_that_cannot_make_the_answer_goes_on_with_the_version(
     assert answers == shown, "still the page's pulse: the failed answer was never sent"
     assert 'data-step="deal:1" data-done="yes"' in answer
 
+
+
+def table_lookups(app) -> list[str]:
+    """The statements that look a table up by its code, from now on (a list that grows)."""
+    from sqlalchemy import event
+
+    from companion.extensions import db
+
+    seen: list[str] = []
+
+    def note(_conn, _cursor, statement, *_args) -> None:
+        if statement.lstrip().startswith("SELECT") and "tables.code =" in statement:
+            seen.append(statement)
+
+    with app.app_context():
+        event.listen(db.engine, "before_cursor_execute", note)
+    return seen
+
+
+def test_a_tables_streams_look_the_table_up_once_for_one_change(app, client, actions):
+    code, phones = table_with_phones(actions)
+    screens = [(phone, f"/t/{code}/seat") for phone in phones[:3]] + [(client, f"/t/{code}")]
+    pages = [pulse_of(device.get(page).get_data(as_text=True)) for device, page in screens]
+    v = actions.table(code).version
+    streams = [open_stream(device, code, page=f"screenpage{n}", pulse=shown)
+               for n, ((device, _page), shown) in enumerate(zip(screens, pages, strict=True))]
+    lookups = table_lookups(app)
+    actions.post(f"/t/{code}/games/1/tick", {"round": "1", "step": "deal:0"}, buffered=True)
+    del lookups[:]  # the tap's own
+    answers = [pushed(next_news(said, v)) for _response, said in streams]
+    assert len(lookups) == 1, "the first answer looked the table up; the others shared it"
+    for (response, _said), (device, _page), shown, (starts, answer) in zip(
+            streams, screens, pages, answers, strict=True):
+        response.close()
+        assert starts == shown
+        assert f'data-version="{v + 1}"' in answer
+        assert answer == device.get(shown, headers=HTMX).get_data(as_text=True), \
+            "each screen has its own answer (its seat, its form's token), as its poll would"
+
+
+def test_a_shared_table_that_lacks_what_an_answer_needs_is_looked_up_again(
+        app, client, actions, monkeypatch):
+    from companion.extensions import db
+    from companion.store import Table
+    from companion.web.push import Shared
+
+    code, phones = table_with_phones(actions)
+    phone = phones[1]
+    shown = pulse_of(phone.get(f"/t/{code}/seat").get_data(as_text=True))
+    v = actions.table(code).version
+    response, said = open_stream(phone, code, page=PHONE, pulse=shown)
+    actions.post(f"/t/{code}/games/1/tick", {"round": "1", "step": "deal:0"}, buffered=True)
+    with app.app_context():  # the table without its seats and game, its session closed
+        bare = db.session.get(Table, actions.table(code).id)
+        db.session.expunge_all()
+    monkeypatch.setattr(Shared, "at", lambda self, version: bare)  # another answer's
+    answers, answer = pushed(next_news(said, v))
+    response.close()
+    assert answers == shown
+    assert 'data-step="deal:0" data-done="yes"' in answer
+    assert answer == phone.get(shown, headers=HTMX).get_data(as_text=True)
