@@ -153,15 +153,15 @@
       var cut = event.data.indexOf("\n");
       var answers = event.data.slice(0, cut);
       var answer = event.data.slice(cut + 1);
-      var found = /data-version="(\d+)"/.exec(answer);
+      var version = answerVersion(answer);
       spoke = true;
       heard = Date.now();
-      if (found) {
-        latest = parseInt(found[1], 10);
+      if (version !== null) {
+        latest = version;
       }
       showHearing();
       var shown = document.getElementById("pulse");
-      if (!shown || !found) {
+      if (!shown || version === null) {
         return;
       }
       if (tapping()) {
@@ -198,6 +198,12 @@
         giveUp();
       }
     };
+  }
+
+  function answerVersion(answer) {
+    // The table version an answer shows (its first region's or pulse's data-version), or null.
+    var found = /data-version="(\d+)"/.exec(answer);
+    return found ? parseInt(found[1], 10) : null;
   }
 
   function behind() {
@@ -676,8 +682,8 @@
       if (!detail.shouldSwap || detail.boosted || !pulse || !detail.xhr) {
         return;
       }
-      var found = /data-version="(\d+)"/.exec(detail.xhr.responseText || "");
-      if (found && parseInt(found[1], 10) < parseInt(pulse.getAttribute("data-version"), 10)) {
+      var version = answerVersion(detail.xhr.responseText || "");
+      if (version !== null && version < parseInt(pulse.getAttribute("data-version"), 10)) {
         detail.shouldSwap = false;
       }
     });
