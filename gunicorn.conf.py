@@ -78,9 +78,17 @@ def on_starting(server) -> None:
 
 
 def when_ready(server) -> None:
-    """Under gevent, let what the app started in this process finish before the worker is
-    forked from it: the rate limiter's first clean-up (a timer 10 ms after it is made) would
-    otherwise run in the worker as a thread the worker never started, and fail at its end."""
+    """Compile the app's templates before the worker is forked (it inherits them, and its
+    first requests compile none: ``companion.compile_templates``).
+
+    Under gevent, also let what the app started in this process finish first: the rate
+    limiter's first clean-up (a timer 10 ms after it is made) would otherwise run in the
+    worker as a thread the worker never started, and fail at its end."""
+    app = server.app.callable
+    if hasattr(app, "jinja_env"):
+        from companion import compile_templates
+
+        compile_templates(app)
     if WORKER == "gevent":
         import gevent
 

@@ -238,3 +238,26 @@ def test_the_offline_page_is_revalidated_and_https_keeps_to_https(client):
     assert "Strict-Transport-Security" not in client.get("/").headers  # plain http on a LAN
     secure = client.get("/", base_url="https://companion.example.org")
     assert secure.headers["Strict-Transport-Security"] == "max-age=31536000"
+
+
+def test_templates_compiled_at_the_start_leave_none_to_compile_for_a_game(
+        app, client, actions, monkeypatch):
+    from pathlib import Path
+
+    from companion import compile_templates
+
+    templates = Path(__file__).resolve().parents[2] / "templates"
+    assert compile_templates(app) == len(list(templates.rglob("*.html")))
+    compiled = []
+    compile_now = app.jinja_env.compile
+    monkeypatch.setattr(app.jinja_env, "compile",
+                        lambda *args, **kwargs: compiled.append(args[1:2])
+                        or compile_now(*args, **kwargs))
+    code = actions.create_table()
+    phones = actions.seat_everyone(code)
+    actions.start(code)
+    actions.post(f"/t/{code}/games/1/tick", {"round": "1", "step": "deal:0"},
+                 headers={"HX-Request": "true"})
+    assert client.get(f"/t/{code}").status_code == 200
+    assert phones[0].get(f"/t/{code}/seat").status_code == 200
+    assert compiled == [], "the first pages and taps of a server compile no template"
