@@ -136,7 +136,7 @@ class Pusher:
     shown: str
     """The page's pulse URL, as the stream last knew it."""
 
-    shared: Shared = field(default_factory=lambda: Shared())
+    shared: Shared = field(default_factory=Shared)
     """The table's streams' shared lookup (the doorbell gives each stream its table's)."""
 
     def follow(self, version: int, maker: Maker | None) -> str | None:
