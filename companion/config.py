@@ -67,6 +67,15 @@ def database_url(url: str | None, instance_path: str) -> str:
     return url
 
 
+def database_kind(url: str) -> str:
+    """``"sqlite"`` for a SQLite URL, else ``"postgresql"`` (the one server the app knows).
+
+    >>> database_kind("sqlite:////srv/x.db"), database_kind("postgresql+psycopg://db/x")
+    ('sqlite', 'postgresql')
+    """
+    return "sqlite" if url.startswith("sqlite") else "postgresql"
+
+
 def engine_options(url: str) -> dict[str, Any]:
     """The database engine's options for ``url``: a server's pool keeps enough connections
     for the requests a worker serves at once, the one used last first (the others lie
@@ -78,7 +87,7 @@ def engine_options(url: str) -> dict[str, Any]:
     >>> engine_options("sqlite:////srv/instance/companion.sqlite3")
     {}
     """
-    if url.startswith("sqlite"):
+    if database_kind(url) == "sqlite":
         return {}
     return {"pool_size": 10, "max_overflow": 20, "pool_use_lifo": True}
 
@@ -107,7 +116,7 @@ def requests_at_once(environ: Mapping[str, str], url: str = "sqlite://") -> int:
     given = environ.get("COMPANION_REQUESTS_AT_ONCE")
     if given:
         return max(0, int(given))
-    return DEFAULT_AT_ONCE["postgresql" if url.startswith("postgresql") else "sqlite"]
+    return DEFAULT_AT_ONCE[database_kind(url)]
 
 
 def secret_key(instance_path: str) -> str:

@@ -45,7 +45,7 @@ from ..store import Table
 from ..store.codes import normalise_code
 from .gate import GATE
 from .polls import VERSION
-from .roles import FOUND_TABLE, SHARED_TABLE
+from .roles import READ_TABLE
 
 EVENT = "pulse"
 """The name of a stream's message that brings a pulse answer."""
@@ -146,13 +146,7 @@ class Pusher:
             if maker.pulse is not None and maker.version == version:
                 self.shown = maker.pulse  # the tap's answer brought it
             return None
-        table = self.shared.at(version)
-        if table is not None:
-            try:
-                return self.message(table)
-            except DetachedInstanceError:  # the view wanted more than the first one loaded
-                pass
-        return self.message()
+        return self.message(self.shared.at(version))
 
     def message(self, shared: Table | None = None) -> str | None:
         """The pulse answer the page would get by polling now, as a stream's message
@@ -168,16 +162,15 @@ class Pusher:
                 if request.url_rule is None or not is_pulse(request.url_rule.endpoint):
                     return None
                 if shared is not None:
-                    g.setdefault(SHARED_TABLE, shared)
+                    g.setdefault(READ_TABLE, shared)
                 answer = self.app.view_functions[request.url_rule.endpoint](
                     **(request.view_args or {}))
-                if shared is None:
-                    self.shared.keep(g.get(FOUND_TABLE))
+                self.shared.keep(g.get(READ_TABLE))
         except HTTPException:  # refused (or nothing new): the page polls, as before
             return None
         except Exception as error:  # the stream goes on; the page polls and gets the error
             if shared is not None and isinstance(error, DetachedInstanceError):
-                raise  # follow() makes it again, looking the table up
+                return self.message()  # it needed more than the other one loaded: look it up
             log.exception("a pulse answer for an event stream failed")
             return None
         url = pulse_url(answer) if isinstance(answer, str) else None

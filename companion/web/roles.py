@@ -36,25 +36,23 @@ REMEMBERED = 10
 """How many tables a cookie remembers per role (a cookie holds about 4 KB)."""
 
 
-SHARED_TABLE = "companion_shared_table"
-"""``g`` key: the table as another answer to the same change loaded it (an event stream's
-answer, :mod:`companion.web.push`), for :func:`find_table` to give instead of looking again."""
-FOUND_TABLE = "companion_found_table"
-"""``g`` key: the table :func:`find_table` gave a request that only reads."""
+READ_TABLE = "companion_read_table"
+"""``g`` key: the table a request that only reads has in hand, found by :func:`find_table`
+or given before it runs (an event stream's answer starts from the table another answer
+to the same change found: :mod:`companion.web.push`)."""
 
 
 def find_table(code: str) -> Table:
     """The table with join code ``code``, or a 404 a player can act on."""
     normal = normalise_code(code)
-    shared = g.get(SHARED_TABLE)
     if not is_code(normal):
         table = None
     elif reads_only():
-        if shared is not None and shared.code == normal:
-            table = shared
-        else:
+        table = g.get(READ_TABLE)
+        if table is None or table.code != normal:
             table = db.session.scalar(queries.table_by_code(normal))
-        g.setdefault(FOUND_TABLE, table)
+            if table is not None:
+                g.setdefault(READ_TABLE, table)
     else:  # a request that changes the table locks its row first
         table = changes.find_to_change(normal)
     if table is None:
