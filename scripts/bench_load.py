@@ -21,7 +21,9 @@ same step, so it toggles forever), which every screen of the table then picks
 up (the tablet from its tap's answer, which brings its new pulse: app.js sends a
 tap with what its page shows). It does so for a ladder of table counts up to
 ``--tables``, ``--seconds`` each after a warm-up (the screens wait while the
-next rung's tables are being made), and prints the latencies (polls and writes
+next rung's tables are being made, and nobody writes until the new screens'
+streams are open: a thousand streams opening at once are seconds of the
+server's work, a restart's, not a steady evening's), and prints the latencies (polls and writes
 apart), the answers the streams brought ("pushed"), counts, errors, the
 server's CPU and each worker's memory. A ceiling is measured in the same run:
 the most requests a second 16 keep-alive connections get from a bare Flask
@@ -218,10 +220,12 @@ class Connection:
                 return b"".join(parts)
             parts.append((await self.reader.readexactly(size + 2))[:-2])
 
-    async def events(self, target: str) -> AsyncIterator[int | tuple[str, str]]:
+    async def events(self, target: str, opened: Callable[[], None] = lambda: None,
+                     ) -> AsyncIterator[int | tuple[str, str]]:
         """Open an event stream (as EventSource does) and yield each version it says, or
         each pulse answer it brings (the pulse URL it answers, the answer); ends when the
-        server ends the stream (a 204: it holds no more streams)."""
+        server ends the stream (a 204: it holds no more streams). ``opened`` is called
+        once the server has answered with the stream."""
         self.close()
         self.reader, self.writer = await asyncio.open_connection(HOST, self.port)
         self.writer.write(self._head("GET", target, {"Accept": "text/event-stream"}, b""))
@@ -235,6 +239,7 @@ class Connection:
             if status == 204:
                 return
             raise ConnectionError(f"event stream: {status}")
+        opened()
         pending = b""
         while True:
             if chunked:
@@ -498,7 +503,7 @@ class Screen:
                 if self.push:
                     target += f"?page={self.page}&pulse={quote(self.pulse, safe='')}"
                 try:
-                    async for said in stream.events(target):
+                    async for said in stream.events(target, gate.stream_opened):
                         if gate.stopped:
                             return
                         if isinstance(said, tuple):
@@ -642,6 +647,7 @@ class Gate:
         self.open.set()
         self.stopped = False
         self.busy = 0  # requests in flight
+        self.streams = 0  # event streams the server has opened (re-openings count again)
 
     async def wait(self, origin: float, period: float) -> float | None:
         """Wait while held; the next tick in the loop's own rhythm after a hold, or None
@@ -658,6 +664,17 @@ class Gate:
         loop = asyncio.get_running_loop()
         until = loop.time() + limit
         while self.busy and loop.time() < until:
+            await asyncio.sleep(0.05)
+
+    def stream_opened(self) -> None:
+        """Count a stream the server opened."""
+        self.streams += 1
+
+    async def streams_open(self, count: int, limit: float) -> None:
+        """Wait (at most ``limit`` s) until ``count`` streams have been opened."""
+        loop = asyncio.get_running_loop()
+        until = loop.time() + limit
+        while self.streams < count and loop.time() < until:
             await asyncio.sleep(0.05)
 
     def release(self) -> None:
@@ -956,7 +973,6 @@ async def drive(args: argparse.Namespace, app_port: int, master: int,
             made_at = time.monotonic()
             await gate.hold(REQUEST_TIMEOUT + 5)
             failed = await make_tables(app_port, tables, count)
-            gate.release()
             if count > started:
                 print(f"T={count}: made {count - started} tables through the pages in "
                       f"{time.monotonic() - made_at:.1f} s"
@@ -965,6 +981,9 @@ async def drive(args: argparse.Namespace, app_port: int, master: int,
                 for screen in table.screens:
                     screen.push = not args.versions_only
                 tasks += start_table(table, stats, gate, deadline, args.polling)
+            if not args.polling:  # the new screens open their streams before anyone writes
+                await gate.streams_open(5 * count, REQUEST_TIMEOUT + 5)
+            gate.release()
             stats.reset(recording=False)
             await asyncio.sleep(WARM_UP)
             stats.reset(recording=True)

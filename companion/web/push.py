@@ -177,8 +177,8 @@ class Pusher:
         if url is None:
             return None
         answers, self.shown = self.shown, url
-        lines = "".join(f"data: {line}\n" for line in LINE_BREAK.split(answer))
-        return f"event: {EVENT}\ndata: {answers}\n{lines}\n"
+        lines = LINE_BREAK.sub("\ndata: ", answer)  # (a data line for each of the answer's)
+        return f"event: {EVENT}\ndata: {answers}\ndata: {lines}\n\n"
 
 
 def is_pulse(endpoint: str) -> bool:

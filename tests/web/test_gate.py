@@ -5,6 +5,8 @@ from __future__ import annotations
 import threading
 import time
 
+import pytest
+
 from companion.web.gate import Gate
 from tests.conftest import at_once
 
@@ -91,3 +93,52 @@ def test_a_gate_of_one_place_still_lets_changes_in():
     app = Counting()
     gate = Gate(app, 1)
     assert b"".join(gate({"REQUEST_METHOD": "POST"}, lambda *_: None)) == b"done"
+
+
+def test_a_streams_answer_waits_while_a_request_waits():
+    app = Held()
+    gate = Gate(app, 1)
+    tap = threading.Thread(target=lambda: gate({"REQUEST_METHOD": "POST"}, lambda *_: None))
+    tap.start()
+    wait_until(lambda: app.inside == ["POST"])
+
+    def push() -> None:
+        with gate.reading():
+            with app.lock:
+                app.inside.append("push")
+
+    pushes = [threading.Thread(target=push) for _ in range(2)]
+    for thread in pushes:
+        thread.start()
+    wait_until(lambda: len(gate._later) == 2)
+    poll = threading.Thread(target=lambda: gate({"REQUEST_METHOD": "GET"}, lambda *_: None))
+    poll.start()  # it comes after the pushes, and goes in before them
+    wait_until(lambda: len(gate._requests) == 1)
+    app.go.set()
+    for thread in (tap, *pushes, poll):
+        thread.join(30)
+    assert app.inside == ["POST", "GET", "push", "push"]
+
+
+def test_a_wait_cut_short_leaves_the_places_as_they_were(monkeypatch):
+    app = Held()
+    gate = Gate(app, 1)
+    tap = threading.Thread(target=lambda: gate({"REQUEST_METHOD": "POST"}, lambda *_: None))
+    tap.start()
+    wait_until(lambda: app.inside == ["POST"])
+
+    class Killed(Exception):
+        """What gevent raises in a greenlet killed while it waits (a phone gone)."""
+
+    def killed(*_args, **_kwargs):
+        raise Killed
+
+    monkeypatch.setattr(threading.Event, "wait", killed)
+    with pytest.raises(Killed), gate.reading():
+        raise AssertionError("it went in while the tap held the place")
+    monkeypatch.undo()
+    assert not gate._later  # it no longer waits, and will never be let in
+    app.go.set()
+    tap.join(30)
+    assert b"".join(gate({"REQUEST_METHOD": "GET"}, lambda *_: None)) == b"done"
+    assert gate._inside == 0  # the tap's place given back, and the poll's
