@@ -2,9 +2,20 @@
 
 from __future__ import annotations
 
-from flask import current_app
+from flask import current_app, g
 
 from ..extensions import limiter
+
+PUSHING = "companion.pushing"
+"""``g`` key: the request is an event stream's own answer (:mod:`companion.web.push`)."""
+
+
+@limiter.request_filter
+def _pushing() -> bool:
+    """An event stream's answer is no request of the device's: the stream's own request
+    was counted. No limit counts it, and the limits cost it nothing (in process, an
+    eighth of a pushed answer)."""
+    return g.get(PUSHING, False)
 
 
 def _failed(response) -> bool:

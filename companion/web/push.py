@@ -44,6 +44,7 @@ from werkzeug.exceptions import HTTPException
 from ..store import Table
 from ..store.codes import normalise_code
 from .gate import GATE
+from .limits import PUSHING
 from .polls import VERSION
 from .roles import READ_TABLE
 
@@ -161,6 +162,7 @@ class Pusher:
                     RequestContext(self.app, environ, session=self.session):
                 if request.url_rule is None or not is_pulse(request.url_rule.endpoint):
                     return None
+                setattr(g, PUSHING, True)
                 if shared is not None:
                     g.setdefault(READ_TABLE, shared)
                 answer = self.app.view_functions[request.url_rule.endpoint](

@@ -216,3 +216,23 @@ def test_a_shared_table_that_lacks_what_an_answer_needs_is_looked_up_again(
     assert answers == shown
     assert 'data-step="deal:0" data-done="yes"' in answer
     assert answer == phone.get(shown, headers=HTMX).get_data(as_text=True)
+
+
+def test_a_phone_that_used_up_its_wrong_codes_still_has_its_tables_changes_pushed(
+        app, client, actions):
+    code, phones = table_with_phones(actions)
+    phone = phones[1]
+    shown = pulse_of(phone.get(f"/t/{code}/seat").get_data(as_text=True))
+    tablet = pulse_of(client.get(f"/t/{code}").get_data(as_text=True))
+    v = actions.table(code).version
+    response, said = open_stream(phone, code, page=PHONE, pulse=shown)
+    app.config["WRONG_CODE_LIMIT"] = "2/minute"
+    for _ in range(2):
+        assert phone.get("/join", query_string={"code": "BCDFGHJK"}).status_code == 404
+    assert phone.get("/join", query_string={"code": code}).status_code == 429
+    later(lambda: actions.post(f"/t/{code}/games/1/tick", {"round": "1", "step": "deal:0"},
+                               headers={**HTMX, "X-Companion-Page": TABLET,
+                                        "X-Companion-Pulse": tablet}, buffered=True))
+    answers, answer = pushed(next_news(said, v))
+    response.close()
+    assert answers == shown and 'data-step="deal:0" data-done="yes"' in answer
