@@ -48,7 +48,7 @@ from typing import Any
 READS = frozenset({"GET", "HEAD"})
 
 
-@dataclass(eq=False)
+@dataclass(eq=False)  # (a queue's remove() takes this very turn, not an equal one)
 class _Turn:
     """One request (or one piece of work outside a request) waiting for a place."""
 
