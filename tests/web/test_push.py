@@ -76,17 +76,28 @@ def table_with_phones(actions):
     return code, phones
 
 
-def test_a_phones_stream_brings_the_answer_its_poll_would_get(client, actions):
-    code, phones = table_with_phones(actions)
-    phone = phones[1]
+def phone_following(actions, code, phone):
+    """The phone's seat page as it follows the table: its pulse, the table's version, and
+    the stream the page opens with them (its response and its messages)."""
     shown = pulse_of(phone.get(f"/t/{code}/seat").get_data(as_text=True))
-    tablet = pulse_of(client.get(f"/t/{code}").get_data(as_text=True))
     v = actions.table(code).version
-    response, said = open_stream(phone, code, page=PHONE, pulse=shown)
-    # The tablet's tap (its answer brings the tablet's page up to date, not the phone's).
+    return shown, v, *open_stream(phone, code, page=PHONE, pulse=shown)
+
+
+def tablet_ticks_later(actions, code, tablet: str) -> None:
+    """The tablet's tap a moment later, from a page showing ``tablet`` (its answer brings
+    the tablet's page up to date, not the phone's)."""
     later(lambda: actions.post(f"/t/{code}/games/1/tick", {"round": "1", "step": "deal:0"},
                                headers={**HTMX, "X-Companion-Page": TABLET,
                                         "X-Companion-Pulse": tablet}, buffered=True))
+
+
+def test_a_phones_stream_brings_the_answer_its_poll_would_get(client, actions):
+    code, phones = table_with_phones(actions)
+    phone = phones[1]
+    tablet = pulse_of(client.get(f"/t/{code}").get_data(as_text=True))
+    shown, v, response, said = phone_following(actions, code, phone)
+    tablet_ticks_later(actions, code, tablet)
     answers, answer = pushed(next_news(said, v))
     response.close()
     assert answers == shown, "it says what it starts from: the page's own pulse"
@@ -150,9 +161,7 @@ def test_a_stream_that_cannot_make_the_answer_goes_on_with_the_version(
 
     code, phones = table_with_phones(actions)
     phone = phones[1]
-    shown = pulse_of(phone.get(f"/t/{code}/seat").get_data(as_text=True))
-    v = actions.table(code).version
-    response, said = open_stream(phone, code, page=PHONE, pulse=shown)
+    shown, v, response, said = phone_following(actions, code, phone)
 
     def broken(*args, **kwargs):
         raise RuntimeError("a fault while making the answer")
@@ -219,9 +228,7 @@ def test_a_shared_table_that_lacks_what_an_answer_needs_is_looked_up_again(
 
     code, phones = table_with_phones(actions)
     phone = phones[1]
-    shown = pulse_of(phone.get(f"/t/{code}/seat").get_data(as_text=True))
-    v = actions.table(code).version
-    response, said = open_stream(phone, code, page=PHONE, pulse=shown)
+    shown, v, response, said = phone_following(actions, code, phone)
     actions.post(f"/t/{code}/games/1/tick", {"round": "1", "step": "deal:0"}, buffered=True)
     with app.app_context():  # the table without its seats and game, its session closed
         bare = db.session.get(Table, actions.table(code).id)
@@ -238,17 +245,13 @@ def test_a_phone_that_used_up_its_wrong_codes_still_has_its_tables_changes_pushe
         app, client, actions):
     code, phones = table_with_phones(actions)
     phone = phones[1]
-    shown = pulse_of(phone.get(f"/t/{code}/seat").get_data(as_text=True))
     tablet = pulse_of(client.get(f"/t/{code}").get_data(as_text=True))
-    v = actions.table(code).version
-    response, said = open_stream(phone, code, page=PHONE, pulse=shown)
+    shown, v, response, said = phone_following(actions, code, phone)
     app.config["WRONG_CODE_LIMIT"] = "2/minute"
     for _ in range(2):
         assert phone.get("/join", query_string={"code": "BCDFGHJK"}).status_code == 404
     assert phone.get("/join", query_string={"code": code}).status_code == 429
-    later(lambda: actions.post(f"/t/{code}/games/1/tick", {"round": "1", "step": "deal:0"},
-                               headers={**HTMX, "X-Companion-Page": TABLET,
-                                        "X-Companion-Pulse": tablet}, buffered=True))
+    tablet_ticks_later(actions, code, tablet)
     answers, answer = pushed(next_news(said, v))
     response.close()
     assert answers == shown and 'data-step="deal:0" data-done="yes"' in answer
