@@ -208,7 +208,12 @@ def seat_phones(new_context, make_table) -> TrumpTable:
         expect(tablet.locator(f'li.seat[data-seat="{position}"]')).to_have_attribute(
             "data-joined", "yes", timeout=WAIT_MS)
     tablet.get_by_test_id("dealer-choice").select_option("1")  # Ann deals first
-    tablet.get_by_test_id("set-dealer").click()
+    # The form's own answer (the table page it is sent back to), not a push that may bring
+    # the same words first: a tap before that answer is swapped in would be undone by it.
+    with tablet.expect_response(lambda answer: answer.request.redirected_from is not None
+                                and "/dealer" in answer.request.redirected_from.url):
+        tablet.get_by_test_id("set-dealer").click()
+    expect(tablet.locator(".htmx-added, .htmx-settling, .htmx-request")).to_have_count(0)
     expect(tablet.locator("#first-dealer")).to_contain_text("Ann (seat 1) deals first")
     return TrumpTable(tablet, phones)
 
