@@ -30,6 +30,12 @@ server's own work, sent when it is ready; a request is someone waiting at the ta
 Under a load that never leaves the server idle they would wait for good: the server
 would be past its limit then anyway.
 
+Among the requests waiting, the changes go in before the reads: a tap is a player
+waiting for the button they pressed; a screen's poll catches up with a change it
+will show a moment later either way (``scripts/bench_load.py --polling``, 200 tables
+on PostgreSQL, runs one after the other: write p95 18.0, 16.6 and 16.3 ms, p99 23–24,
+before; 15.1 and 15.0, p99 18, after; the polls' p95 7.1–7.8 both ways).
+
 A request holds its place while the app makes its answer, not while the
 answer is sent: an event stream (whose messages are sent for minutes) and a
 slow phone's download hold none. Unchanged polls are answered before it
@@ -108,11 +114,14 @@ class Gate:
                     queue.remove(turn)
 
     def _let_in(self) -> None:
-        """Fill the free places, requests first, each queue in order (a change that may
-        not go in yet lets the reads behind it pass). Called holding the lock."""
+        """Fill the free places: requests first, and among them the changes that may go in
+        before the reads, each in the order they came (a change that may not go in yet
+        lets the reads behind it pass). Called holding the lock."""
         for queue in (self._requests, self._later):
             while self._inside < self.size:
-                turn = next((turn for turn in queue if self._may_go_in(turn)), None)
+                turn = (next((turn for turn in queue if turn.change and self._may_go_in(turn)),
+                             None)
+                        or next((turn for turn in queue if not turn.change), None))
                 if turn is None:
                     break
                 queue.remove(turn)

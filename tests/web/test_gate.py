@@ -89,6 +89,24 @@ def test_changes_leave_a_place_for_the_screens_polls():
     assert app.inside == ["POST", "GET", "POST"]
 
 
+def test_a_waiting_tap_goes_in_before_the_polls_that_came_before_it():
+    app = Held()
+    gate = Gate(app, 1)
+    first = threading.Thread(target=lambda: gate({"REQUEST_METHOD": "POST"}, lambda *_: None))
+    first.start()
+    wait_until(lambda: app.inside == ["POST"])
+    poll = threading.Thread(target=lambda: gate({"REQUEST_METHOD": "GET"}, lambda *_: None))
+    poll.start()
+    wait_until(lambda: len(gate._requests) == 1)
+    tap = threading.Thread(target=lambda: gate({"REQUEST_METHOD": "POST"}, lambda *_: None))
+    tap.start()  # it comes after the poll, and goes in before it
+    wait_until(lambda: len(gate._requests) == 2)
+    app.go.set()
+    for thread in (first, poll, tap):
+        thread.join(30)
+    assert app.inside == ["POST", "POST", "GET"]
+
+
 def test_a_gate_of_one_place_still_lets_changes_in():
     app = Counting()
     gate = Gate(app, 1)
