@@ -72,16 +72,25 @@ def wait_until(condition, patience: float = 30.0) -> None:
         time.sleep(0.005)
 
 
+def sending(gate: Gate, method: str) -> threading.Thread:
+    """A request sent to the gate from a thread of its own (started)."""
+    thread = threading.Thread(target=lambda: gate({"REQUEST_METHOD": method}, lambda *_: None))
+    thread.start()
+    return thread
+
+
+def tap_inside(app: Held, gate: Gate) -> threading.Thread:
+    """A tap sent to the gate, once it is inside (held there until ``app.go``)."""
+    tap = sending(gate, "POST")
+    wait_until(lambda: app.inside == ["POST"])
+    return tap
+
+
 def test_changes_leave_a_place_for_the_screens_polls():
     app = Held()
     gate = Gate(app, 2)
-    taps = [threading.Thread(target=lambda: gate({"REQUEST_METHOD": "POST"}, lambda *_: None))
-            for _ in range(2)]
-    poll = threading.Thread(target=lambda: gate({"REQUEST_METHOD": "GET"}, lambda *_: None))
-    for tap in taps:
-        tap.start()
-    wait_until(lambda: app.inside == ["POST"])
-    poll.start()  # the second tap waits; the poll comes after it and still gets in
+    taps = [tap_inside(app, gate), sending(gate, "POST")]
+    poll = sending(gate, "GET")  # the second tap waits; the poll comes after it and gets in
     wait_until(lambda: app.inside == ["POST", "GET"])
     app.go.set()
     for thread in (*taps, poll):
@@ -92,14 +101,10 @@ def test_changes_leave_a_place_for_the_screens_polls():
 def test_a_waiting_tap_goes_in_before_the_polls_that_came_before_it():
     app = Held()
     gate = Gate(app, 1)
-    first = threading.Thread(target=lambda: gate({"REQUEST_METHOD": "POST"}, lambda *_: None))
-    first.start()
-    wait_until(lambda: app.inside == ["POST"])
-    poll = threading.Thread(target=lambda: gate({"REQUEST_METHOD": "GET"}, lambda *_: None))
-    poll.start()
+    first = tap_inside(app, gate)
+    poll = sending(gate, "GET")
     wait_until(lambda: len(gate._requests) == 1)
-    tap = threading.Thread(target=lambda: gate({"REQUEST_METHOD": "POST"}, lambda *_: None))
-    tap.start()  # it comes after the poll, and goes in before it
+    tap = sending(gate, "POST")  # it comes after the poll, and goes in before it
     wait_until(lambda: len(gate._requests) == 2)
     app.go.set()
     for thread in (first, poll, tap):
@@ -116,9 +121,7 @@ def test_a_gate_of_one_place_still_lets_changes_in():
 def test_a_streams_answer_waits_while_a_request_waits():
     app = Held()
     gate = Gate(app, 1)
-    tap = threading.Thread(target=lambda: gate({"REQUEST_METHOD": "POST"}, lambda *_: None))
-    tap.start()
-    wait_until(lambda: app.inside == ["POST"])
+    tap = tap_inside(app, gate)
 
     def push() -> None:
         with gate.reading():
@@ -129,8 +132,7 @@ def test_a_streams_answer_waits_while_a_request_waits():
     for thread in pushes:
         thread.start()
     wait_until(lambda: len(gate._later) == 2)
-    poll = threading.Thread(target=lambda: gate({"REQUEST_METHOD": "GET"}, lambda *_: None))
-    poll.start()  # it comes after the pushes, and goes in before them
+    poll = sending(gate, "GET")  # it comes after the pushes, and goes in before them
     wait_until(lambda: len(gate._requests) == 1)
     app.go.set()
     for thread in (tap, *pushes, poll):
@@ -141,9 +143,7 @@ def test_a_streams_answer_waits_while_a_request_waits():
 def test_a_wait_cut_short_leaves_the_places_as_they_were(monkeypatch):
     app = Held()
     gate = Gate(app, 1)
-    tap = threading.Thread(target=lambda: gate({"REQUEST_METHOD": "POST"}, lambda *_: None))
-    tap.start()
-    wait_until(lambda: app.inside == ["POST"])
+    tap = tap_inside(app, gate)
 
     class Killed(Exception):
         """What gevent raises in a greenlet killed while it waits (a phone gone)."""
