@@ -320,11 +320,19 @@ def rename_seat(table: Table, seat: Seat, name: str | None) -> None:
     bump(table)
 
 
+class NeedsApproval(ValueError):
+    """A free seat taken with one tap at a table that has started a game: it is asked for."""
+
+
 def claim_seat(table: Table, seat: Seat, key: str, name: str | None = None) -> bool:
-    """Let the phone with ``key`` take a free seat (naming it when the seat has no name).
+    """Let the phone with ``key`` take a free seat (naming it when the seat has no name),
+    with one tap: before the table's first game only (:attr:`Table.started`; after it a
+    free seat is asked for, :func:`ask_for_seat`).
 
     Returns False, changing nothing, when another phone got there first.
     """
+    if table.started:
+        raise NeedsApproval(f"Seat {seat.position}: the table has started a game")
     values: dict[str, Any] = {"key_hash": key_hash(key)}
     claim = update(Seat).where(Seat.id == seat.id, Seat.key_hash.is_(None))
     if name is not None:
@@ -359,12 +367,22 @@ def _cancel_requests(table: Table, hashed: str) -> None:
         .values(status=CANCELLED).execution_options(synchronize_session=False))
 
 
+def withdraw_request(table: Table, request: SeatRequest) -> None:
+    """The asking phone no longer asks for the seat (it tapped the wrong one)."""
+    _cancel_requests(table, request.key_hash)
+    db.session.expire(request)
+    bump(table)
+
+
 class TooManyRequests(ValueError):
     """More seat-back requests are waiting than a table (or one address) may have."""
 
 
-def ask_for_seat(table: Table, seat: Seat, key: str, address: str = "") -> SeatRequest:
-    """Ask the scorekeeper for a held seat back; any earlier request of this phone lapses.
+def ask_for_seat(table: Table, seat: Seat, key: str, address: str = "",
+                 name: str | None = None) -> SeatRequest:
+    """Ask the scorekeeper for a seat: a held one back, or (once the table has started a
+    game) a free one, ``name`` being what the phone typed when the seat has no name. Any
+    earlier request of this phone lapses.
 
     Refused (:class:`TooManyRequests`) when the table already has
     :data:`PENDING_PER_TABLE` requests waiting, or the address has
@@ -381,7 +399,8 @@ def ask_for_seat(table: Table, seat: Seat, key: str, address: str = "") -> SeatR
     if sum(1 for h in waiting if h == where) >= PENDING_PER_ADDRESS:
         raise TooManyRequests("This network has asked for seats too often: ask the "
                               "scorekeeper to answer the requests waiting first.")
-    request = SeatRequest(table_id=table.id, seat=seat, key_hash=hashed, address_hash=where)
+    request = SeatRequest(table_id=table.id, seat=seat, key_hash=hashed, address_hash=where,
+                          name=name)
     db.session.add(request)
     bump(table)
     return request
@@ -408,6 +427,8 @@ def answer_request(table: Table, request: SeatRequest, approve: bool) -> bool:
         return False
     if approve:
         request.seat.key_hash = request.key_hash
+        if request.seat.name is None:  # (the caller checked that nobody else has the name)
+            request.seat.name = request.name
         # The seat is gone: the others asking for it hear no.
         db.session.execute(
             update(SeatRequest)

@@ -87,6 +87,15 @@ class Table(db.Model):
         return next((s for s in self.seats if s.position == position), None)
 
     @property
+    def started(self) -> bool:
+        """True once the table has started a game (any game of any of its evenings).
+
+        From then on a free seat is taken only with the scorekeeper's approval: the
+        tablet may be playing for a player without a phone, and the ledger's debts name
+        the seats' players, so a seat is no longer anyone's for a tap."""
+        return self.latest_game is not None
+
+    @property
     def current_game(self) -> Game | None:
         """The table's latest game, if one was started."""
         return self.latest_game
@@ -130,7 +139,8 @@ class Seat(db.Model):
 
 
 class SeatRequest(db.Model):
-    """A phone that lost its cookie, asking the scorekeeper for its seat back."""
+    """A phone asking the scorekeeper for a seat: its own back (it lost its cookie), or,
+    once the table has started a game, a free one."""
 
     __tablename__ = "seat_requests"
     __table_args__ = (Index("ix_seat_requests_table_id_status", "table_id", "status"),)
@@ -142,6 +152,8 @@ class SeatRequest(db.Model):
     """The asking phone's key: on approval it becomes the seat's key."""
     address_hash: Mapped[str | None] = mapped_column(String(64), default=None)
     """A hash of the address the request came from, to limit the requests one address makes."""
+    name: Mapped[str | None] = mapped_column(String(NAME_LENGTH), default=None)
+    """The name the phone typed, asking for a seat that has none: the seat's on approval."""
     status: Mapped[str] = mapped_column(String(10), default=PENDING)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=_now)
 

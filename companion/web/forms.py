@@ -7,7 +7,7 @@ import re
 import unicodedata
 from collections.abc import Iterable
 
-from ..store import NAME_LENGTH
+from ..store import NAME_LENGTH, Seat
 
 MINUS = "\u2212"
 """The one minus sign every page writes (−, not the hyphen -)."""
@@ -55,6 +55,16 @@ def required_name(text: object, what: str = "A name") -> str:
 def same_name(a: str, b: str) -> bool:
     """True for names players would take for the same (``Sam`` and ``sam``)."""
     return a.casefold() == b.casefold()
+
+
+def seat_called(seats: Iterable[Seat], name: str | None, *,
+                other_than: Seat | None = None) -> Seat | None:
+    """The seat (besides ``other_than``) whose player is called ``name``, in any case, if
+    any: two players at a table never share a name (the scores and the ledger go by it)."""
+    if not name:
+        return None
+    return next((s for s in seats if s.name and same_name(s.name, name)
+                 and (other_than is None or s.id != other_than.id)), None)
 
 
 def first_duplicate(names: Iterable[str | None]) -> str | None:

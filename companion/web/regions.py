@@ -116,11 +116,12 @@ def score_stamp(table: Table, game: Game | None) -> str:
 
 
 def _table_seats_stamp(table: Table) -> str:
-    """The seats' stamp as every screen sees them (a phone adds its own standing)."""
+    """The seats' stamp as every screen sees them (a phone adds its own standing); whether
+    the table has started a game (a free seat is then asked for)."""
     asking = [(r.id, r.seat_id) for r in db.session.scalars(queries.pending_requests(table.id))]
     playing = table.playing
     return stamp([(s.position, s.name, s.held) for s in table.seats], asking, table.first_dealer,
-                 table.dealer_drawn, playing.number if playing else None)
+                 table.dealer_drawn, playing.number if playing else None, table.started)
 
 
 def seats_stamp(table: Table, me: Phone | None = None) -> str:

@@ -6,7 +6,7 @@ from flask import Blueprint, abort, redirect, render_template, request, url_for
 
 from ..extensions import db
 from ..store import Seat, Table, changes
-from .forms import FormError, clean_name, same_name, whole_number
+from .forms import FormError, clean_name, seat_called, whole_number
 from .limits import wrong_codes
 from .live import live_table
 from .regions import join_context, seat_context
@@ -79,7 +79,9 @@ def name_seat(code: str, position: int):
 @bp.post("/j/<code>/claim")
 @wrong_codes
 def claim(code: str):
-    """Take a free seat (typing a name into a blank one); the cookie then holds it."""
+    """Take a free seat (typing a name into a blank one): with one tap before the table's
+    first game, with the scorekeeper's approval after it. The cookie then holds the seat
+    (or the request)."""
     table = find_table(code)
     if phone(table).seat is not None:
         return _seat_page(table)  # never two seats for one phone
@@ -87,26 +89,40 @@ def claim(code: str):
     if seat.held:
         return _refuse(table, 409, f"{seat.name or f'Seat {seat.position}'} is taken. If it "
                                    "is yours, ask the scorekeeper for it back.")
+    return _sit(table, seat)
+
+
+def _typed_name(table: Table, seat: Seat) -> str:
+    """The name typed for blank seat ``seat`` (``FormError`` when it cannot be its name)."""
+    if not table.allow_phone_names:
+        raise FormError(f"Seat {seat.position} has no name yet: the scorekeeper names it")
+    name = clean_name(request.form.get("name", ""), "Your name")
+    if name is None:
+        raise FormError("Your name is empty: type it")
+    clash = seat_called(table.seats, name)
+    if clash is not None:
+        raise FormError(f"Someone at this table is already called {clash.name}: "
+                        "add an initial")
+    return name
+
+
+def _sit(table: Table, seat: Seat):
+    """Free seat ``seat`` for this phone: taken at once before the table's first game;
+    once it has started one, asked of the scorekeeper (the tablet may be playing for the
+    seat's player, and the ledger's debts name them)."""
     name = None
     if seat.name is None:
-        typed = request.form.get("name", "")
         try:
-            if not table.allow_phone_names:
-                raise FormError(f"Seat {seat.position} has no name yet: the scorekeeper "
-                                "names it")
-            name = clean_name(typed, "Your name")
-            if name is None:
-                raise FormError("Your name is empty: type it")
-            clash = next((s for s in table.seats if s.name and same_name(s.name, name)), None)
-            if clash is not None:
-                raise FormError(f"Someone at this table is already called {clash.name}: "
-                                "add an initial")
+            name = _typed_name(table, seat)
         except FormError as error:
             return render_template("seats/name.html", table=table, seat=seat,
-                                   value=typed[:80], error=str(error)), 400
+                                   value=request.form.get("name", "")[:80],
+                                   error=str(error)), 400
     elif request.form.get("name"):
         abort(400, f"Seat {seat.position} already has a name.")
     key = phone_key_or_new(table)
+    if table.started:
+        return _ask(table, seat, key, name)
     if not changes.claim_seat(table, seat, key, name):
         db.session.rollback()
         return _refuse(table, 409, "Someone took that seat a moment ago. Pick another.")
@@ -115,25 +131,47 @@ def claim(code: str):
     return _seat_page(table)
 
 
-@bp.post("/j/<code>/ask")
-@wrong_codes
-def ask(code: str):
-    """Ask the scorekeeper for a held seat back (this phone lost its cookie)."""
-    table = find_table(code)
-    if phone(table).seat is not None:
-        return _seat_page(table)
-    seat = _chosen_seat(table)
-    if not seat.held:
-        return _refuse(table, 409, f"Seat {seat.position} is free: take it without asking.")
-    key = phone_key_or_new(table)
+def _ask(table: Table, seat: Seat, key: str, name: str | None = None):
+    """Ask the scorekeeper for ``seat`` on this phone; the seat page then says it waits."""
     try:
-        changes.ask_for_seat(table, seat, key, request.remote_addr or "")
+        changes.ask_for_seat(table, seat, key, request.remote_addr or "", name)
     except changes.TooManyRequests as error:
         db.session.rollback()
         return _refuse(table, 429, str(error))
     db.session.commit()
     remember_phone(table, key)
     return _seat_page(table)
+
+
+@bp.post("/j/<code>/ask")
+@wrong_codes
+def ask(code: str):
+    """Ask the scorekeeper for a seat: a held one back (this phone lost its cookie), or a
+    free one once the table has started a game."""
+    table = find_table(code)
+    if phone(table).seat is not None:
+        return _seat_page(table)
+    seat = _chosen_seat(table)
+    if seat.held:
+        return _ask(table, seat, phone_key_or_new(table))
+    if not table.started:
+        return _refuse(table, 409, f"Seat {seat.position} is free: take it without asking.")
+    return _sit(table, seat)
+
+
+@bp.post("/j/<code>/withdraw")
+@wrong_codes
+def withdraw(code: str):
+    """Stop asking for a seat (the wrong one was tapped): back to the join page, a newcomer."""
+    table = find_table(code)
+    me = phone(table)
+    if me.seat is not None:
+        return _seat_page(table)
+    if me.waiting:
+        changes.withdraw_request(table, me.request)
+        db.session.commit()
+    forget_phone(table)
+    return redirect(url_for("seats.join", code=table.code), code=303)
 
 
 @bp.post("/t/<code>/seats/<int:position>/leave")

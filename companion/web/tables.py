@@ -16,7 +16,7 @@ from .forms import (
     clean_name,
     first_duplicate,
     required_name,
-    same_name,
+    seat_called,
     whole_number,
 )
 from .limits import wrong_codes
@@ -190,8 +190,7 @@ def rename_seat(table: Table, position: int):
         name = clean_name(typed, "The name")
         if name is None and not table.allow_phone_names:
             raise FormError("The name is empty: type one")
-        clash = next((s for s in table.seats if s.id != seat.id and s.name and name
-                      and same_name(s.name, name)), None)
+        clash = seat_called(table.seats, name, other_than=seat)
         if clash is not None:
             raise FormError(f"Seat {clash.position} is already called {clash.name}")
     except FormError as error:
@@ -312,10 +311,11 @@ def end_game(table: Table, number: int):
 @bp.post("/t/<code>/requests/<int:request_id>/<any(approve, deny):answer>")
 @table_action
 def answer_request(table: Table, request_id: int, answer: str):
-    """Approve (the asking phone gets the seat) or deny a seat-back request.
+    """Approve (the asking phone gets the seat) or deny a phone's request for a seat.
 
     A request that lapsed meanwhile (the phone took another seat) is taken
-    off the list and the tablet shows the seats as they are.
+    off the list and the tablet shows the seats as they are. A name the phone
+    typed for a seat without one must still be nobody else's.
     """
     asked = db.session.get(SeatRequest, request_id)
     if asked is None or asked.table_id != table.id:
@@ -323,4 +323,9 @@ def answer_request(table: Table, request_id: int, answer: str):
     if asked.status != PENDING:
         abort(409, "That request was already answered, or that phone has taken another "
                    "seat meanwhile.")
+    if answer == "approve" and asked.name and asked.seat.name is None:
+        clash = seat_called(table.seats, asked.name)
+        if clash is not None:
+            abort(409, f"Someone at this table is already called {clash.name}: deny this "
+                       "request, and the phone can ask again with an initial added.")
     changes.answer_request(table, asked, approve=answer == "approve")
