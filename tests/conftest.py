@@ -213,6 +213,16 @@ class TableActions:
             data["name"] = name
         return phone, self.post(f"/j/{code}/claim", data, client=phone)
 
+    def approve(self, code: str, position: int, *,
+                keeper: FlaskClient | None = None) -> TestResponse:
+        """The scorekeeper (``keeper``, the table's maker by default) taps Approve on the
+        request waiting for seat ``position``, found on the tablet's page as they see it."""
+        keeper = keeper or self.keeper
+        page = keeper.get(f"/t/{code}").get_data(as_text=True)
+        asked = re.search(rf'data-request="(\d+)" data-seat="{position}"', page)
+        assert asked, f"no request for seat {position} on the tablet"
+        return self.post(f"/t/{code}/requests/{asked.group(1)}/approve", client=keeper)
+
     def seat_everyone(self, code: str) -> list[FlaskClient]:
         """A phone in every seat, in seat order."""
         phones = []

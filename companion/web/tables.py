@@ -125,7 +125,8 @@ def keeper(code: str):
 @bp.get("/t/<code>/live")
 @wrong_codes
 def keeper_live(code: str):
-    """The scorekeeper's live seats region: seats, who joined, seat-back requests."""
+    """The scorekeeper's live seats region: seats, who joined (the requests for seats are in
+    a region of their own, at the top of the page)."""
     table = live_table(code, "tables.keeper", keeper=True)
     return render_template("tables/_keeper.html", **seats_context(table))
 

@@ -101,8 +101,11 @@ def test_importing_a_record_makes_a_table_playing_it(app, actions):
                             client=tablet)
     assert response.status_code == 303
     assert tablet.get(path(answer["table_url"])).status_code == 200
-    # The seats are free to claim.
+    # The seats are free, and the game is under way: a phone asks, the new scorekeeper lets
+    # it in.
     phone, response = actions.claim(code, 2)
+    assert 'id="waiting"' in phone.get(f"/t/{code}/seat").get_data(as_text=True)
+    assert actions.approve(code, 2, keeper=tablet).status_code == 303
     assert "You are Bo (seat 2)" in phone.get(f"/t/{code}/seat").get_data(as_text=True)
 
 

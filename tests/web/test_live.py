@@ -87,7 +87,7 @@ def test_a_seat_taken_re_renders_the_seats_and_a_round_the_scoreboard(client, ac
     phone_url = pulse_of(phones[0].get(f"/t/{code}/seat").get_data(as_text=True))
     fourth, _ = actions.claim(code, 4)
     answer = client.get(keeper_url, headers=HTMX).get_data(as_text=True)
-    assert oob_ids(answer) == ["pulse", "round", "keeper-live"]
+    assert oob_ids(answer) == ["pulse", "round", "requests-live", "keeper-live"]
     assert re.search(r'data-seat="4"\s+data-joined="yes"', answer)
     assert oob_ids(phones[0].get(phone_url, headers=HTMX).get_data(as_text=True)) == [
         "pulse", "round", "you-live"]
@@ -132,10 +132,11 @@ def test_a_change_reaches_the_scorekeeper_on_the_next_poll(client, actions):
 def test_a_seat_back_request_appears_live_and_the_asker_sees_the_answer(client, actions):
     code = actions.create_table()
     actions.claim(code, 2)
-    v = version(actions, code)
+    keeper_url = pulse_of(client.get(f"/t/{code}").get_data(as_text=True))
     asker = actions.phone()
     actions.post(f"/j/{code}/ask", {"seat": "2"}, client=asker)
-    keeper = client.get(f"/t/{code}/live?v={v}", headers=HTMX).get_data(as_text=True)
+    keeper = client.get(keeper_url, headers=HTMX).get_data(as_text=True)
+    assert "requests-live" in oob_ids(keeper)
     asked_id = re.search(r'data-testid="approve-(\d+)"', keeper).group(1)
     v = version(actions, code)
     assert asker.get(f"/t/{code}/seat/live?v={v}", headers=HTMX).status_code == 204

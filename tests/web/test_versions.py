@@ -3,6 +3,7 @@ change writes to the database tables it is made from."""
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 import pytest
@@ -144,7 +145,7 @@ def test_a_change_to_the_seats_after_ticks_still_reaches_every_screen(client, ac
     assert oob_ids(client.get(keeper, headers=HTMX).get_data(as_text=True)) == [
         "pulse", "round"]
     keeper = pulse_of(client.get(f"/t/{code}").get_data(as_text=True))
-    actions.claim(code, 2)  # a phone takes Sam's seat: the seats change, the round does not
+    actions.claim(code, 2)  # a phone asks for Sam's seat: the seats change, the round does not
     answer = client.get(keeper, headers=HTMX).get_data(as_text=True)
-    assert oob_ids(answer) == ["pulse", "round", "keeper-live"]
-    assert 'data-seat="2"' in answer
+    assert oob_ids(answer) == ["pulse", "round", "requests-live", "keeper-live"]
+    assert re.search(r'class="request" data-request="\d+" data-seat="2"', answer)

@@ -73,8 +73,9 @@ def cut(actions, code: str, name: str, **headers):
 def table(actions):
     """A Tromplemond game of four with a phone in every seat: (code, {name: phone})."""
     code = actions.create_table()
+    phones = actions.seat_everyone(code)
     assert actions.start(code).status_code == 303
-    return code, dict(zip(PLAYERS, actions.seat_everyone(code), strict=True))
+    return code, dict(zip(PLAYERS, phones, strict=True))
 
 
 def vote_all(actions, code, phones, slips, **kwargs):
@@ -311,10 +312,10 @@ def test_only_the_scorekeeper_opens_the_vote_or_uses_the_private_screen(actions,
 @pytest.fixture
 def no_phone_for_emily(actions):
     code = actions.create_table()
-    actions.start(code)
     phones = {}
     for position, name in enumerate(PLAYERS[:3], 1):
         phones[name], _ = actions.claim(code, position)
+    actions.start(code)
     return code, phones
 
 
@@ -454,8 +455,8 @@ def _run(app, actions, monkeypatch, slips: dict[str, str]) -> list[dict[str, str
     """
     actions = fresh(app, actions, monkeypatch)
     code = actions.create_table()
-    actions.start(code)
     phones = dict(zip(PLAYERS, actions.seat_everyone(code), strict=True))
+    actions.start(code)
     watcher = app.test_client()
     open_vote(actions, code)
     steps = []
