@@ -100,6 +100,26 @@ def test_one_phone_holds_one_seat_per_table(ctx):
     assert [s.key_hash for s in table.seats].count(key_hash(key)) == 1
 
 
+def test_once_a_game_started_a_free_seat_is_not_taken_with_one_tap(ctx):
+    table, _, _ = make_table()
+    changes.start_game(table)
+    db.session.commit()
+    with pytest.raises(changes.NeedsApproval):
+        changes.claim_seat(table, table.seat_at(2), new_key())
+    assert table.seat_at(2).key_hash is None
+
+
+def test_approving_a_typed_name_names_the_blank_seat(ctx):
+    table, _, _ = make_table()
+    seat = changes.add_seat(table)
+    key = new_key()
+    asked = changes.ask_for_seat(table, seat, key, name="Dave")
+    db.session.commit()
+    assert changes.answer_request(table, asked, approve=True)
+    db.session.commit()
+    assert (seat.name, seat.key_hash) == ("Dave", key_hash(key))
+
+
 def test_moving_seats_swaps_them_through_a_free_number(ctx):
     table, _, _ = make_table()
     changes.move_seat(table, table.seat_at(1), table.seat_at(2))

@@ -309,6 +309,31 @@ def test_a_form_without_its_token_or_for_no_evening_changes_nothing(evening):
     assert evening.record()["paid"] == []
 
 
+def test_a_payer_cannot_become_the_payee_to_mark_their_own_debt_paid(evening):
+    # Emily owes Rob £2.00; Rob's phone has left, so his seat is free (the Eve → Gus).
+    assert ["Emily", "Rob", 200] in evening.result()["owing"]
+    code = evening.code
+    assert evening.actions.post(f"/t/{code}/seats/1/leave",
+                                client=evening.phones["Rob"]).status_code == 303
+    emily = evening.phones["Emily"]
+    # Her own phone holds her seat: it cannot take Rob's as well.
+    _, response = evening.actions.claim(code, 1, phone=emily)
+    assert response.headers["Location"].endswith("/seat")
+    # Her second browser, on the join link: the claim is a request the scorekeeper answers.
+    second, response = evening.actions.claim(code, 1)
+    assert response.status_code == 303
+    assert 'id="waiting"' in text(second.get(f"/t/{code}/seat"))
+    # Leaving her own seat first makes her phone no payee either.
+    evening.actions.post(f"/t/{code}/seats/4/leave", client=emily)
+    _, response = evening.actions.claim(code, 1, phone=emily)
+    assert response.status_code == 303
+    assert evening.actions.table(code).seat_at(1).key_hash is None
+    for browser in (second, emily):
+        assert evening.mark("Emily", "Rob", "2.00", client=browser).status_code == 403
+    assert evening.record()["paid"] == []
+    assert ["Emily", "Rob", 200] in evening.result()["owing"]
+
+
 # --------------------------------------------------------------------------- chip values
 
 

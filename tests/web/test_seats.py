@@ -362,3 +362,247 @@ def test_seat_back_requests_are_limited_per_address_and_per_table(actions):
     # Answering one makes room again.
     actions.post(f"/t/{code}/requests/{pending(actions, code)[0].id}/deny")
     assert ask(actions, code, 5)[1].status_code == 303
+
+
+# Once the table has started a game, a free seat is the scorekeeper's to give ----------------
+
+def tablet_page(actions, code) -> str:
+    return actions.keeper.get(f"/t/{code}").get_data(as_text=True)
+
+
+def request_rows(html: str) -> dict[int, str]:
+    """The requests the tablet shows, by seat: each row's text, tags taken out."""
+    return {int(seat): " ".join(re.sub(r"<[^>]+>", "", row).replace("&#39;", "'").split())
+            for seat, row in re.findall(r'<li class="request" data-request="\d+" '
+                                        r'data-seat="(\d+)"[^>]*>(.*?)</li>', html, re.S)}
+
+
+def test_before_the_first_game_a_free_seat_is_taken_with_one_tap(actions):
+    code = actions.create_table()
+    phone, response = actions.claim(code, 4)
+    assert response.status_code == 303
+    assert "You are Emily (seat 4)" in phone.get(f"/t/{code}/seat").get_data(as_text=True)
+    assert pending(actions, code) == []
+    assert request_rows(tablet_page(actions, code)) == {}
+    assert 'id="requests-live"' in tablet_page(actions, code), "the region waits, hidden"
+
+
+def test_mid_game_a_claim_waits_for_the_scorekeeper_who_sees_who_asks_for_what(actions):
+    code = actions.create_table()
+    for position in (1, 2, 3):
+        actions.claim(code, position)
+    assert actions.start(code).status_code == 303
+    phone, response = actions.claim(code, 4)
+    assert response.status_code == 303 and response.headers["Location"].endswith("/seat")
+    assert actions.table(code).seat_at(4).key_hash is None, "nobody sits there yet"
+    page = phone.get(f"/t/{code}/seat").get_data(as_text=True)
+    assert 'id="waiting"' in page and "You asked for <strong>Emily</strong>'s seat" in page
+    assert "Ask the scorekeeper to tap <strong>Approve</strong>" in page
+    # The tablet: at the top of its page, the seat, the name, and that the tablet plays for
+    # Emily (no phone holds her seat).
+    tablet = tablet_page(actions, code)
+    assert tablet.index('id="requests-live"') < tablet.index('id="round"')
+    rows = request_rows(tablet)
+    assert list(rows) == [4]
+    assert "A phone asks for Emily's seat (seat 4)." in rows[4]
+    assert "No phone holds this seat: the tablet plays for Emily now." in rows[4]
+    # The join page says the scorekeeper lets phones in now.
+    assert "the scorekeeper lets you in" in actions.phone().get(f"/j/{code}").get_data(
+        as_text=True)
+
+
+def test_an_approved_claim_gives_the_seat_and_a_denied_one_does_not(actions):
+    code = actions.create_table()
+    actions.claim(code, 1)
+    actions.start(code)
+    sam, _ = actions.claim(code, 2)
+    nick, _ = actions.claim(code, 3)
+    assert sorted(request_rows(tablet_page(actions, code))) == [2, 3]
+    assert actions.approve(code, 2).status_code == 303
+    assert "You are Sam (seat 2)" in sam.get(f"/t/{code}/seat").get_data(as_text=True)
+    [asked] = pending(actions, code)
+    assert actions.post(f"/t/{code}/requests/{asked.id}/deny").status_code == 303
+    assert 'id="denied"' in nick.get(f"/t/{code}/seat").get_data(as_text=True)
+    assert actions.table(code).seat_at(3).key_hash is None
+    assert request_rows(tablet_page(actions, code)) == {}
+    # Refused, the phone may pick a seat again (and ask again).
+    assert 'data-testid="claim-3"' in nick.get(f"/j/{code}").get_data(as_text=True)
+
+
+def test_a_claim_after_the_game_ended_still_needs_the_scorekeeper(actions):
+    # The evening's ledger names the seats' players: a debt must not change hands by a tap.
+    code = actions.create_table()
+    actions.start(code)
+    assert actions.post(f"/t/{code}/games/1/end").status_code == 303
+    phone, response = actions.claim(code, 2)
+    assert response.status_code == 303
+    assert actions.table(code).seat_at(2).key_hash is None
+    assert 'id="waiting"' in phone.get(f"/t/{code}/seat").get_data(as_text=True)
+    assert "No phone holds this seat now." in request_rows(tablet_page(actions, code))[2]
+
+
+def test_a_held_seat_asked_for_mid_game_says_another_phone_holds_it(actions):
+    code = actions.create_table()
+    actions.claim(code, 2)
+    actions.start(code)
+    ask(actions, code, 2)
+    row = request_rows(tablet_page(actions, code))[2]
+    assert "Another phone holds this seat now: approving moves it to the asking phone" in row
+
+
+def test_mid_game_the_ask_button_on_a_free_seat_asks_too(actions):
+    code = actions.create_table()
+    actions.start(code)
+    phone, response = ask(actions, code, 3)
+    assert response.status_code == 303
+    assert actions.table(code).seat_at(3).key_hash is None
+    assert [r.seat_id for r in pending(actions, code)] == [actions.table(code).seat_at(3).id]
+
+
+def test_a_phone_may_stop_asking_and_is_a_newcomer_again(actions):
+    code = actions.create_table()
+    actions.start(code)
+    phone, _ = actions.claim(code, 3)
+    response = actions.post(f"/j/{code}/withdraw", client=phone)
+    assert response.status_code == 303 and response.headers["Location"].endswith(f"/j/{code}")
+    assert pending(actions, code) == []
+    assert request_rows(tablet_page(actions, code)) == {}
+    html = phone.get(f"/j/{code}").get_data(as_text=True)
+    assert 'data-testid="claim-3"' in html and "no longer holds a seat" not in html
+    # A seated phone's "stop asking" changes nothing.
+    seated, _ = actions.claim(code, 1)
+    actions.approve(code, 1)
+    response = actions.post(f"/j/{code}/withdraw", client=seated)
+    assert response.headers["Location"].endswith("/seat")
+    assert actions.table(code).seat_at(1).held
+
+
+# Rob's second browser and Emily's seat (issue 27) --------------------------------------------
+
+def test_rob_s_second_browser_cannot_take_emily_s_seat_mid_vote(actions):
+    from tests.web.test_vote import game_url, open_vote, status
+
+    code = actions.create_table()
+    phones = [actions.claim(code, position)[0] for position in (1, 2, 3)]
+    actions.start(code)
+    open_vote(actions, code)
+    assert actions.vote(code, phones[0], "Emily").status_code == 303  # Rob's own slip
+    second, response = actions.claim(code, 4)  # Rob's other browser, on the join link
+    assert response.status_code == 303
+    assert actions.table(code).seat_at(4).key_hash is None
+    assert actions.vote(code, second, "Emily").status_code == 403, "no second slip for Rob"
+    assert status(actions.app, code).voted == {"Rob"}
+    # Emily's slip from the tablet's private screen still goes in.
+    private = game_url(code, "/sealed/vote/private")
+    dropped = actions.post(private, {"chooser": "Emily", "choice": "Nick", "stage": "1"})
+    assert dropped.status_code == 303
+    assert status(actions.app, code).voted == {"Rob", "Emily"}
+    # The tablet still shows the request: the scorekeeper says no.
+    assert 4 in request_rows(tablet_page(actions, code))
+
+
+# One seat per device ------------------------------------------------------------------------
+
+def test_a_device_holding_a_seat_cannot_claim_or_ask_for_another_mid_game(actions):
+    code = actions.create_table()
+    rob, _ = actions.claim(code, 1)
+    actions.start(code)
+    for tap in (lambda: actions.claim(code, 4, phone=rob)[1],
+                lambda: ask(actions, code, 4, phone=rob)[1],
+                lambda: ask(actions, code, 1, phone=rob)[1]):
+        response = tap()
+        assert response.status_code == 303 and response.headers["Location"].endswith("/seat")
+    assert pending(actions, code) == []
+    assert [s.position for s in actions.table(code).seats if s.held] == [1]
+    assert "You are Rob (seat 1)" in rob.get(f"/t/{code}/seat").get_data(as_text=True)
+
+
+def test_a_device_asking_for_two_seats_at_once_has_one_request(actions):
+    code = actions.create_table()
+    actions.start(code)
+    phone = actions.phone()
+    phone.get(f"/j/{code}")
+    token = actions.token(phone)
+    at_once(lambda position: phone.post(f"/j/{code}/claim", data={
+        "csrf_token": token, "seat": str(position)}).status_code, (2, 3))
+    assert len(pending(actions, code)) == 1
+
+
+def test_an_approval_for_a_device_that_got_a_seat_meanwhile_lapses(actions):
+    code = actions.create_table()
+    actions.start(code)
+    phone, _ = actions.claim(code, 2)
+    [first] = pending(actions, code)
+    # The same device's earlier request for seat 2 is let go when it asks for seat 3 …
+    actions.claim(code, 3, phone=phone)
+    assert actions.post(f"/t/{code}/requests/{first.id}/approve").status_code == 409
+    # … and once it holds seat 3, no other request can give it a second seat.
+    assert actions.approve(code, 3).status_code == 303
+    assert [s.position for s in actions.table(code).seats if s.held] == [3]
+
+
+# Typing a name into a blank seat mid-evening ------------------------------------------------
+
+def blank_seat_after_a_game(actions) -> str:
+    """A table that played a game, then added a fifth seat (blank: phones type names)."""
+    code = actions.create_table(game="trefeltromp", players=["Rob", "Sam", "Nick", "Emily"],
+                                phone_names=True)
+    actions.start(code)
+    assert actions.post(f"/t/{code}/games/1/end").status_code == 303
+    assert actions.post(f"/t/{code}/seats/add").status_code == 303
+    assert actions.table(code).seat_at(5).name is None
+    return code
+
+
+def test_a_name_typed_into_a_blank_seat_mid_evening_is_asked_for(actions):
+    code = blank_seat_after_a_game(actions)
+    phone = actions.phone()
+    form = phone.get(f"/j/{code}/seats/5").get_data(as_text=True)
+    assert "Ask to sit here" in form
+    _, response = actions.claim(code, 5, phone=phone, name="Dave")
+    assert response.status_code == 303
+    seat = actions.table(code).seat_at(5)
+    assert seat.name is None and seat.key_hash is None
+    assert "You asked to sit in seat 5 as <strong>Dave</strong>" in phone.get(
+        f"/t/{code}/seat").get_data(as_text=True)
+    assert "A phone asks to sit in seat 5 as Dave" in request_rows(
+        tablet_page(actions, code))[5]
+    assert actions.approve(code, 5).status_code == 303
+    seat = actions.table(code).seat_at(5)
+    assert seat.name == "Dave" and seat.held
+    assert "You are Dave (seat 5)" in phone.get(f"/t/{code}/seat").get_data(as_text=True)
+
+
+def test_a_typed_name_someone_took_meanwhile_is_not_approved(actions):
+    code = blank_seat_after_a_game(actions)
+    actions.claim(code, 5, name="Dave")
+    # Meanwhile a sixth seat is named Dave by the scorekeeper.
+    actions.post(f"/t/{code}/seats/add")
+    assert actions.post(f"/t/{code}/seats/6/name", {"name": "dave"}).status_code == 303
+    response = actions.approve(code, 5)
+    assert response.status_code == 409
+    assert "already called dave" in response.get_data(as_text=True)
+    seat = actions.table(code).seat_at(5)
+    assert seat.name is None and seat.key_hash is None
+
+
+def test_bad_names_typed_mid_evening_are_refused_before_anyone_is_asked(actions):
+    code = blank_seat_after_a_game(actions)
+    _, response = actions.claim(code, 5, name="rob")
+    assert response.status_code == 400 and "already called Rob" in response.get_data(
+        as_text=True)
+    assert pending(actions, code) == []
+
+
+# The limits on waiting requests hold for free seats too -------------------------------------
+
+def test_free_seat_requests_count_against_the_same_limits(actions):
+    code = actions.create_table()
+    actions.start(code)
+    answers = []
+    for position in (1, 2, 3):
+        phone = actions.phone()
+        phone.environ_base["REMOTE_ADDR"] = "203.0.113.9"
+        answers.append(actions.claim(code, position, phone=phone)[1].status_code)
+    assert answers == [303, 303, 429]
+    assert len(pending(actions, code)) == 2
