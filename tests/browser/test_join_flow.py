@@ -13,6 +13,8 @@ import re
 
 from playwright.sync_api import Page, expect
 
+from tests.browser.screens import in_first_screen
+
 LIVE_MS = 15_000  # without a reload: two live ticks, and a margin for a busy machine
 SHELL_PATHS = ("/static/app.js", "/static/icons/", "/static/css/", "/offline")
 
@@ -166,3 +168,45 @@ def test_a_phone_that_lost_its_cookie_gets_its_seat_back_with_one_tap(
     expect(seat_row(tablet, 2)).to_have_attribute("data-joined", "yes")
     held = [p for p in (1, 2, 3) if seat_row(tablet, p).get_attribute("data-joined") == "yes"]
     assert held == [2], "the phone holds its one seat, and no other"
+
+
+def test_a_free_seat_mid_game_is_the_scorekeeper_s_to_give(new_context, make_table,
+                                                          start_with_defaults, screenshot):
+    tablet = new_context("tablet", viewport={"width": 800, "height": 1280}).new_page()
+    join_url = make_table(tablet, "Mid-game", ["Rob", "Sam", "Nick"])
+    rob = new_context("phone").new_page()
+    take_named_seat(rob, join_url, 1)
+    expect(rob.locator("#you-are")).to_have_text("You are Rob (seat 1)")
+    start_with_defaults(tablet)
+    tablet.evaluate("window.companionNoReload = true")
+    expect(tablet.get_by_test_id("requests")).to_be_hidden()
+
+    # Another phone (Rob's second browser, or Sam) taps Sam's free seat: it waits.
+    sam = new_context("phone").new_page()
+    sam.goto(join_url)
+    expect(sam.get_by_test_id("join-hint")).to_contain_text("the scorekeeper lets you in")
+    sam.get_by_test_id("claim-2").click()
+    expect(sam.locator("#waiting")).to_be_visible()
+    expect(sam.locator("#you-live")).to_contain_text("tap Approve at the top of the big screen")
+    screenshot(sam, "phone-waiting")
+
+    # The tablet shows who asks for which seat at the top of its page, by itself.
+    request = tablet.locator('.request[data-seat="2"]')
+    expect(request).to_contain_text("A phone asks for Sam's seat (seat 2).", timeout=LIVE_MS)
+    expect(request).to_contain_text("No phone holds this seat: the tablet plays for Sam now.")
+    in_first_screen(tablet, tablet.get_by_test_id("requests"), "the request")
+    screenshot(tablet, "tablet-request-800x1280")
+    tablet.set_viewport_size({"width": 360, "height": 740})
+    in_first_screen(tablet, request.get_by_role("button", name="Approve"), "Approve at 360 px")
+    screenshot(tablet, "tablet-request-360")
+    tablet.set_viewport_size({"width": 800, "height": 1280})
+    expect(seat_row(tablet, 2)).to_have_attribute("data-joined", "no")
+    assert tablet.evaluate("window.companionNoReload") is True, "the tablet was reloaded"
+
+    # One tap approves: the phone's page turns into its seat page by itself.
+    request.get_by_role("button", name="Approve").click()
+    expect(tablet.get_by_test_id("requests")).to_be_hidden(timeout=LIVE_MS)
+    expect(sam.locator("#you-are")).to_have_text("You are Sam (seat 2)", timeout=LIVE_MS)
+    expect(seat_row(tablet, 2)).to_have_attribute("data-joined", "yes", timeout=LIVE_MS)
+    expect(seat_row(rob, 2)).to_have_attribute("data-joined", "yes", timeout=LIVE_MS)
+    screenshot(sam, "phone-seated")

@@ -90,6 +90,9 @@ def play_clumond(table, clumond_table):
     emily = phones["Emily"]
     emily.goto(table.join_url)
     emily.get_by_test_id("claim-4").click()
+    # The table has played a game: the scorekeeper lets her in.
+    expect(emily.locator("#waiting")).to_be_visible(timeout=WAIT_MS)
+    tablet.locator('.request[data-seat="4"]').get_by_role("button", name="Approve").click()
     expect(emily.locator("#you-are")).to_have_text("You are Emily (seat 4)", timeout=WAIT_MS)
     # The tablet sees her seated again.
     expect(tablet.locator('li.seat[data-seat="4"]')).to_have_attribute("data-joined", "yes",
