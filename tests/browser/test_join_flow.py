@@ -185,6 +185,12 @@ def test_a_free_seat_mid_game_is_the_scorekeeper_s_to_give(new_context, make_tab
     sam = new_context("phone").new_page()
     sam.goto(join_url)
     expect(sam.get_by_test_id("join-hint")).to_contain_text("the scorekeeper lets you in")
+    # A tap on the wrong seat first: the phone stops asking, and the tablet forgets it.
+    sam.get_by_test_id("claim-3").click()
+    expect(sam.locator("#waiting")).to_be_visible()
+    expect(tablet.locator('.request[data-seat="3"]')).to_be_visible(timeout=LIVE_MS)
+    sam.get_by_test_id("withdraw").click()
+    expect(tablet.get_by_test_id("requests")).to_be_hidden(timeout=LIVE_MS)
     sam.get_by_test_id("claim-2").click()
     expect(sam.locator("#waiting")).to_be_visible()
     expect(sam.locator("#you-live")).to_contain_text("tap Approve at the top of the big screen")
