@@ -253,8 +253,12 @@ class SealedStep:
         """What ``chooser`` may choose now, for the widget."""
         raise NotImplementedError
 
-    def drop(self, act: Any, chooser: str, choice: str, stage: int | None) -> bool:
-        """Check and seal ``chooser``'s choice (SealError); True when it revealed the choices."""
+    def drop(self, act: Any, chooser: str, choice: str, stage: int | None,
+             blob: bytes | None = None) -> bool:
+        """Check and seal ``chooser``'s choice (SealError); True when it revealed the choices.
+
+        ``blob`` is the slip as the device sealed it (opened and checked already): it is
+        kept as sent (see ``companion.store.sealed.seal``)."""
         raise NotImplementedError
 
 

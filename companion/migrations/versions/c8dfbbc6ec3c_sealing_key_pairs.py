@@ -1,0 +1,40 @@
+"""sealing key pairs: each sealing keeps its public key; the process-wide key is gone
+
+A sealing's slips are now sealed to a key pair of its own (X25519), whose private
+key lives only in the server's memory. ``sealings.public_key`` replaces the old
+key's fingerprint (``key_id``). The slips of a sealing still open were sealed
+with the old key: they are deleted, and the sealing is voided at the server's
+first request (a new key pair, ``restarted``: its choosers choose again).
+
+Revision ID: c8dfbbc6ec3c
+Revises: e5f6a7b8c9d0
+Create Date: 2026-11-27 19:40:00.000000
+
+"""
+from alembic import op
+import sqlalchemy as sa
+
+
+# revision identifiers, used by Alembic.
+revision = 'c8dfbbc6ec3c'
+down_revision = 'e5f6a7b8c9d0'
+branch_labels = None
+depends_on = None
+
+
+def upgrade():
+    op.execute("DELETE FROM sealed_slips")
+    with op.batch_alter_table('sealings', schema=None) as batch_op:
+        batch_op.add_column(sa.Column('public_key', sa.LargeBinary(length=32), nullable=True))
+        batch_op.drop_column('key_id')
+
+
+def downgrade():
+    # Downgraded, every open sealing starts again under the old process-wide key.
+    op.execute("DELETE FROM sealed_slips")
+    with op.batch_alter_table('sealings', schema=None) as batch_op:
+        batch_op.add_column(sa.Column('key_id', sa.String(length=16), nullable=False,
+                                      server_default=''))
+        batch_op.drop_column('public_key')
+    with op.batch_alter_table('sealings', schema=None) as batch_op:
+        batch_op.alter_column('key_id', server_default=None)
