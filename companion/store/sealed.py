@@ -237,6 +237,8 @@ def _destroy(pairs: list[tuple[SealingKeys, bytes]]) -> None:
 
 @event.listens_for(AppSession, "after_commit")
 def _keys_after_commit(session: Session) -> None:
+    if session.in_nested_transaction():  # a savepoint released: the transaction goes on
+        return
     session.info.pop(MADE, None)
     _destroy(session.info.pop(GONE, []))
 
@@ -580,8 +582,6 @@ def void_lost() -> int:
         db.session.rollback()
         log.warning("open sealings not checked for lost keys: %s", error)
         return 0
-    finally:
-        db.session.remove()
 
 
 class VoidLostOnFirstRequest:
