@@ -22,19 +22,20 @@ branch_labels = None
 depends_on = None
 
 
+# Plain ALTER TABLE on both databases (SQLite 3.35+ drops a column in place): a batch
+# copy of ``sealings`` on SQLite would drop the old table, and with it, through ON DELETE
+# CASCADE, every count and slip of every sealing.
+
+
 def upgrade():
     op.execute("DELETE FROM sealed_slips")
-    with op.batch_alter_table('sealings', schema=None) as batch_op:
-        batch_op.add_column(sa.Column('public_key', sa.LargeBinary(length=32), nullable=True))
-        batch_op.drop_column('key_id')
+    op.add_column('sealings', sa.Column('public_key', sa.LargeBinary(length=32), nullable=True))
+    op.drop_column('sealings', 'key_id')
 
 
 def downgrade():
     # Downgraded, every open sealing starts again under the old process-wide key.
     op.execute("DELETE FROM sealed_slips")
-    with op.batch_alter_table('sealings', schema=None) as batch_op:
-        batch_op.add_column(sa.Column('key_id', sa.String(length=16), nullable=False,
-                                      server_default=''))
-        batch_op.drop_column('public_key')
-    with op.batch_alter_table('sealings', schema=None) as batch_op:
-        batch_op.alter_column('key_id', server_default=None)
+    op.add_column('sealings', sa.Column('key_id', sa.String(length=16), nullable=False,
+                                        server_default=''))
+    op.drop_column('sealings', 'public_key')
