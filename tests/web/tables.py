@@ -18,9 +18,8 @@ from collections.abc import Callable, Iterable
 from urllib.parse import urlsplit
 
 from companion.extensions import db, limiter
-from companion.store import ALPHABET, queries
+from companion.store import ALPHABET, queries, sealed, sealing_keys
 from companion.store import rounds as round_store
-from companion.store import sealed, sealing_keys
 from companion.web import versions
 
 HTMX = {"HX-Request": "true"}
