@@ -514,6 +514,26 @@ def test_a_slip_for_another_reveal_or_no_reveal_is_refused(game):
                               client=game.phones["Ann"]), 404, "no such choice")
 
 
+def test_a_restart_mid_reveal_asks_for_the_cards_again_on_every_screen(app, game):
+    game.to_banen()
+    game.reveal({"Ann": "XXI"})
+    assert "1 of 3</strong> cards in" in game.tablet()
+    before = game.version()
+    sealed.install_keys(app, None)  # a new server process: an empty key store …
+    app.wsgi_app.done = False  # … whose first request voids the reveal whose key is lost
+    tablet = game.tablet()
+    assert game.version() == before + 1, "every open screen hears of it at once"
+    assert "The server restarted: everyone lays their card again." in tablet
+    assert "0 of 3</strong> cards in" in tablet
+    for name in ("Ann", "Bo", "Cy"):
+        phone = game.phone(name)
+        assert "The server restarted: please lay your card again." in phone
+        assert 'data-step="choose"' in phone
+    game.reveal({"Ann": "XXI", "Bo": "K♥", "Cy": "2♣"})
+    assert game.facts()["shows"] == [{"Ann": "XXI", "Bo": "K♥", "Cy": "2♣"}]
+    assert "restarted" not in game.tablet()
+
+
 def test_a_card_laid_by_two_players_is_laid_again_by_those_two(game):
     game.to_banen()
     game.reveal({"Ann": "XXI", "Bo": "K♥", "Cy": "K♥"})

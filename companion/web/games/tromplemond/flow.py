@@ -240,7 +240,7 @@ class VoteStep(SealedStep):
     name = "vote"
     slip_template = "tromplemond/_slip_choices.html"
     phases = (Phase.VOTE,)
-    restart_text = "The server restarted: please vote again."
+    restart_text = ""  # the vote's status says it, on every screen (_vote.html)
 
     def waiting_text(self, status: sealed.SealedStatus) -> str:
         """ "Nick and Emily are deciding…" while a tie-break is out of this player's hands."""
