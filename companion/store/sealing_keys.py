@@ -206,7 +206,8 @@ class RedisKeys:
 
 def refuse_persistent(client, url: str) -> None:
     """Raise ``RuntimeError`` unless the Redis behind ``client`` keeps nothing on disk."""
-    where = urlsplit(url)._replace(netloc=urlsplit(url).hostname or "").geturl()
+    parts = urlsplit(url)  # (said without the password the URL may hold)
+    where = f"{parts.hostname}:{parts.port or 6379}" if parts.hostname else parts.path
     try:
         save = client.config_get("save").get("save", "")
         appendonly = client.config_get("appendonly").get("appendonly", "no")
