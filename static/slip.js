@@ -76,7 +76,7 @@
   }
 
   /** Seal a slip form's picked choice into its "sealed" field, and take its radio
-   * buttons out of the form. Returns false (and says why) when it cannot be sent. */
+   * buttons out of the form. Returns true when the form may be sent. */
   function sealForm(nacl, form) {
     var radios = form.querySelectorAll('input[type="radio"]');
     var picked = null;
@@ -86,11 +86,7 @@
       }
     });
     if (!picked) {
-      var first = form.querySelector('input[type="radio"][name="choice"]:not([disabled])');
-      if (first) {
-        first.reportValidity();
-      }
-      return false;
+      return true; // nothing to seal, nothing of a choice sent: the server says what to pick
     }
     var sealed = form.querySelector('input[name="sealed"]');
     if (!sealed) {

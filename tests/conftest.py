@@ -34,7 +34,7 @@ from companion.store.sealed import encode_blob, seal_slip
 K = TypeVar("K", bound=Hashable)
 
 CSRF = re.compile(r'"X-CSRFToken": "([^"]+)"|name="csrf_token" value="([^"]+)"')
-SLIP_FORM = re.compile(r'<form class="slip-form"[^>]*? data-seal-key="([^"]*)" '
+SLIP_FORM = re.compile(r'<form [^>]*?class="slip-form"[^>]*? data-seal-key="([^"]*)" '
                        r'data-sealing="(\d+)" data-chooser="([^"]*)"')
 
 

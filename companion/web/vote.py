@@ -264,7 +264,7 @@ def private_slip(act: Act, step: str):
         return _private_page(act.view, sealed_step, status=409,
                              error=f"{chooser}'s phone holds their seat: {chooser} chooses on "
                                    "the phone. (If the phone is lost, free the seat first.)")
-    if "choice" not in act.form:
+    if "choice" not in act.form and sealed.SEALED_FIELD not in act.form:  # picked, not dropped
         return _private_page(act.view, sealed_step, chooser=chooser)
     try:
         _drop(act, sealed_step, chooser)

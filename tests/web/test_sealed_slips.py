@@ -178,3 +178,23 @@ def test_a_slip_sealed_to_a_key_a_restart_lost_voids_the_vote_and_says_so(app, a
     assert actions.table(code).version == before + 1
     now = current(app, code)
     assert now.restarted and now.voted == frozenset() and stored_slips(app) == {}
+
+
+def test_the_tablets_private_slip_is_sealed_for_the_player_without_a_phone(app, actions):
+    code = actions.create_table()
+    actions.start(code)
+    for position in (1, 2, 3):  # Emily has no phone
+        actions.claim(code, position)
+    actions.post(f"/t/{code}/games/1/tromplemond/vote", {"round": "1"})
+    private = f"/t/{code}/games/1/sealed/vote/private"
+    page = actions.post(private, {"chooser": "Emily"}).get_data(as_text=True)
+    key, sealing, chooser = SLIP_FORM.search(page).groups()
+    assert chooser == "Emily"
+    fields = sealed_fields(page, "Nick")
+    for_sam = sealed_fields(page.replace('data-chooser="Emily"', 'data-chooser="Sam"'), "Nick")
+    refused = actions.post(private, {"chooser": "Emily", "stage": "1", **for_sam})
+    assert refused.status_code == 403 and "not Emily&#39;s" in refused.get_data(as_text=True)
+    dropped = actions.post(private, {"chooser": "Emily", "stage": "1", **fields})
+    assert dropped.status_code == 303 and dropped.headers["Location"].endswith("?done=1")
+    assert current(app, code).voted == {"Emily"}
+    assert stored_slips(app) == {"Emily": sealed.decode_blob(fields["sealed"])}
