@@ -376,19 +376,20 @@ def latest(game: Game, round_index: int, *, lock: bool = False) -> Sealing | Non
     return db.session.scalar(query)
 
 
-def _lost(sealing: Sealing) -> bool:
-    """True when ``sealing`` is open and its private key is not held (a restart)."""
+def lost(sealing: Sealing) -> bool:
+    """True when ``sealing`` is open and the store does not hold its private key (the
+    server restarted since it opened): its slips can never be opened."""
     return (not sealing.revealed and sealing.verdict is None
             and (sealing.public_key is None or not sealing_keys().holds(sealing.public_key)))
 
 
 def status(sealing: Sealing) -> SealedStatus:
     """The status of ``sealing``: counts or shown choices only once it is revealed."""
-    lost = _lost(sealing)
+    gone = lost(sealing)
     if sealing.revealed:
         chosen = frozenset(sealing.choosers)
     else:
-        chosen = frozenset() if lost else frozenset(db.session.scalars(
+        chosen = frozenset() if gone else frozenset(db.session.scalars(
             select(Slip.chooser).where(Slip.sealing_id == sealing.id)))
     counts = None
     if sealing.revealed and sealing.mode == Mode.ANONYMOUS:
@@ -401,7 +402,7 @@ def status(sealing: Sealing) -> SealedStatus:
         choices=tuple(sealing.choices) if sealing.choices is not None else None,
         chosen=chosen, revealed=sealing.revealed, counts=counts,
         shown=dict(sealing.shown) if sealing.shown is not None else None,
-        verdict=sealing.verdict, restarted=lost or sealing.restarted,
+        verdict=sealing.verdict, restarted=gone or sealing.restarted,
         public_key=sealing.public_key)
 
 
@@ -436,12 +437,6 @@ def open_sealing(game: Game, round_index: int, step: str, mode: Mode,
 
 
 RESTARTED = "The server restarted: please choose again."
-
-
-def lost(sealing: Sealing) -> bool:
-    """True when ``sealing`` is open and the store does not hold its private key (the
-    server restarted since it opened): its slips can never be opened."""
-    return _lost(sealing)
 
 
 def void(game: Game, sealing: Sealing) -> None:
