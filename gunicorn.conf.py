@@ -2,8 +2,9 @@
 
 One worker process, made after the app (``preload_app``):
 
-- the key that seals secret choices is made once, in the app, before the
-  worker forks, so the worker holds it (``companion.store.sealed``);
+- the memory region that holds the private keys of open votes is made once,
+  in the app, before the workers fork, so every worker (and a worker started
+  again after a timeout) holds the same keys (``companion.store.sealing_keys``);
 - the rate limits, counted in that process's memory, hold for every request;
 - the replayed results a live screen needs are shared by every screen;
 - a change made by a request reaches every screen's event stream at once.

@@ -64,9 +64,15 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     # Every <int:…> in a URL fits the database's integers: a larger one is a 404, not a 500.
     app.url_map.converters["int"] = BoundedInt
 
-    # The key that seals secret choices lives in this process's memory only: made here,
-    # before gunicorn forks its workers (--preload), or given for several servers.
-    store.sealed.install_key(app, app.config.get("BALLOT_KEY"))
+    # The private keys of open sealings live in memory only: in a region made here, before
+    # gunicorn forks its workers (preload_app), or in a Redis that keeps nothing on disk.
+    store.sealed.install_keys(app, app.config.get("SEALING_STORE"))
+    if app.config.get("BALLOT_KEY"):
+        app.logger.warning(
+            "COMPANION_BALLOT_KEY is ignored: each vote now has a key pair of its own, whose "
+            "private key lives only in memory and is destroyed at the reveal (a key given "
+            "in the environment could open the slips of the database's copies for ever). "
+            "Remove the setting; several servers share COMPANION_SEALING_STORE=redis://…")
 
     register(app)
     app.after_request(add_security_headers)
@@ -78,6 +84,8 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
             app.wsgi_app = app.extensions[GATE] = Gate(app.wsgi_app,
                                                        app.config["REQUESTS_AT_ONCE"])
         app.wsgi_app = UnchangedPolls(app.wsgi_app, db.engine)  # type: ignore[method-assign]
+    # Before the first answer: the votes a restart left without their keys start again.
+    app.wsgi_app = store.sealed.VoidLostOnFirstRequest(app.wsgi_app, app)
     app.context_processor(lambda: _htmx_context(app))
     return app
 

@@ -175,7 +175,10 @@ def from_environment(instance_path: str, environ: Mapping[str, str] | None = Non
         "HTMX_SRI": env.get("COMPANION_HTMX_SRI", default_sri),
         "RATELIMIT_STORAGE_URI": env.get("RATELIMIT_STORAGE_URI") or "memory://",
         "PROXY_FIX": env.get("COMPANION_PROXY_FIX", "") == "1",
-        # None: a key is made in memory when the app is made (see store.sealed).
+        # Where the private keys of open sealings live: memory (None) or a Redis that keeps
+        # nothing on disk (see store.sealing_keys).
+        "SEALING_STORE": env.get("COMPANION_SEALING_STORE") or None,
+        # No longer used (each sealing has a key pair of its own): create_app says so.
         "BALLOT_KEY": env.get("COMPANION_BALLOT_KEY") or None,
         "EVENT_STREAMS": event_streams(env),
         "REQUESTS_AT_ONCE": requests_at_once(env, url),

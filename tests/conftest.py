@@ -7,6 +7,8 @@ around each test. Tests that touch the database are marked ``db``.
 
 from __future__ import annotations
 
+import base64
+import html
 import os
 import re
 import threading
@@ -27,10 +29,26 @@ from companion import create_app
 from companion.config import database_url
 from companion.extensions import db, limiter
 from companion.store import Table, queries
+from companion.store.sealed import encode_blob, seal_slip
 
 K = TypeVar("K", bound=Hashable)
 
 CSRF = re.compile(r'"X-CSRFToken": "([^"]+)"|name="csrf_token" value="([^"]+)"')
+SLIP_FORM = re.compile(r'<form [^>]*?class="slip-form"[^>]*? data-seal-key="([^"]*)" '
+                       r'data-sealing="(\d+)" data-chooser="([^"]*)"')
+
+
+def sealed_fields(page: str, choice: str) -> dict[str, str] | None:
+    """The fields a slip form on ``page`` sends for ``choice`` once static/slip.js has
+    sealed it (PyNaCl in place of tweetnacl: the same box, the same padded plaintext);
+    None when the page holds no slip form."""
+    found = SLIP_FORM.search(page)
+    if found is None:
+        return None
+    key, sealing, chooser = found.groups()
+    public = base64.urlsafe_b64decode(key + "=" * (-len(key) % 4))
+    return {"sealed": encode_blob(seal_slip(public, int(sealing), html.unescape(chooser),
+                                            choice))}
 
 
 @pytest.fixture
@@ -238,8 +256,11 @@ class TableActions:
 
     def vote(self, code: str, phone: FlaskClient, target: str, *, number: int = 1,
              stage: int | None = None, htmx: bool = False) -> TestResponse:
-        """A phone drops its slip naming ``target`` (picked on the phone, sent with the drop)."""
-        data = {"choice": target}
+        """A phone drops its slip naming ``target``, picked on the phone and sealed there
+        (to the key its slip form shows) as static/slip.js does; with no slip form on the
+        phone's screen, in clear (as a phone without JavaScript sends it)."""
+        page = phone.get(f"/t/{code}/seat/round", headers={"HX-Request": "true"})
+        data = sealed_fields(page.get_data(as_text=True), target) or {"choice": target}
         if stage is not None:
             data["stage"] = str(stage)
         return self.post(f"/t/{code}/games/{number}/sealed/vote", data,

@@ -12,40 +12,52 @@ or any text the game checks itself), and one of two modes:
   chooser's choice is written beside their name (``Sealing.shown``), for
   everyone to see at once.
 
-What the database holds while a sealing is open
------------------------------------------------
-One row per choice made (``sealed_slips``): the sealing, the chooser, and
-the choice **sealed**: encrypted (AES-GCM) with a key that lives only in the
-server's memory (:class:`SealingKey`), padded to one fixed size so that
-every blob is as long as every other. A reader of the database, its WAL,
-its backups or the logs learns who has chosen (every screen shows that) and
-nothing of what. The counts or the shown choices are written once, at the
-reveal, in the same transaction that deletes the sealed slips; no partial
-count ever exists, in any row version.
+A key pair per sealing, its private key in memory only
+-----------------------------------------------------
+When a sealing opens, the server makes it an X25519 key pair (PyNaCl). The
+public key is stored with the sealing (``public_key``) and given to the
+devices in the slip form; the private key lives only in the sealing key store
+(:mod:`companion.store.sealing_keys`: a shared memory region, or a Redis that
+keeps nothing on disk), never in the database, a file, a log or the
+environment. A slip is sealed **on the device** (``static/slip.js``, with
+tweetnacl): a key pair of its own, ``box`` to the sealing's public key, the
+plaintext (:func:`slip_plaintext`) naming the sealing and the chooser as well
+as the choice and padded to :data:`PLAIN_BYTES`, so every sealed slip
+(:data:`BLOB_BYTES`) is as long as every other and a captured slip cannot be
+dropped as another chooser's or another sealing's. A device without
+JavaScript sends its choice in clear and the server seals it the same way
+(:func:`seal_slip`).
 
-The key is made when the app is made (``create_app``): gunicorn's
-``--preload`` makes it once before the workers fork, so each worker opens
-any slip. Several servers share one key through ``COMPANION_BALLOT_KEY``. A
-sealing records the key's fingerprint (``key_id``, which does not reveal the
-key): after a restart the new key cannot open the old slips, so the sealing
-starts again (``restarted``) and every screen says so; nothing is guessed.
+The server opens a slip at once to check it (:func:`open_slip`), then keeps
+it as sent, one row per chooser (``sealed_slips``). At the reveal it opens them
+all, writes the counts or the shown choices, deletes the slips, and (once that
+is committed) **destroys the private key**: from then on nobody opens those
+slips from the database files, the WAL, a dump or a backup, with any key the
+server holds or was given. The same at a drop, a discard or a verdict.
+
+A sealing whose private key the store does not hold (the server restarted) is
+void: :func:`void_lost` finds such sealings when a process starts serving,
+drops their slips, gives them a new key pair, marks them ``restarted`` and
+raises their tables' versions, so every screen says "please vote again" at once.
 """
 
 from __future__ import annotations
 
 import base64
-import hashlib
-import hmac
+import json
 import logging
-import os
 import sqlite3
+import threading
 from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import StrEnum
+from typing import Any
 
-from cryptography.exceptions import InvalidTag
-from cryptography.hazmat.primitives.ciphers.aead import AESGCM
-from flask import current_app
+from flask import Flask, current_app
+from nacl.bindings import crypto_box, crypto_box_open
+from nacl.exceptions import CryptoError
+from nacl.public import PrivateKey
+from nacl.utils import random as random_bytes
 from sqlalchemy import (
     JSON,
     ForeignKey,
@@ -54,27 +66,35 @@ from sqlalchemy import (
     String,
     UniqueConstraint,
     delete,
+    event,
     insert,
     select,
     text,
 )
 from sqlalchemy.exc import IntegrityError, SQLAlchemyError
-from sqlalchemy.orm import Mapped, mapped_column
+from sqlalchemy.orm import Mapped, Session, mapped_column
 
 from ..extensions import db
+from ..transactions import Session as AppSession
 from .changes import bump
 from .models import NAME_LENGTH, Game
+from .sealing_keys import KEY_BYTES, SealingKeys, StoreFull, make_store
 
 log = logging.getLogger(__name__)
 
-CHOICE_BYTES = 256
-"""Every sealed choice is padded to this many bytes (a 40-character name takes at most 160)."""
+PLAIN_BYTES = 512
+"""Every slip's plaintext is padded to this many bytes (two 40-character names and a
+choice take at most 400)."""
 
-_NONCE = 12
-BLOB_BYTES = _NONCE + CHOICE_BYTES + 16
-"""The size of every sealed blob: nonce, padded choice, tag."""
+NONCE_BYTES = 24
+BLOB_BYTES = KEY_BYTES + NONCE_BYTES + PLAIN_BYTES + 16
+"""The size of every sealed slip: the device's public key, the nonce, the padded
+plaintext, the tag."""
 
-EXTENSION = "companion.sealing_key"
+SEALED_FIELD = "sealed"
+"""The form field of a slip sealed on the device: base64url, no padding."""
+
+EXTENSION = "companion.sealing_keys"
 
 
 class Mode(StrEnum):
@@ -94,57 +114,140 @@ class SealError(ValueError):
         self.status = status
 
 
-# --------------------------------------------------------------------------- the key
+# --------------------------------------------------------------------------- slips
 
 
-class SealingKey:
-    """The key that seals choices: 32 bytes, in this process's memory only."""
+def slip_plaintext(sealing_id: int, chooser: str, choice: str) -> bytes:
+    """What a slip seals: ``[sealing, chooser, choice]`` as JSON, padded with spaces to
+    :data:`PLAIN_BYTES` (JSON ignores them), as ``static/slip.js`` makes it.
 
-    def __init__(self, key: bytes) -> None:
-        if len(key) != 32:
-            raise ValueError("a sealing key is 32 bytes")
-        self._aead = AESGCM(key)
-        self.id = hmac.new(key, b"companion sealing key id", hashlib.sha256).hexdigest()[:16]
-        """A fingerprint of the key, kept with each sealing; it does not reveal the key."""
-
-    @classmethod
-    def from_setting(cls, setting: str | None) -> SealingKey:
-        """The key given in the environment (URL-safe base64 of 32 bytes), or a new one."""
-        if not setting:
-            return cls(os.urandom(32))
-        try:
-            key = base64.urlsafe_b64decode(setting.strip() + "=" * (-len(setting.strip()) % 4))
-        except ValueError as error:
-            raise ValueError("COMPANION_BALLOT_KEY must be URL-safe base64 of 32 bytes") \
-                from error
-        return cls(key)
-
-    def seal(self, choice: str, binding: str) -> bytes:
-        """``choice`` padded to :data:`CHOICE_BYTES` and encrypted, bound to ``binding``."""
-        data = choice.encode("utf-8")
-        if len(data) > CHOICE_BYTES - 2:
-            raise SealError("That choice is too long.")
-        padded = len(data).to_bytes(2, "big") + data + bytes(CHOICE_BYTES - 2 - len(data))
-        nonce = os.urandom(_NONCE)
-        return nonce + self._aead.encrypt(nonce, padded, binding.encode("utf-8"))
-
-    def open(self, blob: bytes, binding: str) -> str:
-        """The choice sealed in ``blob`` (``InvalidTag`` with another key or binding)."""
-        padded = self._aead.decrypt(blob[:_NONCE], blob[_NONCE:], binding.encode("utf-8"))
-        size = int.from_bytes(padded[:2], "big")
-        return padded[2:2 + size].decode("utf-8")
+    >>> plain = slip_plaintext(7, "Rob", "Emily")
+    >>> len(plain), plain[:24]
+    (512, b'[7,"Rob","Emily"]       ')
+    """
+    data = json.dumps([sealing_id, chooser, choice], ensure_ascii=False,
+                      separators=(",", ":")).encode("utf-8")
+    if len(data) > PLAIN_BYTES:
+        raise SealError("That choice is too long.")
+    return data + b" " * (PLAIN_BYTES - len(data))
 
 
-def install_key(app, setting: str | None) -> SealingKey:
-    """Make the app's sealing key (before gunicorn forks its workers, with ``--preload``)."""
-    key = SealingKey.from_setting(setting)
-    app.extensions[EXTENSION] = key
-    return key
+def seal_slip(public_key: bytes, sealing_id: int, chooser: str, choice: str) -> bytes:
+    """A slip sealed to ``public_key`` as a device seals it: a key pair of its own, a
+    random nonce, ``box``; its public key and the nonce go in front."""
+    own = PrivateKey.generate()
+    nonce = random_bytes(NONCE_BYTES)
+    boxed = crypto_box(slip_plaintext(sealing_id, chooser, choice), nonce, public_key,
+                       bytes(own))
+    return bytes(own.public_key) + nonce + boxed
 
 
-def sealing_key() -> SealingKey:
-    """The running app's sealing key."""
+@dataclass(frozen=True)
+class OpenedSlip:
+    """What a sealed slip says."""
+
+    sealing_id: int
+    chooser: str
+    choice: str
+
+
+def open_slip(private_key: bytes, blob: bytes) -> OpenedSlip:
+    """Open a sealed slip with the sealing's private key (``SealError`` when it is not a
+    slip sealed to that key)."""
+    if len(blob) != BLOB_BYTES:
+        raise SealError("That slip could not be read. Reload the page and try again.")
+    theirs, nonce = blob[:KEY_BYTES], blob[KEY_BYTES:KEY_BYTES + NONCE_BYTES]
+    try:
+        plain = crypto_box_open(blob[KEY_BYTES + NONCE_BYTES:], nonce, theirs, private_key)
+        sealing_id, chooser, choice = json.loads(plain.decode("utf-8"))
+    except (CryptoError, ValueError, TypeError):
+        raise SealError("That slip was sealed for another moment: look at your screen "
+                        "again.", 409) from None
+    if not (isinstance(sealing_id, int) and isinstance(chooser, str)
+            and isinstance(choice, str)):
+        raise SealError("That slip could not be read. Reload the page and try again.")
+    return OpenedSlip(sealing_id, chooser, choice)
+
+
+def encode_blob(blob: bytes) -> str:
+    """A sealed slip as the form carries it: base64url without padding (no character of
+    it is escaped in a form body, so the body's size never varies).
+
+    >>> encode_blob(bytes([251, 255]))
+    '-_8'
+    """
+    return base64.urlsafe_b64encode(blob).rstrip(b"=").decode("ascii")
+
+
+def decode_blob(value: str) -> bytes:
+    """The sealed slip a form carries (``SealError`` when it is not one)."""
+    try:
+        blob = base64.urlsafe_b64decode(value + "=" * (-len(value) % 4))
+    except ValueError:
+        blob = b""
+    if len(blob) != BLOB_BYTES:
+        raise SealError("That slip could not be read. Reload the page and try again.")
+    return blob
+
+
+# --------------------------------------------------------------------------- the keys
+
+
+def install_keys(app: Flask, setting: str | None) -> SealingKeys:
+    """Make the app's sealing key store (before gunicorn forks its workers, with
+    ``preload_app``): memory, or the Redis ``COMPANION_SEALING_STORE`` names."""
+    keys = make_store(setting)
+    app.extensions[EXTENSION] = keys
+    return keys
+
+
+def sealing_keys() -> SealingKeys:
+    """The running app's sealing key store."""
     return current_app.extensions[EXTENSION]
+
+
+MADE = "companion.sealing_keys_made"
+"""``Session.info`` key: the key pairs the open transaction made (destroyed if it rolls
+back: a sealing never committed keeps no key)."""
+GONE = "companion.sealing_keys_gone"
+"""``Session.info`` key: the key pairs the open transaction ended (destroyed once it
+commits: a reveal that rolls back keeps its key)."""
+
+
+def _new_key() -> bytes:
+    keys = sealing_keys()
+    try:
+        public = keys.make()
+    except StoreFull as error:
+        raise SealError(f"The server holds as many open votes as it may ({error}): "
+                        "finish one first.", 503) from None
+    db.session.info.setdefault(MADE, []).append((keys, public))
+    return public
+
+
+def _end_key(public: bytes | None) -> None:
+    if public is not None:
+        db.session.info.setdefault(GONE, []).append((sealing_keys(), public))
+
+
+def _destroy(pairs: list[tuple[SealingKeys, bytes]]) -> None:
+    for keys, public in pairs:
+        keys.destroy(public)
+
+
+@event.listens_for(AppSession, "after_commit")
+def _keys_after_commit(session: Session) -> None:
+    if session.in_nested_transaction():  # a savepoint released: the transaction goes on
+        return
+    session.info.pop(MADE, None)
+    _destroy(session.info.pop(GONE, []))
+
+
+@event.listens_for(AppSession, "after_transaction_end")
+def _keys_after_rollback(session: Session, transaction: Any) -> None:
+    if transaction.parent is None and not transaction.nested:
+        session.info.pop(GONE, None)
+        _destroy(session.info.pop(MADE, []))
 
 
 # --------------------------------------------------------------------------- the models
@@ -167,10 +270,10 @@ class Sealing(db.Model):
     choosers: Mapped[list[str]] = mapped_column(JSON)
     choices: Mapped[list[str] | None] = mapped_column(JSON, default=None)
     """What may be chosen (None: any text, which the game checks)."""
-    key_id: Mapped[str] = mapped_column(String(16))
-    """The fingerprint of the key its slips are sealed with."""
+    public_key: Mapped[bytes | None] = mapped_column(LargeBinary(KEY_BYTES), default=None)
+    """The public key its slips are sealed to (its private key: in memory only)."""
     restarted: Mapped[bool] = mapped_column(default=False)
-    """True when a restart lost the key and the choosers were asked again."""
+    """True when a restart lost the private key and the choosers were asked again."""
     revealed: Mapped[bool] = mapped_column(default=False)
     shown: Mapped[dict[str, str] | None] = mapped_column(JSON, default=None)
     """Attributed mode, once revealed: each chooser's choice, in chooser order."""
@@ -228,6 +331,13 @@ class SealedStatus:
     """Attributed, once revealed: each chooser's choice, in chooser order."""
     verdict: str | None = None
     restarted: bool = False
+    public_key: bytes | None = None
+    """The key a device seals its slip to."""
+
+    @property
+    def seal_key(self) -> str:
+        """The public key as the slip form carries it (base64url)."""
+        return encode_blob(self.public_key or b"")
 
     @property
     def expected(self) -> int:
@@ -266,17 +376,20 @@ def latest(game: Game, round_index: int, *, lock: bool = False) -> Sealing | Non
     return db.session.scalar(query)
 
 
-def _stale(sealing: Sealing) -> bool:
-    return not sealing.revealed and sealing.key_id != sealing_key().id
+def lost(sealing: Sealing) -> bool:
+    """True when ``sealing`` is open and the store does not hold its private key (the
+    server restarted since it opened): its slips can never be opened."""
+    return (not sealing.revealed and sealing.verdict is None
+            and (sealing.public_key is None or not sealing_keys().holds(sealing.public_key)))
 
 
 def status(sealing: Sealing) -> SealedStatus:
     """The status of ``sealing``: counts or shown choices only once it is revealed."""
-    stale = _stale(sealing)
+    gone = lost(sealing)
     if sealing.revealed:
         chosen = frozenset(sealing.choosers)
     else:
-        chosen = frozenset() if stale else frozenset(db.session.scalars(
+        chosen = frozenset() if gone else frozenset(db.session.scalars(
             select(Slip.chooser).where(Slip.sealing_id == sealing.id)))
     counts = None
     if sealing.revealed and sealing.mode == Mode.ANONYMOUS:
@@ -289,7 +402,8 @@ def status(sealing: Sealing) -> SealedStatus:
         choices=tuple(sealing.choices) if sealing.choices is not None else None,
         chosen=chosen, revealed=sealing.revealed, counts=counts,
         shown=dict(sealing.shown) if sealing.shown is not None else None,
-        verdict=sealing.verdict, restarted=stale or sealing.restarted)
+        verdict=sealing.verdict, restarted=gone or sealing.restarted,
+        public_key=sealing.public_key)
 
 
 def statuses(game: Game, round_index: int) -> list[SealedStatus]:
@@ -302,33 +416,48 @@ def statuses(game: Game, round_index: int) -> list[SealedStatus]:
 
 def open_sealing(game: Game, round_index: int, step: str, mode: Mode,
                  choosers: Sequence[str], choices: Sequence[str] | None = None) -> Sealing:
-    """Open the round's next sealing (the stage after its latest)."""
+    """Open the round's next sealing (the stage after its latest), with a key pair of its own."""
     if not choosers:
         raise SealError("Nobody is there to choose.", 409)
     before = latest(game, round_index)
+    public = _new_key()
     sealing = Sealing(game_id=game.id, round_index=round_index,
                       stage=before.stage + 1 if before else 1, step=step, mode=str(mode),
                       choosers=list(choosers),
                       choices=list(choices) if choices is not None else None,
-                      key_id=sealing_key().id, revealed=False)
+                      public_key=public, revealed=False)
     try:
         with db.session.begin_nested():
             db.session.add(sealing)
     except IntegrityError:  # another screen opened this stage a moment earlier
+        sealing_keys().destroy(public)
         raise SealError("That was opened a moment ago. Look again.", 409) from None
     bump(game.table)
     return sealing
 
 
-def _binding(sealing: Sealing, chooser: str) -> str:
-    return f"{sealing.id}/{chooser}"
+RESTARTED = "The server restarted: please choose again."
 
 
-def seal(game: Game, sealing: Sealing, chooser: str, choice: str) -> bool:
+def void(game: Game, sealing: Sealing) -> None:
+    """A sealing whose private key is lost: drop its slips, give it a new key pair, mark it
+    ``restarted`` (every screen says so), raise the table's version."""
+    db.session.execute(delete(Slip).where(Slip.sealing_id == sealing.id))
+    _end_key(sealing.public_key)
+    sealing.public_key = _new_key()
+    sealing.restarted = True
+    bump(game.table)
+
+
+def seal(game: Game, sealing: Sealing, chooser: str, choice: str,
+         blob: bytes | None = None) -> bool:
     """Seal ``chooser``'s ``choice``; the last choice reveals the sealing. Returns True then.
 
-    The caller has locked the round (or the sealing): choices of one
-    sealing take turns, so the one that completes it sees every other.
+    ``blob`` is the slip as the device sealed it (:func:`open_slip` checked it): it is
+    kept as sent when it says this ``choice``; otherwise (no JavaScript on the device, or
+    the game wrote the choice its own way) the server seals ``choice`` the same way.
+    The caller has locked the round (or the sealing): choices of one sealing take
+    turns, so the one that completes it sees every other.
     """
     if sealing.revealed or sealing.verdict is not None:
         raise SealError("This was settled a moment ago. Look at your screen again.", 409)
@@ -338,36 +467,39 @@ def seal(game: Game, sealing: Sealing, chooser: str, choice: str) -> bool:
         raise SealError("That is not one of the choices.")
     if sealing.mode == Mode.ANONYMOUS and len(choice) > NAME_LENGTH:
         raise SealError("That choice is too long.")
-    key = sealing_key()
-    if _stale(sealing):
-        # The server restarted: the slips sealed with the lost key cannot be opened.
-        db.session.execute(delete(Slip).where(Slip.sealing_id == sealing.id))
-        sealing.key_id = key.id
-        sealing.restarted = True
+    if lost(sealing):
+        if blob is not None:  # sealed to a key that is gone: it can never be opened
+            raise SealError(RESTARTED, 409)
+        void(game, sealing)  # (the old slips can never be opened: they go)
+    private = sealing_keys().private_key(sealing.public_key)
+    if private is None:  # pragma: no cover - destroyed this very moment by another worker
+        raise SealError(RESTARTED, 409)
+    if blob is None or open_slip(private, blob) != OpenedSlip(sealing.id, chooser, choice):
+        blob = seal_slip(sealing.public_key, sealing.id, chooser, choice)
     try:
         with db.session.begin_nested():
-            db.session.execute(insert(Slip).values(
-                sealing_id=sealing.id, chooser=chooser,
-                blob=key.seal(choice, _binding(sealing, chooser))))
+            db.session.execute(insert(Slip).values(sealing_id=sealing.id, chooser=chooser,
+                                                   blob=blob))
     except IntegrityError:
         raise SealError(f"{chooser} has chosen already: one choice each.", 409) from None
     made = set(db.session.scalars(select(Slip.chooser).where(Slip.sealing_id == sealing.id)))
     complete = made >= set(sealing.choosers)
     if complete:
-        _reveal(sealing)
+        _reveal(sealing, private)
     bump(game.table)
     return complete
 
 
-def _reveal(sealing: Sealing) -> None:
-    """Every choice is in: open them, write the result, delete the sealed slips."""
-    key = sealing_key()
+def _reveal(sealing: Sealing, private: bytes) -> None:
+    """Every choice is in: open them, write the result, delete the slips, end the key."""
     slips = db.session.execute(select(Slip.chooser, Slip.blob)
                                .where(Slip.sealing_id == sealing.id)).all()
-    try:
-        opened = {chooser: key.open(blob, _binding(sealing, chooser)) for chooser, blob in slips}
-    except InvalidTag:  # pragma: no cover - the key is checked before any slip is sealed
-        raise SealError("The sealed choices could not be opened: choose again.", 409) from None
+    opened = {}
+    for chooser, blob in slips:
+        slip = open_slip(private, blob)
+        if (slip.sealing_id, slip.chooser) != (sealing.id, chooser):  # pragma: no cover
+            raise SealError("A sealed choice was not its chooser's: choose again.", 409)
+        opened[chooser] = slip.choice
     if sealing.mode == Mode.ANONYMOUS:
         choices = sealing.choices or sorted(set(opened.values()))
         counts = {c: 0 for c in choices}
@@ -378,6 +510,7 @@ def _reveal(sealing: Sealing) -> None:
     else:
         sealing.shown = {c: opened[c] for c in sealing.choosers}
     db.session.execute(delete(Slip).where(Slip.sealing_id == sealing.id))
+    _end_key(sealing.public_key)
     sealing.revealed = True
     db.session.flush()
 
@@ -385,12 +518,14 @@ def _reveal(sealing: Sealing) -> None:
 def set_verdict(game: Game, sealing: Sealing, verdict: str) -> None:
     """Record a choice made instead of the slips (a card cut); the slips go unread."""
     db.session.execute(delete(Slip).where(Slip.sealing_id == sealing.id))
+    _end_key(sealing.public_key)
     sealing.verdict = verdict
     bump(game.table)
 
 
 def drop(game: Game, sealing: Sealing) -> None:
     """Forget an open sealing, with any slips in it, unread."""
+    _end_key(sealing.public_key)
     for model in (Slip, Tally):
         db.session.execute(delete(model).where(model.sealing_id == sealing.id)
                            .execution_options(synchronize_session=False))
@@ -402,10 +537,13 @@ def drop(game: Game, sealing: Sealing) -> None:
 
 def discard(game: Game, round_index: int) -> None:
     """Forget every sealing of a round (it was undone, or someone showed cards early)."""
-    ids = list(db.session.scalars(select(Sealing.id).where(
-        Sealing.game_id == game.id, Sealing.round_index == round_index)))
-    if not ids:
+    found = db.session.execute(select(Sealing.id, Sealing.public_key).where(
+        Sealing.game_id == game.id, Sealing.round_index == round_index)).all()
+    if not found:
         return
+    ids = [sealing_id for sealing_id, _public in found]
+    for _sealing_id, public in found:
+        _end_key(public)
     # Children first: correct even where foreign keys are not enforced.
     for model in (Slip, Tally):
         db.session.execute(delete(model).where(model.sealing_id.in_(ids))
@@ -414,6 +552,56 @@ def discard(game: Game, round_index: int) -> None:
                        .execution_options(synchronize_session=False))
     db.session.expire_all()
     bump(game.table)
+
+
+# --------------------------------------------------------------------------- after a restart
+
+
+def void_lost() -> int:
+    """Void every open sealing whose private key the store does not hold (the server
+    restarted since it opened, or its keys were lost): its slips go, it gets a new key
+    pair and is marked ``restarted``, its table's version rises, all in one commit.
+    Returns how many; a database without the tables yet (before ``flask db upgrade``)
+    has none."""
+    try:
+        open_ones = db.session.scalars(select(Sealing).where(
+            Sealing.revealed.is_(False), Sealing.verdict.is_(None))).all()
+        voided = 0
+        for sealing in open_ones:
+            if lost(sealing):
+                void(db.session.get(Game, sealing.game_id), sealing)
+                voided += 1
+        db.session.commit()
+        return voided
+    except SQLAlchemyError as error:
+        db.session.rollback()
+        log.warning("open sealings not checked for lost keys: %s", error)
+        return 0
+
+
+class VoidLostOnFirstRequest:
+    """Wrap a WSGI app: before this process answers its first request, void the sealings
+    a restart left without their keys (:func:`void_lost`), so that every screen, whose
+    event stream comes back to the new process, hears of it at once."""
+
+    def __init__(self, wsgi: Any, app: Flask) -> None:
+        self.wsgi = wsgi
+        self.app = app
+        self.done = False
+        self._lock = threading.Lock()
+
+    def __call__(self, environ: dict[str, Any], start_response: Any) -> Any:
+        """Void the lost sealings once (the first request waits for it), then answer."""
+        if not self.done:
+            with self._lock:
+                if not self.done:
+                    with self.app.app_context():
+                        voided = void_lost()
+                    if voided:
+                        log.warning("%d open sealing(s) voided: their keys were lost "
+                                    "(a restart); their choosers are asked again", voided)
+                    self.done = True
+        return self.wsgi(environ, start_response)
 
 
 def scrub() -> None:
@@ -447,7 +635,8 @@ def scrub() -> None:
         log.warning("sealed-choice scrub skipped: %s", error)
 
 
-__all__ = ["BLOB_BYTES", "CHOICE_BYTES", "Mode", "SealError", "SealedStatus", "Sealing",
-           "SealingKey", "Slip", "Tally", "discard", "drop", "install_key", "latest",
-           "open_sealing", "scrub", "seal", "sealing_key", "sealings_of", "set_verdict",
-           "status", "statuses"]
+__all__ = ["BLOB_BYTES", "PLAIN_BYTES", "SEALED_FIELD", "Mode", "OpenedSlip", "SealError",
+           "SealedStatus", "Sealing", "Slip", "Tally", "VoidLostOnFirstRequest", "decode_blob",
+           "discard", "drop", "encode_blob", "install_keys", "latest", "lost", "open_sealing",
+           "open_slip", "scrub", "seal", "seal_slip", "sealing_keys", "sealings_of",
+           "set_verdict", "slip_plaintext", "status", "statuses", "void", "void_lost"]

@@ -338,18 +338,19 @@ def check_slip(status: VoteStatus, voter: str, target: str, stage: int | None) -
 
 
 def cast(game: Game, round_index: int, voter: str, target: str, *,
-         stage: int | None = None) -> bool:
+         stage: int | None = None, blob: bytes | None = None) -> bool:
     """Drop ``voter``'s slip naming ``target`` in the round's current stage.
 
     ``stage``, when given, is the stage the slip was shown for: a slip for
-    an earlier stage is refused. The last slip of a stage reveals it and, on
+    an earlier stage is refused. ``blob``: the slip as the phone sealed it
+    (:func:`companion.store.sealed.seal`). The last slip of a stage reveals it and, on
     a tie, opens the next stage in the same transaction. Returns True when
     this slip was the last one (the stage is revealed).
     """
     current = sealed.latest(game, round_index, lock=True)
     check_slip(vote_status(game, round_index), voter, target, stage)
     assert current is not None
-    revealed = sealed.seal(game, current, voter, target)
+    revealed = sealed.seal(game, current, voter, target, blob)
     if revealed:
         _after_reveal(game, round_index)
     return revealed

@@ -60,8 +60,12 @@ WATCH_EVERY = 0.5
 """Seconds between two reads of the open streams' tables' versions."""
 LIFETIME = 300.0
 """Seconds a stream lasts; the browser opens the next one at once."""
-RETRY_MS = 2000
-"""How long a browser waits before it opens a stream again when one drops."""
+RETRY_MS = 500
+"""How long a browser waits before it opens a stream again when one drops: after a restart
+the screens hear the new process within half a second of its start (it voids the votes
+whose keys were lost and raises their tables' versions: every screen says so at once);
+while the server is down, each screen tries twice a second, at the cost of a refused
+connection each time."""
 SPREAD = 0.2
 """Seconds over which the screens of a table hear of one change (at random)."""
 FULL = "event: full\ndata: \n\n"

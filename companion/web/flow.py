@@ -239,7 +239,8 @@ class SealedStep:
     in_text: ClassVar[str] = "Your slip is in."
     """What the chooser sees once their choice is sealed (never the choice)."""
     restart_text: ClassVar[str] = "The server restarted: please choose again."
-    """What every screen says when a restart lost the sealed choices."""
+    """What the slip says when a restart lost the sealed choices (empty: the game's own
+    status says it)."""
 
     def waiting_text(self, status: SealedStatus) -> str:
         """What a screen with no choice to make says while the others choose."""
@@ -253,8 +254,12 @@ class SealedStep:
         """What ``chooser`` may choose now, for the widget."""
         raise NotImplementedError
 
-    def drop(self, act: Any, chooser: str, choice: str, stage: int | None) -> bool:
-        """Check and seal ``chooser``'s choice (SealError); True when it revealed the choices."""
+    def drop(self, act: Any, chooser: str, choice: str, stage: int | None,
+             blob: bytes | None = None) -> bool:
+        """Check and seal ``chooser``'s choice (SealError); True when it revealed the choices.
+
+        ``blob`` is the slip as the device sealed it (opened and checked already): it is
+        kept as sent (see ``companion.store.sealed.seal``)."""
         raise NotImplementedError
 
 

@@ -2,11 +2,16 @@
 screen for a player without a phone, and the status everyone sees.
 
 A slip is chosen on the device (big radio tiles: nothing is sent while a
-player makes up their mind) and dropped with one tap. Nothing any response
-holds depends on the choice: the slip only says "your slip is in", every
-screen shows only who is in until the last choice reveals them all, and the
-choice travels in the body of a POST to a URL that names no choice. Every
-response here is ``Cache-Control: no-store``, and slips keep no htmx history.
+player makes up their mind) and dropped with one tap. The device seals it
+before it is sent (``static/slip.js``: see :mod:`companion.store.sealed`), so
+the request carries the choice only sealed, in a body of the same size
+whoever it names, to a URL that names no choice. Without JavaScript the
+choice goes in clear (the slip says so), in a value padded to
+:data:`PADDED_CHARS` characters as the form sends it (:func:`padded`): the
+body's size still tells nothing. Nothing any response holds depends on the
+choice: the slip only says "your slip is in", every screen shows only who is
+in until the last choice reveals them all. Every response here is
+``Cache-Control: no-store``, and slips keep no htmx history.
 
 A game's flow names its sealed steps (``GameFlow.sealed_steps``); its
 round templates include ``vote/_slip.html`` with a :class:`Slip` from
@@ -15,6 +20,7 @@ round templates include ``vote/_slip.html`` with a :class:`Slip` from
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import Any
 
@@ -29,6 +35,43 @@ from .limits import wrong_codes
 bp = Blueprint("vote", __name__)
 
 SEALED = "/t/<code>/games/<int:number>/sealed/<step>"
+
+PADDED_CHARS = 488
+"""A choice's radio value, padded, as a form body carries it: a 40-character name of
+4-byte characters takes 480 (each byte escaped: ``%F0``), the space before the dots 1."""
+
+_UNRESERVED = re.compile(r"[A-Za-z0-9*\-._ ]")
+_PADDING = re.compile(r" \.*\Z")
+
+
+def form_length(value: str) -> int:
+    """How many characters ``value`` takes in a form body (application/x-www-form-urlencoded:
+    letters, digits, ``*-._`` as they are, a space as ``+``, any other byte as ``%XX``).
+
+    >>> form_length("Emily"), form_length("Zoë"), form_length("a b~")
+    (5, 8, 6)
+    """
+    return sum(1 if _UNRESERVED.match(c) else 3 * len(c.encode("utf-8")) for c in value)
+
+
+def padded(choice: str) -> str:
+    """A choice as a slip's radio value: a space and dots after it, so that it takes
+    :data:`PADDED_CHARS` characters in the form's body whatever it names.
+
+    >>> padded("Rob")[:8], form_length(padded("Rob")) == form_length(padded("Emily")) == 488
+    ('Rob ....', True)
+    """
+    return f"{choice} " + "." * max(0, PADDED_CHARS - 1 - form_length(choice))
+
+
+def unpadded(value: str) -> str:
+    """The choice a radio value names (:func:`padded`'s dots taken off; a value sent
+    unpadded is the choice itself).
+
+    >>> unpadded(padded("Jr.")), unpadded("Emily")
+    ('Jr.', 'Emily')
+    """
+    return _PADDING.sub("", value)
 
 
 @bp.after_request
@@ -59,6 +102,13 @@ class Slip:
         if self.chooser in self.status.chosen:
             return "in"
         return "waiting"
+
+    @property
+    def chooser_name(self) -> str:
+        """Who the slip is for (the plaintext names them: slip.js)."""
+        return self.chooser or ""
+
+    padded = staticmethod(padded)
 
     @property
     def dom_id(self) -> str:
@@ -119,10 +169,39 @@ def _stage(form: Any) -> int | None:
 
 
 def _drop(act: Act, step: SealedStep, chooser: str) -> None:
-    """Seal ``chooser``'s choice (``SealError`` when refused); scrub after a reveal."""
+    """Seal ``chooser``'s choice (``SealError`` when refused); scrub after a reveal.
+
+    A slip sealed on the device is opened at once to check it: it must be sealed to
+    the open sealing, for this chooser; the game then checks the choice. A sealing
+    whose key a restart lost is voided instead (the screens say so: choose again).
+    """
     if act.view.phase not in step.phases:
         raise sealed.SealError("There is no slip to drop now: the round has moved on.", 409)
-    revealed = step.drop(act, chooser, act.form.get("choice", ""), _stage(act.form))
+    stage = _stage(act.form)
+    blob = None
+    choice = unpadded(act.form.get("choice", ""))
+    if act.form.get(sealed.SEALED_FIELD):
+        blob = sealed.decode_blob(act.form[sealed.SEALED_FIELD])
+        sealing = sealed.latest(act.game, act.draft.round_index, lock=True)
+        if sealing is None or not step.status(act.view) or sealing.revealed \
+                or sealing.verdict is not None:
+            raise sealed.SealError("There is no slip to drop now: look at your screen "
+                                   "again.", 409)
+        if sealed.lost(sealing):
+            sealed.void(act.game, sealing)
+            return
+        private = sealed.sealing_keys().private_key(sealing.public_key)
+        if private is None:  # pragma: no cover - ended this moment by another worker
+            raise sealed.SealError(sealed.RESTARTED, 409)
+        slip = sealed.open_slip(private, blob)
+        if slip.sealing_id != sealing.id:  # pragma: no cover - another key opens nothing
+            raise sealed.SealError("That slip was for an earlier moment: look at your "
+                                   "screen again.", 409)
+        if slip.chooser != chooser:
+            raise sealed.SealError(f"That slip is not {chooser}'s: reload the page and "
+                                   "try again.", 403)
+        choice = slip.choice
+    revealed = step.drop(act, chooser, choice, stage, blob)
     if revealed:
         act.after_commit.append(sealed.scrub)
 
@@ -185,7 +264,7 @@ def private_slip(act: Act, step: str):
         return _private_page(act.view, sealed_step, status=409,
                              error=f"{chooser}'s phone holds their seat: {chooser} chooses on "
                                    "the phone. (If the phone is lost, free the seat first.)")
-    if "choice" not in act.form:
+    if "choice" not in act.form and sealed.SEALED_FIELD not in act.form:  # picked, not dropped
         return _private_page(act.view, sealed_step, chooser=chooser)
     try:
         _drop(act, sealed_step, chooser)
@@ -196,4 +275,5 @@ def private_slip(act: Act, step: str):
                             step=step, done=1), code=303)
 
 
-__all__ = ["SEALED", "Slip", "bp", "slip_for"]
+__all__ = ["PADDED_CHARS", "SEALED", "Slip", "bp", "form_length", "padded", "slip_for",
+           "unpadded"]

@@ -89,30 +89,39 @@ class _LateApp:
 
     def __init__(self) -> None:
         self.app = None
+        self.config: dict = {}
+        """The settings the app is made with (and made again with, at a restart)."""
 
     def __call__(self, environ, start_response):
         return self.app(environ, start_response)
 
 
 @pytest.fixture(scope="session")
-def live_server(tmp_path_factory) -> Iterator[str]:
+def live_wsgi() -> _LateApp:
+    """What the live server serves: the app of the moment (a restart makes another)."""
+    return _LateApp()
+
+
+@pytest.fixture(scope="session")
+def live_server(tmp_path_factory, live_wsgi) -> Iterator[str]:
     """The companion served on 127.0.0.1 and a free port; yields its base URL."""
     from werkzeug.serving import make_server
 
     from companion import create_app
     from companion.extensions import db
 
-    wsgi = _LateApp()
+    wsgi = live_wsgi
     server = make_server("127.0.0.1", 0, wsgi, threaded=True)
     base_url = f"http://127.0.0.1:{server.server_port}"
     database = tmp_path_factory.mktemp("browser-db") / "companion.sqlite"
-    app = create_app({
+    wsgi.config = {
         "TESTING": True,
         "SECRET_KEY": "browser-tests",
         "SQLALCHEMY_DATABASE_URI": f"sqlite:///{database}",
         "COMPANION_PUBLIC_URL": base_url,
         "PUBLIC_URL": base_url,
-    })
+    }
+    app = create_app(wsgi.config)
     with app.app_context():
         db.create_all()
     wsgi.app = app
@@ -121,6 +130,31 @@ def live_server(tmp_path_factory) -> Iterator[str]:
     yield base_url
     server.shutdown()
     thread.join(timeout=5)
+
+
+@pytest.fixture
+def restart_server(live_server, live_wsgi) -> Callable[[], float]:
+    """``restart_server()``: the live server restarts, as a server process would on the same
+    database: a new app (with a new, empty sealing key store) answers from now on, and the
+    old one's event streams end (their connections close, as a stopped process's do).
+    Returns the moment (``time.monotonic()``) the new app answers."""
+    import time
+
+    from companion import create_app
+    from companion.web.doorbell import EXTENSION
+
+    def restart() -> float:
+        old = live_wsgi.app
+        live_wsgi.app = create_app(live_wsgi.config)
+        serving = time.monotonic()
+        bell = old.extensions[EXTENSION]
+        bell.stopping = lambda: True
+        with bell._lock:
+            for table in bell._bells.values():
+                table.rung.notify_all()
+        return serving
+
+    return restart
 
 
 @pytest.fixture(scope="session")

@@ -11,13 +11,14 @@ Imported as ``tests.web.tables`` (as ``tests.conftest`` is: the suite runs with
 
 from __future__ import annotations
 
+import hashlib
 import itertools
 import re
 from collections.abc import Callable, Iterable
 from urllib.parse import urlsplit
 
 from companion.extensions import db, limiter
-from companion.store import ALPHABET, queries
+from companion.store import ALPHABET, queries, sealed, sealing_keys
 from companion.store import rounds as round_store
 from companion.web import versions
 
@@ -168,6 +169,11 @@ def fresh(app, actions, monkeypatch):
     monkeypatch.setattr("companion.store.changes.new_code", lambda: next(codes))
     keys = (f"key{n:040d}" for n in itertools.count())
     monkeypatch.setattr("companion.store.changes.new_key", lambda: next(keys))
+    # The sealings' key pairs too (their public keys are in the slip forms), in a new store.
+    seeds = (hashlib.sha256(b"sealing %d" % n).digest() for n in itertools.count())
+    monkeypatch.setattr(sealing_keys.PrivateKey, "generate",
+                        classmethod(lambda cls: cls(next(seeds))))
+    sealed.install_keys(app, None)
     with app.app_context():
         db.session.remove()
         db.drop_all()

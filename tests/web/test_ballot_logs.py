@@ -4,7 +4,7 @@ Two runs of the app under gunicorn (as the Procfile starts it), with the same
 voters dropping their slips in the same order but naming different players
 (the same final counts): the access logs are identical, line for line, apart
 from the timestamps and the client ports. Every request of the vote is in
-them: the phones' slips, their live polls and the tablet's.
+them: the phones' slips (sealed on the phone), their live polls and the tablet's.
 """
 
 from __future__ import annotations
@@ -21,6 +21,8 @@ import urllib.request
 from pathlib import Path
 
 import pytest
+
+from tests.conftest import sealed_fields
 
 ROOT = Path(__file__).resolve().parents[2]
 BIN = Path(sys.executable).parent
@@ -129,8 +131,11 @@ def run(tmp_path: Path, slips: dict[str, str]) -> list[str]:
             v = version()
             for phone in phones.values():  # every screen polls, as app.js does
                 phone.get(f"/t/{code}/seat/round?v={v}", htmx=True)
+            # Sealed on the phone, to the key its slip form shows (as static/slip.js does).
+            _, page = phones[voter].get(f"/t/{code}/seat/round", htmx=True)
             status, _ = phones[voter].post(f"/t/{code}/games/1/sealed/vote",
-                                           {"choice": target, "stage": "1"}, htmx=True)
+                                           {**sealed_fields(page, target), "stage": "1"},
+                                           htmx=True)
             assert status == 200
             keeper.get(f"/t/{code}/round?v={v}", htmx=True)
             keeper.get(f"/t/{code}/scoreboard?v={v}", htmx=True)

@@ -21,6 +21,7 @@ from companion.rules import trefeltromp as rules
 from companion.store import queries, sealed
 from companion.store import rounds as round_store
 from companion.web.games.trefeltromp import FLOW
+from tests.conftest import sealed_fields
 from tests.web.tables import HTMX, GameAtTable, as_logged, every_screen, fresh
 
 pytestmark = pytest.mark.db
@@ -90,11 +91,13 @@ class Game(GameAtTable):
 
     def lay(self, name: str, card: str, *, client=None, htmx=False, stage=None):
         step = self.view().phase.value
-        data = {"choice": card}
+        phone = client or self.phones[name]
+        page = phone.get(f"/t/{self.code}/seat/round", headers=HTMX).get_data(as_text=True)
+        data = sealed_fields(page, card) or {"choice": card}  # sealed as slip.js does
         if stage is not None:
             data["stage"] = str(stage)
         return self.actions.post(f"/t/{self.code}/games/1/sealed/{step}", data,
-                                 client=client or self.phones[name],
+                                 client=phone,
                                  headers=HTMX if htmx else {})
 
     def reveal(self, cards: dict[str, str]) -> None:
@@ -399,7 +402,7 @@ def test_each_player_in_lays_a_card_on_a_tarot_picker_and_all_turn_together(game
     game.to_banen()
     ann = game.phone("Ann")
     assert 'data-phase="banen"' in ann and 'data-testid="tarot-picker"' in ann
-    picker = re.findall(r'name="choice" value="([^"]+)"', ann)
+    picker = re.findall(r'name="choice" value="([^" ]+) \.*"', ann)
     assert picker[:3] == ["Fool", "I", "II"] and picker[21] == "XXI" and len(picker) == 78
     assert picker[22:36] == ["A♠", "2♠", "3♠", "4♠", "5♠", "6♠", "7♠", "8♠", "9♠", "10♠",
                              "P♠", "N♠", "Q♠", "K♠"]
@@ -486,7 +489,7 @@ def test_a_card_shown_earlier_in_the_hand_is_refused_by_anyone(game):
     unchanged(game, before)
     picker = game.phone("Cy")
     assert re.search(r'<label class="pick tarot taken"><input type="radio" name="choice" '
-                     r'value="K♥" data-testid="card-K♥" disabled>', picker)
+                     r'value="K♥ \.*" data-testid="card-K♥" disabled>', picker)
 
 
 def test_one_card_each_and_only_the_players_still_in(game):
@@ -509,6 +512,26 @@ def test_a_slip_for_another_reveal_or_no_reveal_is_refused(game):
                               client=game.phones["Ann"]), 409, "no slip to drop now")
     refused(game.actions.post(f"/t/{game.code}/games/1/sealed/vote", {"choice": "XXI"},
                               client=game.phones["Ann"]), 404, "no such choice")
+
+
+def test_a_restart_mid_reveal_asks_for_the_cards_again_on_every_screen(app, game):
+    game.to_banen()
+    game.reveal({"Ann": "XXI"})
+    assert "1 of 3</strong> cards in" in game.tablet()
+    before = game.version()
+    sealed.install_keys(app, None)  # a new server process: an empty key store …
+    app.wsgi_app.done = False  # … whose first request voids the reveal whose key is lost
+    tablet = game.tablet()
+    assert game.version() == before + 1, "every open screen hears of it at once"
+    assert "The server restarted: everyone lays their card again." in tablet
+    assert "0 of 3</strong> cards in" in tablet
+    for name in ("Ann", "Bo", "Cy"):
+        phone = game.phone(name)
+        assert "The server restarted: please lay your card again." in phone
+        assert 'data-step="choose"' in phone
+    game.reveal({"Ann": "XXI", "Bo": "K♥", "Cy": "2♣"})
+    assert game.facts()["shows"] == [{"Ann": "XXI", "Bo": "K♥", "Cy": "2♣"}]
+    assert "restarted" not in game.tablet()
 
 
 def test_a_card_laid_by_two_players_is_laid_again_by_those_two(game):

@@ -321,7 +321,8 @@ class RevealStep(SealedStep):
         taken = getattr(view, "taken", frozenset())
         return [card for card in forms.PICKER.cards if card not in taken]
 
-    def drop(self, act: Any, chooser: str, choice: str, stage: int | None) -> bool:
+    def drop(self, act: Any, chooser: str, choice: str, stage: int | None,
+             blob: bytes | None = None) -> bool:
         """Check the card and seal it; the last card turns them all over (in this commit)."""
         view = act.view
         status = view.sealing
@@ -347,7 +348,7 @@ class RevealStep(SealedStep):
             raise sealed.SealError(f"{card} is the card {owner} laid at this reveal: pick "
                                    "yours.")
         sealing = sealed.latest(act.game, act.draft.round_index, lock=True)
-        revealed = sealed.seal(act.game, sealing, chooser, card)
+        revealed = sealed.seal(act.game, sealing, chooser, card, blob)
         if revealed:
             turn_over(act, view, dict(sealing.shown or {}))
         return revealed

@@ -240,7 +240,7 @@ class VoteStep(SealedStep):
     name = "vote"
     slip_template = "tromplemond/_slip_choices.html"
     phases = (Phase.VOTE,)
-    restart_text = "The server restarted: please vote again."
+    restart_text = ""  # the vote's status says it, on every screen (_vote.html)
 
     def waiting_text(self, status: sealed.SealedStatus) -> str:
         """ "Nick and Emily are deciding…" while a tie-break is out of this player's hands."""
@@ -256,9 +256,11 @@ class VoteStep(SealedStep):
         vote = getattr(view, "vote", None)
         return list(vote.targets(chooser)) if vote is not None else []
 
-    def drop(self, act: Any, chooser: str, choice: str, stage: int | None) -> bool:
+    def drop(self, act: Any, chooser: str, choice: str, stage: int | None,
+             blob: bytes | None = None) -> bool:
         """Drop the slip; a tie opens the next stage in the same transaction."""
-        return store.cast(act.game, act.draft.round_index, chooser, choice, stage=stage)
+        return store.cast(act.game, act.draft.round_index, chooser, choice, stage=stage,
+                          blob=blob)
 
 
 VOTE = VoteStep()
