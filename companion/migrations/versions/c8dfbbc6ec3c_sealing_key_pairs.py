@@ -7,7 +7,7 @@ with the old key: they are deleted, and the sealing is voided at the server's
 first request (a new key pair, ``restarted``: its choosers choose again).
 
 Revision ID: c8dfbbc6ec3c
-Revises: e5f6a7b8c9d0
+Revises: 7c4e19a2b5d3
 Create Date: 2026-11-27 19:40:00.000000
 
 """
@@ -17,7 +17,7 @@ import sqlalchemy as sa
 
 # revision identifiers, used by Alembic.
 revision = 'c8dfbbc6ec3c'
-down_revision = 'e5f6a7b8c9d0'
+down_revision = '7c4e19a2b5d3'
 branch_labels = None
 depends_on = None
 
