@@ -21,6 +21,7 @@ from flask import Blueprint, abort, jsonify, request
 from ..extensions import csrf, db
 from ..rules import RuleError, game_module, replay
 from ..rules import evening as ledger_of
+from ..rules.common import whole_number
 from ..store import ENDED, NAME_LENGTH, RECORD_FIELDS, changes, evenings
 from .flow import flow_for
 from .forms import MAX_SEATS, FormError, clean_name
@@ -136,6 +137,13 @@ def import_game():
                  game_url=public_url("games.game", code=table.code, number=game.number))
 
 
+def _within_the_store(paid: Any) -> None:
+    """RuleError, worded as the rules word a payment's, for a payment (the rules read it)
+    larger than a payment row holds: the record is refused whole, as one they refuse."""
+    for number, (_payer, _payee, amount) in enumerate(paid or (), 1):
+        whole_number(amount, f"payment {number}: the amount", maximum=evenings.AMOUNT_LIMIT)
+
+
 @bp.post("/evenings")
 @api_calls
 def import_evening():
@@ -148,6 +156,7 @@ def import_evening():
     record = read_json_body("an evening record")
     try:
         result = ledger_of(record)
+        _within_the_store(record.get("paid"))
     except RuleError as error:
         abort(400, str(error))
     games = record.get("games") or []
