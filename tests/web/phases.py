@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from urllib.parse import urlsplit
 
 from flask.testing import FlaskClient
 
@@ -245,7 +246,55 @@ TREMP = _phases("tremp", tremp.start, tremp.PLAYERS, {
 })
 
 
-PHASES: list[Phase] = [*TROMPLEMOND, *CLUMOND, *TRUMPLESTILTSKIN, *TREFELTROMP, *TREMP]
-"""Every phase of every game."""
+# --------------------------------------------------------------------------- imported
+
+
+LARGEST = 2**53 - 1
+"""The largest number an imported record may hold (``companion.web.api.EXACT``)."""
+
+LARGE_EVENING = {
+    "evening": "Large", "unit": "GBP", "paid": [["Cy", "Ann", 2**31 - 1]],
+    "games": [
+        {"game": "clumond", "players": ["Ann", "Bo", "Cy"], "first_dealer": "Cy",
+         "options": {"rounds": 1, "chip_value": LARGEST},
+         "rounds": [{"tricks": {"Ann": 3, "Bo": 4, "Cy": 6},
+                     "declared": {"Ann": 3, "Bo": 8, "Cy": 1}}]},
+        {"game": "tromplemond", "players": list(tromplemond.PLAYERS),
+         "options": {"joining_fee": LARGEST, "tromp_stake": LARGEST},
+         "rounds": [{"hands": {"Rob": {"public": ["K♥", "10♠"], "secret": ["Q♥", "J♦", "K♠"]},
+                               "Sam": {"points": 26, "public_jacks": 0, "secret_jacks": 0},
+                               "Nick": {"public": ["J♥", "A♦"],
+                                        "secret": ["J♠", "A♠", "10♥"]}},
+                     "voted_off": "Emily", "called": ["Nick"]}]}]}
+"""An evening of a finished Clumond whose chip is worth the most a record holds, and a
+Tromplemond being played with the largest fee and stake, and the largest payment kept."""
+
+
+def _imported(record: dict, player: str) -> Callable[..., Place]:
+    """A table made by importing the evening ``record``: the scorekeeper takes it over with
+    its recovery code, and a phone claims ``player``'s seat."""
+
+    def build(actions) -> Place:
+        answer = actions.app.test_client().post("/api/evenings", json=record)
+        assert answer.status_code == 201, answer.get_json()
+        made = answer.get_json()
+        code = urlsplit(made["table_url"]).path.rsplit("/", 1)[-1]
+        taken = actions.post("/recover", {"code": code, "recovery": made["recovery_code"]})
+        assert taken.status_code == 303, taken.get_data(as_text=True)
+        players = list(dict.fromkeys(p for game in record["games"] for p in game["players"]))
+        phone, claimed = actions.claim(code, players.index(player) + 1)
+        assert claimed.status_code == 303, claimed.get_data(as_text=True)
+        return Place(code, phone, players.index(player) + 1)
+
+    return build
+
+
+IMPORTED = [Phase("tromplemond", "imported evening of the largest numbers",
+                  _imported(LARGE_EVENING, "Sam"))]
+
+
+PHASES: list[Phase] = [*TROMPLEMOND, *CLUMOND, *TRUMPLESTILTSKIN, *TREFELTROMP, *TREMP,
+                       *IMPORTED]
+"""Every phase of every game, and a table made by an import."""
 
 __all__ = ["PHASES", "Phase", "Place"]

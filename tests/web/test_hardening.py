@@ -145,3 +145,36 @@ def test_an_imported_payment_of_the_most_the_app_keeps_is_kept(app, client):
     record = client.get(response.get_json()["evening_url"].removeprefix("http://localhost")
                         + "/evening.json").get_json()
     assert record["paid"] == [["Rob", "Sam", AMOUNT_LIMIT]] and tables(app) == 1
+
+
+@pytest.mark.parametrize("record", [
+    {"game": "clumond", "players": ["Ann", "Bo", "Cy"], "options": {"chip_value": 9 * 10**4299},
+     "rounds": [{"tricks": {"Ann": 3, "Bo": 4, "Cy": 6}, "declared": {"Ann": 3, "Bo": 8,
+                                                                     "Cy": 1}}]},
+    {"game": "tromplemond", "players": ["Rob", "Sam", "Nick", "Emily"],
+     "options": {"joining_fee": 2**53}, "rounds": []},
+])
+def test_an_imported_number_beyond_what_json_readers_keep_is_refused(app, client, record):
+    """A number the rules read but JSON readers elsewhere do not take back exactly (beyond
+    2**53 - 1) is refused: a chip worth 9×10**4299 pence made the evening's pages fail with
+    a 500 (Python writes no whole number of more than 4300 digits)."""
+    for url, body in (("/api/games", record), ("/api/evenings", {"unit": "GBP",
+                                                                 "games": [record]})):
+        response = client.post(url, json=body)
+        assert response.status_code == 400, url
+        assert response.get_json()["error"].endswith(
+            "is more than the app keeps: a number of a record is at most 9007199254740991")
+    assert tables(app) == 0
+
+
+def test_an_imported_evening_of_the_largest_numbers_shows_on_every_page(app, actions):
+    """The largest fee, stake and chip value a record may hold, and the largest payment:
+    every page of the table shows them (the fuzz sweep goes through all of them)."""
+    place = next(phase for phase in PHASES if phase.name.startswith("imported")).build(actions)
+    pages = ("/evening", "/evenings", "/evenings/1", "/evenings/1/lines.csv", "/games/1",
+             "/games/2", "/scoreboard")
+    for client, own in ((actions.keeper, ""), (place.phone, "/seat")):
+        for path in (own, *pages):
+            assert client.get(f"/t/{place.code}{path}").status_code in (200, 303), path
+    page = actions.keeper.get(f"/t/{place.code}/games/2").get_data(as_text=True)
+    assert "90071992547409.91" in page.replace(",", "")
