@@ -416,7 +416,7 @@ class Sweep:
             choices = self.choices(phase)
             count = math.prod(len(choices.get(name, "-")) for name in rule.arguments)
             outsider = ROLES[2 + (i + turn) % 2]
-            for role in ROLES:
+            for role in (*ROLES[:2], outsider):
                 for k in range(count):
                     if method == "GET":
                         yield Step(rule, method, role, k)
@@ -426,21 +426,21 @@ class Sweep:
                     elif role in ROLES[:2]:
                         yield Step(rule, method, role, k, "empty")
                         yield Step(rule, method, role, k, "awkward", True)
-                    elif role == outsider:
+                    else:
                         yield Step(rule, method, role, k, "awkward", True)
 
     def table(self, phase: Phase) -> None:
-        """Every route of a table, on a table in ``phase``.
+        """Every route of a table, on a table in ``phase``, as the scorekeeper, the seated
+        phone and one of the two who hold no seat here: the phone of another table and the
+        stranger take turns, route by route and phase by phase (the app tells them apart
+        by nothing but the other table's key), so that each sends every route.
 
-        A GET is sent as a browser opens it, by everyone; the scorekeeper and the seated
-        phone send it again as htmx asks when that answer was a redirect (a live region
-        sends a plain browser to its page). A POST is sent by the scorekeeper and the
-        seated phone with an empty form (as a page without JavaScript would) and with the
-        awkward one as htmx taps; with the awkward one by one of the two who hold no seat
-        here (refused for who they are, whatever the phase): the phone of another table
-        and the stranger take turns, route by route and phase by phase, so that each sends
-        every route. Another game's action (a 404 before anyone's role is looked at) is
-        sent by the scorekeeper only.
+        A GET is sent as a browser opens it; the scorekeeper and the seated phone send it
+        again as htmx asks when that answer was a redirect (a live region sends a plain
+        browser to its page). A POST is sent by the scorekeeper and the seated phone with
+        an empty form (as a page without JavaScript would) and with the awkward one as an
+        htmx tap; by the one with no seat with the awkward one. Another game's action (a
+        404 before anyone's role is looked at) is sent by the scorekeeper only.
 
         A request that moves the table on to another phase (the game ended, the phone
         left its seat) leaves the next request a new table in the phase; the requests
