@@ -188,10 +188,10 @@ class Checker:
 
 @pytest.fixture
 def quick(app, monkeypatch) -> Iterator[None]:
-    """What the fuzzing does not try, made quick: the recovery code's slow hash (a tenth of a
-    second a table, and the sweep makes over a hundred), and on PostgreSQL each commit's
-    wait for the disk (``synchronous_commit`` off on the test's connections: what is
-    committed is seen as before; only a crash of the server could lose it)."""
+    """What the fuzzing does not try, made quick: the recovery code's hash (slow on purpose,
+    and the sweep makes over a hundred tables), and on PostgreSQL each commit's wait for
+    the disk (``synchronous_commit`` off on the test's connections: what is committed is
+    seen as before; only a crash of the server could lose it)."""
     monkeypatch.setattr("companion.store.changes.recovery_hash",
                         lambda code: generate_password_hash(code, "pbkdf2:sha256:1"))
     with app.app_context():
