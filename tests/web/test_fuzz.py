@@ -187,28 +187,11 @@ class Checker:
 
 
 @pytest.fixture
-def quick(app, monkeypatch) -> Iterator[None]:
+def quick(monkeypatch) -> None:
     """What the fuzzing does not try, made quick: the recovery code's hash (slow on purpose,
-    and the sweep makes over a hundred tables), and on PostgreSQL each commit's wait for
-    the disk (``synchronous_commit`` off on the test's connections: what is committed is
-    seen as before; only a crash of the server could lose it)."""
+    and the sweep makes over a hundred tables)."""
     monkeypatch.setattr("companion.store.changes.recovery_hash",
                         lambda code: generate_password_hash(code, "pbkdf2:sha256:1"))
-    with app.app_context():
-        engine = db.engine
-    if engine.dialect.name != "postgresql":
-        yield
-        return
-
-    def no_wait(dbapi_connection, _record) -> None:
-        with dbapi_connection.cursor() as cursor:
-            cursor.execute("SET synchronous_commit TO off")
-        dbapi_connection.commit()
-
-    event.listen(engine, "connect", no_wait)
-    engine.dispose()  # the connections made before are made again, with it
-    yield
-    event.remove(engine, "connect", no_wait)
 
 
 @pytest.fixture
