@@ -18,6 +18,8 @@ from urllib.parse import urlsplit
 
 from flask.testing import FlaskClient
 
+from companion.extensions import db
+from companion.store import queries
 from tests.web import test_clumond as clumond
 from tests.web import test_trefeltromp as trefeltromp
 from tests.web import test_tremp as tremp
@@ -282,9 +284,17 @@ def _imported(record: dict, player: str) -> Callable[..., Place]:
         taken = actions.post("/recover", {"code": code, "recovery": made["recovery_code"]})
         assert taken.status_code == 303, taken.get_data(as_text=True)
         players = list(dict.fromkeys(p for game in record["games"] for p in game["players"]))
-        phone, claimed = actions.claim(code, players.index(player) + 1)
+        position = players.index(player) + 1
+        phone, claimed = actions.claim(code, position)
         assert claimed.status_code == 303, claimed.get_data(as_text=True)
-        return Place(code, phone, players.index(player) + 1)
+        with actions.app.app_context():  # a claim the scorekeeper approves, where one must
+            asked = db.session.scalars(queries.pending_requests(
+                db.session.scalar(queries.table_by_code(code)).id)).all()
+            waiting = [request.id for request in asked]
+        for request_id in waiting:
+            actions.post(f"/t/{code}/requests/{request_id}/approve")
+        assert actions.table(code).seat_at(position).held
+        return Place(code, phone, position)
 
     return build
 
