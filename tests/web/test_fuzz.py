@@ -286,6 +286,11 @@ API_BODIES: list[object] = [
 the edge of what a record may hold)."""
 
 
+FOREIGN_ACTIONS = ("set-up", "dealing", "ready to deal")
+"""The phases in which each game's actions are sent to the tables of the other games (each
+game's first phase has its own name). Its screens (GETs) are sent in every phase."""
+
+
 class Step(NamedTuple):
     """One request of the sweep on a table: the ``k``-th path of ``rule`` as ``role``, with
     no form, the ``empty`` one or the ``awkward`` one; plain, or as htmx asks."""
@@ -404,7 +409,7 @@ class Sweep:
                     if method == "GET":
                         yield Step(rule, method, role, k)
                     elif owner is not None and owner != phase.game:
-                        if role == "scorekeeper":
+                        if role == "scorekeeper" and phase.name in FOREIGN_ACTIONS:
                             yield Step(rule, method, role, k, "awkward", True)
                     elif role in ROLES[:2]:
                         yield Step(rule, method, role, k, "empty")
@@ -423,7 +428,8 @@ class Sweep:
         browser to its page). A POST is sent by the scorekeeper and the seated phone with
         an empty form (as a page without JavaScript would) and with the awkward one as an
         htmx tap; by the one with no seat with the awkward one. Another game's action (a
-        404 before anyone's role is looked at) is sent by the scorekeeper only.
+        404 before anyone's role is looked at, whatever the phase) is sent by the
+        scorekeeper, before and after the start (:data:`FOREIGN_ACTIONS`).
 
         A request that moves the table on to another phase (the game ended, the phone
         left its seat) leaves the next request a new table in the phase; the requests
