@@ -368,6 +368,10 @@ class Sweep:
 
     # --- the requests
 
+    PARTS = frozenset({"code", "number", "game_number", "position", "round_number",
+                       "hand_number", "payment_id", "request_id", "answer", "step"})
+    """The parts of a table's paths the sweep fills in (:meth:`paths`)."""
+
     @staticmethod
     def choices(phase: Phase) -> dict[str, list[str]]:
         """The path parts a route is swept with each of: an answer to a seat request, and
@@ -388,6 +392,7 @@ class Sweep:
             "position": [str(seat)], "round_number": ["1"], "hand_number": ["1"],
             "payment_id": [str(values["payment_id"])],
             "request_id": [str(values["request_id"])], **self.choices(phase)}
+        assert parts.keys() == self.PARTS
         paths = [rule.rule]
         for name in rule.arguments:
             paths = [re.sub(rf"<(?:[^>:]+:)?{name}>", quote(value, safe=""), path)
@@ -398,8 +403,8 @@ class Sweep:
         """The requests of a table in ``phase`` (see :meth:`table`)."""
         turn = PHASES.index(phase)
         for i, (rule, method) in enumerate(self.routes):
-            if "code" not in rule.arguments:
-                continue
+            if "code" not in rule.arguments or not rule.arguments <= self.PARTS:
+                continue  # (a part the sweep cannot fill: the route goes unrequested)
             owner = _game_of(rule)
             choices = self.choices(phase)
             count = math.prod(len(choices.get(name, "-")) for name in rule.arguments)
@@ -485,7 +490,7 @@ class Sweep:
         some_code = self.actions.create_table(name="Looked up")
         values = {"game": [*FLOWS, "nogame"], "filename": ["app.js", "nothing.js"]}
         for rule, method in self.routes:
-            if "code" in rule.arguments:
+            if "code" in rule.arguments or not rule.arguments <= values.keys():
                 continue
             paths = [rule.rule]
             for name in rule.arguments:
@@ -514,6 +519,23 @@ class Sweep:
                                             where="no table")
 
 
+def by_route(app: Flask, checker: Checker) -> dict[str, dict[str, int]]:
+    """How many requests each route of ``url_map`` got, by role (0: none)."""
+    return {route: {role: checker.requests[route, role] for role in ROLES}
+            for route in sorted(_name(rule, method) for rule, method in _routes(app))}
+
+
+def unrequested(counts: dict[str, dict[str, int]]) -> list[str]:
+    """The routes never requested, then the routes some role never requested."""
+    never = [route for route, roles in counts.items() if not any(roles.values())]
+    return never + [f"{route} as {role}" for route, roles in counts.items()
+                    if any(roles.values()) for role, count in roles.items() if not count]
+
+
+LABELS = {"scorekeeper": "keeper", "seated phone": "seated", "phone of another table": "other",
+          "stranger": "stranger"}
+
+
 def test_every_route_in_every_phase_by_every_role(app, actions, checker, quick,
                                                   capsys):
     started = time.perf_counter()
@@ -523,35 +545,41 @@ def test_every_route_in_every_phase_by_every_role(app, actions, checker, quick,
     sweep.everything_else()
     seconds = time.perf_counter() - started
 
-    every = {_name(rule, method) for rule, method in _routes(app)}
-    requested = {route for route, _role in checker.requests}
-    never = sorted(every - requested)
-    by_route = {route: {role: checker.requests[route, role] for role in ROLES}
-                for route in sorted(every)}
+    counts = by_route(app, checker)
+    missing = unrequested(counts)
     figures = {"database": database_kind(), "requests": checker.count,
                "seconds": round(seconds, 1), "tables_made": sweep.made,
                "moved_on_by": dict(sweep.moved.most_common()),
                "phases": [str(phase) for phase in PHASES],
                "status_classes": dict(sorted(checker.classes.items())),
-               "by_role": {role: sum(checker.requests[route, role] for route in every)
+               "by_role": {role: sum(roles[role] for roles in counts.values())
                            for role in ROLES},
-               "never_requested": never, "failures": checker.failures, "by_route": by_route}
+               "unrequested": missing, "failures": checker.failures, "by_route": counts}
     OUTPUT.mkdir(exist_ok=True)
     (OUTPUT / f"fuzz-sweep-{database_kind()}.json").write_text(json.dumps(figures, indent=1))
-    width = max(map(len, every))
+    width = max(map(len, counts))
     lines = [f"fuzz sweep ({database_kind()}): {checker.count} requests in {seconds:.0f} s, "
              f"{len(PHASES)} phases on {sweep.made} tables; "
              + ", ".join(f"{k}: {v}" for k, v in sorted(checker.classes.items())),
-             f"{'route':{width}} " + " ".join(f"{role.split()[0][:8]:>8}" for role in ROLES)]
-    lines += [f"{route:{width}} " + " ".join(f"{counts[role]:8}" for role in ROLES)
-              for route, counts in by_route.items()]
+             f"{'route':{width}} " + " ".join(f"{LABELS[role]:>8}" for role in ROLES)]
+    lines += [f"{route:{width}} " + " ".join(f"{roles[role]:8}" for role in ROLES)
+              for route, roles in counts.items()]
     with capsys.disabled():
         print("\n" + "\n".join(lines))
     assert not checker.failures, "\n".join(checker.failures[:40])
-    assert not never, f"routes of url_map the sweep never requested: {never}"
-    unsent = [f"{route} as {role}" for route, counts in by_route.items()
-              for role, count in counts.items() if not count]
-    assert not unsent, f"routes some role never requested: {unsent}"
+    assert not missing, f"routes of url_map the sweep never requested: {missing}"
+
+
+def test_the_sweep_names_a_route_it_could_not_request(app, actions, checker, quick):
+    """A route with a part the sweep cannot fill in is named, so that a new route is swept or
+    the sweep says it is not."""
+    app.add_url_rule("/t/<code>/brand-new/<int:thing>", "brand_new", lambda **_parts: "")
+    sweep = Sweep(app, actions, checker)
+    sweep.table(PHASES[0])
+    missing = unrequested(by_route(app, checker))
+    assert "GET /t/<code>/brand-new/<int:thing>" in missing
+    assert "GET /t/<code>/start" not in missing and "GET /t/<code>/start as seated phone" \
+        not in missing and "GET /" in missing  # (the routes of no table were not swept)
 
 
 # --------------------------------------------------------------------------- the walk
