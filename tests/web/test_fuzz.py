@@ -202,11 +202,11 @@ def checker(app) -> Iterator[Checker]:
 
 
 def test_the_check_catches_a_refusal_that_commits_and_a_crash(app, actions, checker):
-    """The check itself, on this database: a refusal that committed a change is caught, and
-    so is an answer that raised; a refusal that wrote and rolled back is not, nor an
-    accepted change."""
+    """The check itself, on this database: a refusal that committed a change is caught (a
+    GET's too, which PostgreSQL runs outside a transaction), and so is an answer that
+    raised; a refusal that wrote and rolled back is not, nor an accepted change."""
 
-    @app.post("/checked/<code>/<how>")
+    @app.route("/checked/<code>/<how>", methods=["GET", "POST"])
     @csrf.exempt
     def checked(code: str, how: str):
         changes.bump(changes.find_to_change(code))
@@ -219,16 +219,17 @@ def test_the_check_catches_a_refusal_that_commits_and_a_crash(app, actions, chec
         return "", 200 if how == "accepted" else 409
 
     code = actions.create_table()
-    for how in ("accepted", "rolled back", "committed", "crash"):
+    for method, how in (("POST", "accepted"), ("POST", "rolled back"), ("POST", "committed"),
+                        ("GET", "committed"), ("POST", "crash")):
         with app.app_context():
             before = snapshot()
-        checker.send(actions.keeper, "POST", f"/checked/{code}/{how}", route=how,
+        checker.send(actions.keeper, method, f"/checked/{code}/{how}", route=how,
                      role="scorekeeper", where="the check's own test")
         with app.app_context():
             assert (snapshot() == before) == (how in ("rolled back", "crash")), how
     assert [failure.split(": ", 1)[1] for failure in checker.failures] == [
-        "refused with 409, and a change was committed", "RuntimeError: a bug"]
-    assert checker.classes == {"2xx": 1, "4xx": 2, "5xx": 1}
+        "refused with 409, and a change was committed"] * 2 + ["RuntimeError: a bug"]
+    assert checker.classes == {"2xx": 1, "4xx": 3, "5xx": 1}
 
 
 # --------------------------------------------------------------------------- the sweep
