@@ -84,6 +84,12 @@ class Evening(db.Model):
         return f"<Evening {self.number}{' closed' if self.closed else ''}>"
 
 
+AMOUNT_LIMIT = 2**31 - 1
+"""The largest amount a payment holds (its column is a 32-bit integer on PostgreSQL). An
+amount typed on the ledger stays far below (``companion.web.forms.MAX_AMOUNT``); an
+imported evening that names more is refused (``companion.web.api``)."""
+
+
 class Payment(db.Model):
     """A transfer marked paid: ``payer`` gave ``payee`` ``amount`` (the smallest unit)."""
 

@@ -99,7 +99,11 @@ class Act:
 
 
 def load_game(code: str, number: int) -> tuple[Table, Game]:
-    """The table and its game ``number``, or a 404 a player can act on."""
+    """The table and its game ``number``, or a 404 a player can act on.
+
+    Under a game's own URL (its blueprint's: ``…/games/<n>/tremp/judge``) the game
+    must be of that kind: another game's screen on it is a 404 too (:func:`_same_game`).
+    """
     table = find_table(code)
     if changes.locked_first(table.id):  # the game and its draft, read after the lock
         game = round_store.latest_game_with_draft(table)
@@ -109,6 +113,7 @@ def load_game(code: str, number: int) -> tuple[Table, Game]:
         game = db.session.scalar(queries.game_number(table.id, number))
     if game is None:
         abort(404, f"This table has no game {number}.")
+    _same_game(game)
     return table, game
 
 
@@ -211,14 +216,14 @@ def refusal(act: Act, message: str, status: int = 409) -> Response:
     return Response(region, status=status)
 
 
-def _same_game(flow: GameFlow, game: Game) -> None:
+def _same_game(game: Game) -> None:
     """Stop with 404 when a game's own URL (its blueprint) is used on another game."""
     owners = {other.blueprint.name: name for name, other in flows().items()
               if other.blueprint is not None}
     meant = owners.get(request.blueprint or "")
     if meant is not None and meant != game.game:
-        abort(404, f"Game {game.number} is {flow.title}, not {flows()[meant].title}: "
-                   f"that screen is not for it.")
+        abort(404, f"Game {game.number} is {flow_for(game.game).title}, not "
+                   f"{flows()[meant].title}: that screen is not for it.")
 
 
 def game_action(who: Who, *phases: Enum, refuse: str | None = None, same_round: bool = True,
@@ -238,7 +243,6 @@ def game_action(who: Who, *phases: Enum, refuse: str | None = None, same_round: 
             keeper, seat = _actor(table, who, values.get("position"))
             require_playing(table, game)
             flow = flow_for(game.game)
-            _same_game(flow, game)
             draft = round_store.locked_draft(game)
             locked(table)
             if same_round:

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import json
 import math
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from typing import Any
 
 from flask import Blueprint, abort, jsonify, request
@@ -21,6 +21,7 @@ from flask import Blueprint, abort, jsonify, request
 from ..extensions import csrf, db
 from ..rules import RuleError, game_module, replay
 from ..rules import evening as ledger_of
+from ..rules.common import whole_number
 from ..store import ENDED, NAME_LENGTH, RECORD_FIELDS, changes, evenings
 from .flow import flow_for
 from .forms import MAX_SEATS, FormError, clean_name
@@ -93,18 +94,42 @@ def _finite_float(text: str) -> float:
     return number
 
 
-def _check_text(data: Any) -> None:
-    """Every string (keys included) must be encodable: no lone surrogates."""
+def _leaves(data: Any) -> Iterator[Any]:
+    """Every value in ``data`` that holds no other, and every key (without recursion: a
+    record may be nested deeply)."""
     stack = [data]
     while stack:
         item = stack.pop()
-        if isinstance(item, str):
-            item.encode("utf-8")
-        elif isinstance(item, dict):
+        if isinstance(item, dict):
             stack.extend(item.keys())
             stack.extend(item.values())
         elif isinstance(item, list):
             stack.extend(item)
+        else:
+            yield item
+
+
+def _check_text(data: Any) -> None:
+    """Every string (keys included) must be encodable: no lone surrogates."""
+    for item in _leaves(data):
+        if isinstance(item, str):
+            item.encode("utf-8")
+
+
+EXACT = 2**53 - 1
+"""The largest number a record may hold: the largest whole number JSON readers elsewhere
+(JavaScript's) take back exactly."""
+
+
+def _exact_numbers(record: Any) -> None:
+    """RuleError for a number of the record (the rules read it) beyond :data:`EXACT`: no JSON
+    reader elsewhere would take it back, and the pages could not show what the rules make
+    of it (Python writes no whole number of more than 4300 digits)."""
+    for item in _leaves(record):
+        if isinstance(item, int | float) and not isinstance(item, bool) and abs(item) > EXACT:
+            shown = str(item) if len(str(item)) <= 20 else f"{str(item)[:20]}\u2026"
+            raise RuleError(f"{shown} is more than the app keeps: a number of a record is at "
+                            f"most {EXACT}")
 
 
 @bp.post("/games")
@@ -114,6 +139,7 @@ def import_game():
     record = read_json_body("a game record")
     try:
         replay(record)
+        _exact_numbers(record)
     except RuleError as error:
         abort(400, str(error))
     known = set(RECORD_FIELDS) | set(getattr(game_module(record["game"]), "RECORD_FLAGS", ()))
@@ -136,6 +162,13 @@ def import_game():
                  game_url=public_url("games.game", code=table.code, number=game.number))
 
 
+def _within_the_store(paid: Any) -> None:
+    """RuleError, worded as the rules word a payment's, for a payment (the rules read it)
+    larger than a payment row holds: the record is refused whole, as one they refuse."""
+    for number, (_payer, _payee, amount) in enumerate(paid or (), 1):
+        whole_number(amount, f"payment {number}: the amount", maximum=evenings.AMOUNT_LIMIT)
+
+
 @bp.post("/evenings")
 @api_calls
 def import_evening():
@@ -148,6 +181,8 @@ def import_evening():
     record = read_json_body("an evening record")
     try:
         result = ledger_of(record)
+        _within_the_store(record.get("paid"))
+        _exact_numbers(record)
     except RuleError as error:
         abort(400, str(error))
     games = record.get("games") or []

@@ -1,8 +1,15 @@
-"""The five ways an attacker got a 500 out of the app, each now a clear 4xx that changes nothing."""
+"""The ways an attacker got a 500 out of the app, each now a clear 4xx that changes nothing."""
 
 from __future__ import annotations
 
 import pytest
+from sqlalchemy import func, select
+
+from companion.extensions import db, limiter
+from companion.store import Table
+from companion.store.evenings import AMOUNT_LIMIT
+from companion.web.games import FLOWS
+from tests.web.phases import PHASES
 
 pytestmark = pytest.mark.db
 
@@ -80,3 +87,94 @@ def test_one_games_screens_refuse_another_game(app, actions):
                    and "is Tromplemond, not" in answer.get_data(as_text=True)
                    for answer in answers), path
     assert actions.table(code).version == before
+
+
+def test_each_games_own_screens_refuse_a_game_of_another_kind(app, actions):
+    """A game's own screen (a GET under ``…/games/<n>/<game>/``) opened on a game of another
+    kind is a 404 that says which game it is, for anyone: the Tremp judge, the Tromplemond
+    penalties and the Trefeltromp hand story once failed there with a 500."""
+    screens = {game: [rule.rule for rule in app.url_map.iter_rules()
+                      if "GET" in rule.methods and rule.endpoint.startswith(f"{game}.")]
+               for game in FLOWS}
+    assert sum(map(len, screens.values())) >= 8
+    for phase in PHASES:
+        if phase.name != "dealing" and phase.name != "ready to deal":
+            continue
+        place = phase.build(actions)
+        stranger = app.test_client()
+        for game, rules in screens.items():
+            if game == phase.game:
+                continue
+            for rule in rules:
+                path = (rule.replace("<code>", place.code).replace("<int:number>", "1")
+                        .replace("<int:position>", "1").replace("<int:hand_number>", "1"))
+                for client in (actions.keeper, place.phone, stranger):
+                    limiter.reset()  # (a 404 counts as a wrong code: 30 a minute a device)
+                    answer = client.get(path)
+                    assert answer.status_code == 404, (path, answer.status_code)
+                    assert (f"Game 1 is {FLOWS[phase.game].title}, not {FLOWS[game].title}: "
+                            "that screen is not for it.") in answer.get_data(as_text=True)
+
+
+def evening_paying(amount: object) -> dict:
+    """An evening record of a Tremp game being played, and Rob paying Sam ``amount``."""
+    return {"unit": "GBP", "paid": [["Rob", "Sam", amount]],
+            "games": [{"game": "tremp", "players": ["Rob", "Sam", "Nick", "Emily"],
+                       "rounds": []}]}
+
+
+def tables(app) -> int:
+    with app.app_context():
+        return db.session.scalar(select(func.count()).select_from(Table))
+
+
+@pytest.mark.parametrize("amount", [AMOUNT_LIMIT + 1, 2**63, 10**30, float(2**63)])
+def test_an_imported_payment_larger_than_the_app_keeps_is_refused(app, client, amount):
+    """A payment the rules read but no payment row holds (it once gave a 500: an overflow on
+    SQLite from 2**63, on PostgreSQL from 2**31) is refused as the rules refuse one."""
+    response = client.post("/api/evenings", json=evening_paying(amount))
+    assert response.status_code == 400
+    assert response.get_json()["error"] == (
+        f"payment 1: the amount must be at most {AMOUNT_LIMIT}, not {int(amount)}")
+    assert tables(app) == 0
+
+
+def test_an_imported_payment_of_the_most_the_app_keeps_is_kept(app, client):
+    response = client.post("/api/evenings", json=evening_paying(AMOUNT_LIMIT))
+    assert response.status_code == 201, response.get_json()
+    record = client.get(response.get_json()["evening_url"].removeprefix("http://localhost")
+                        + "/evening.json").get_json()
+    assert record["paid"] == [["Rob", "Sam", AMOUNT_LIMIT]] and tables(app) == 1
+
+
+@pytest.mark.parametrize("record", [
+    {"game": "clumond", "players": ["Ann", "Bo", "Cy"], "options": {"chip_value": 9 * 10**4299},
+     "rounds": [{"tricks": {"Ann": 3, "Bo": 4, "Cy": 6}, "declared": {"Ann": 3, "Bo": 8,
+                                                                     "Cy": 1}}]},
+    {"game": "tromplemond", "players": ["Rob", "Sam", "Nick", "Emily"],
+     "options": {"joining_fee": 2**53}, "rounds": []},
+])
+def test_an_imported_number_beyond_what_json_readers_keep_is_refused(app, client, record):
+    """A number the rules read but JSON readers elsewhere do not take back exactly (beyond
+    2**53 - 1) is refused: a chip worth 9×10**4299 pence made the evening's pages fail with
+    a 500 (Python writes no whole number of more than 4300 digits)."""
+    for url, body in (("/api/games", record), ("/api/evenings", {"unit": "GBP",
+                                                                 "games": [record]})):
+        response = client.post(url, json=body)
+        assert response.status_code == 400, url
+        assert response.get_json()["error"].endswith(
+            "is more than the app keeps: a number of a record is at most 9007199254740991")
+    assert tables(app) == 0
+
+
+def test_an_imported_evening_of_the_largest_numbers_shows_on_every_page(app, actions):
+    """The largest fee, stake and chip value a record may hold, and the largest payment:
+    every page of the table shows them (the fuzz sweep goes through all of them)."""
+    place = next(phase for phase in PHASES if phase.name.startswith("imported")).build(actions)
+    pages = ("/evening", "/evenings", "/evenings/1", "/evenings/1/lines.csv", "/games/1",
+             "/games/2", "/scoreboard")
+    for client, own in ((actions.keeper, ""), (place.phone, "/seat")):
+        for path in (own, *pages):
+            assert client.get(f"/t/{place.code}{path}").status_code in (200, 303), path
+    page = actions.keeper.get(f"/t/{place.code}/games/2").get_data(as_text=True)
+    assert "90071992547409.91" in page.replace(",", "")
