@@ -43,6 +43,14 @@ p95 22.5–22.6 ms against 25.4–30.9 with two; on SQLite two gave 12.9–13.0 
 14.5–14.8 with one)."""
 SQLITE_FILE = "companion.sqlite3"
 
+# Inbound limits (each in the README's "Limits", with why).
+BODY_LIMIT = 512 * 1024
+"""Bytes a request's body may have: the largest record the API imports, with room to spare
+(``COMPANION_MAX_BODY``)."""
+BODY_SECONDS = 10.0
+"""Seconds any request's body may take to arrive, a second more for every 16 KiB it has
+(``COMPANION_BODY_SECONDS``; ``companion.web.intake``)."""
+
 
 def database_url(url: str | None, instance_path: str) -> str:
     """The SQLAlchemy URL to use: ``url`` with the psycopg driver, or SQLite in the instance.
@@ -119,6 +127,31 @@ def requests_at_once(environ: Mapping[str, str], url: str = "sqlite://") -> int:
     return DEFAULT_AT_ONCE[database_kind(url)]
 
 
+def _positive(environ: Mapping[str, str], name: str, default: float, kind: type = int):
+    """The setting ``name`` as a positive number of ``kind`` (``default`` when not set).
+
+    >>> _positive({"X": "20"}, "X", 5), _positive({}, "X", 5)
+    (20, 5)
+    >>> _positive({"X": "2.5"}, "X", 1.0, float)
+    2.5
+    >>> _positive({"X": "lots"}, "X", 5)
+    Traceback (most recent call last):
+    ...
+    ValueError: X must be a positive whole number, not 'lots'
+    """
+    given = environ.get(name)
+    if not given:
+        return default
+    try:
+        value = kind(given)
+    except ValueError:
+        value = 0
+    if value <= 0:
+        what = "whole number" if kind is int else "number"
+        raise ValueError(f"{name} must be a positive {what}, not {given[:20]!r}")
+    return value
+
+
 def secret_key(instance_path: str) -> str:
     """The key that signs cookies: made once and kept in the instance folder.
 
@@ -179,6 +212,8 @@ def from_environment(instance_path: str, environ: Mapping[str, str] | None = Non
         "BALLOT_KEY": env.get("COMPANION_BALLOT_KEY") or None,
         "EVENT_STREAMS": event_streams(env),
         "REQUESTS_AT_ONCE": requests_at_once(env, url),
+        "MAX_CONTENT_LENGTH": _positive(env, "COMPANION_MAX_BODY", BODY_LIMIT),
+        "BODY_SECONDS": _positive(env, "COMPANION_BODY_SECONDS", BODY_SECONDS, float),
     }
 
 
@@ -192,7 +227,6 @@ DEFAULTS: dict[str, Any] = {
     "SESSION_REFRESH_EACH_REQUEST": False,
     # The tablet keeps one page open for a whole evening; its token must not expire.
     "WTF_CSRF_TIME_LIMIT": None,
-    "MAX_CONTENT_LENGTH": 512 * 1024,
     "RATELIMIT_HEADERS_ENABLED": False,
     # Pages and regions gzipped for the phones' Wi-Fi, small regions left as they are: gzip
     # (in the standard library) only, so no other compressor needs installing.
