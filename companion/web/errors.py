@@ -15,6 +15,7 @@ TITLES = {
     403: "Not for this device",
     404: "Not found",
     405: "Not like that",
+    408: "Too slow",
     409: "Someone got there first",
     413: "Too much at once",
     429: "Too many tries",
@@ -26,6 +27,7 @@ MESSAGES = {
     403: "This device may not do that.",
     404: "There is nothing at this address. Check the code or the link.",
     405: "This address does not take that kind of request.",
+    408: "The request took too long to arrive, so nothing was done with it. Try again.",
     409: "That changed a moment ago. Look again and try once more.",
     413: "That is more than the app takes in one go.",
     429: "Too many tries from this device. Wait a minute, then check the code on the "

@@ -186,9 +186,10 @@ class BodyIntake:
                     watch.cut_off = True
                     break
         if watch.cut_off:
+            seconds = max(1, round(limit))
             raise RequestTimeout(
-                f"The request took more than {limit:.0f} seconds to arrive, so nothing was "
-                "done with it. Check the connection and try again.")
+                f"The request took more than {seconds} second{'s' * (seconds != 1)} to arrive, "
+                "so nothing was done with it. Check the connection and try again.")
         if length is None and got > most:
             raise self._too_large(None)
         if length is not None and got < length:
