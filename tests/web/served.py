@@ -68,7 +68,8 @@ def served(database_url: str, folder: Path, config: Path = ROOT / "gunicorn.conf
            "RATELIMIT_STORAGE_URI": "memory://", **settings}
     with log.open("wb") as output:
         process = subprocess.Popen([str(GUNICORN), "-c", str(config), "companion:create_app()"],
-                                   cwd=ROOT, env=env, stdout=output, stderr=subprocess.STDOUT)
+                                   cwd=ROOT, env=env, stdout=output, stderr=subprocess.STDOUT,
+                                   start_new_session=True)
     server = Server(port, log, process)
     try:
         deadline = time.monotonic() + 60
