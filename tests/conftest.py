@@ -33,6 +33,11 @@ K = TypeVar("K", bound=Hashable)
 CSRF = re.compile(r'"X-CSRFToken": "([^"]+)"|name="csrf_token" value="([^"]+)"')
 
 
+MANY_TABLES = {"NEW_TABLE_LIMIT": "1000/minute", "API_LIMIT": "1000/minute"}
+"""A test makes its tables and imports from one address, as many as it needs: the limits on
+them are tested on their own (``tests/web/test_inbound_limits.py``)."""
+
+
 @pytest.fixture
 def app(tmp_path) -> Iterator[Flask]:
     """The companion on a fresh database (SQLite file, or ``DATABASE_URL`` when set)."""
@@ -44,6 +49,7 @@ def app(tmp_path) -> Iterator[Flask]:
                                     else f"sqlite:///{tmp_path / 'companion.sqlite3'}"),
         "PUBLIC_URL": "",
         "RATELIMIT_STORAGE_URI": "memory://",
+        **MANY_TABLES,
     })
     with app.app_context():
         if url:

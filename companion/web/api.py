@@ -16,7 +16,7 @@ import math
 from collections.abc import Mapping
 from typing import Any
 
-from flask import Blueprint, abort, jsonify, request
+from flask import Blueprint, abort, current_app, jsonify, request
 
 from ..extensions import csrf, db
 from ..rules import RuleError, game_module, replay
@@ -107,11 +107,25 @@ def _check_text(data: Any) -> None:
             stack.extend(item)
 
 
+def _check_rounds(games: object, what: str) -> None:
+    """Refuse (413) a record with more rounds than ``RECORD_ROUNDS``: every page of its table
+    replays and draws them all (``docs/performance.md``: a page of 1,300 rounds held the
+    server for seconds)."""
+    most = current_app.config["RECORD_ROUNDS"]
+    rounds = sum(len(game["rounds"]) for game in games if isinstance(game, dict)
+                 and isinstance(game.get("rounds"), list)) if isinstance(games, list) else 0
+    if rounds > most:
+        abort(413, f"{what} has {rounds} rounds: the app takes at most {most} in one record "
+                   "(a whole night's play), so nothing was made. Split it, one game or evening "
+                   "at a time.")
+
+
 @bp.post("/games")
 @api_calls
 def import_game():
     """Make a table playing the posted game record; answer its URLs and recovery code."""
     record = read_json_body("a game record")
+    _check_rounds([record], "This game")
     try:
         replay(record)
     except RuleError as error:
@@ -146,6 +160,7 @@ def import_evening():
     the rules say it runs on.
     """
     record = read_json_body("an evening record")
+    _check_rounds(record.get("games"), "This evening")
     try:
         result = ledger_of(record)
     except RuleError as error:

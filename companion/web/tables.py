@@ -19,7 +19,7 @@ from .forms import (
     same_name,
     whole_number,
 )
-from .limits import wrong_codes
+from .limits import new_tables, wrong_codes
 from .live import live_table
 from .qr import join_url, qr_svg
 from .regions import keeper_context, seats_context, start_problems
@@ -55,6 +55,7 @@ def _form_page(form, *, error: str | None = None, status: int = 200):
 
 
 @bp.route("/new", methods=["GET", "POST"])
+@new_tables
 def new():
     """The create-table form (GET) and making the table (POST): this device keeps score.
 
