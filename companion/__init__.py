@@ -72,12 +72,14 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     app.after_request(add_security_headers)
     from .web.gate import GATE, Gate
     from .web.intake import BodyIntake
+    from .web.limits import PausedRefusals
     from .web.polls import UnchangedPolls
 
     with app.app_context():
         if app.config["REQUESTS_AT_ONCE"]:
             app.wsgi_app = app.extensions[GATE] = Gate(app.wsgi_app,
                                                        app.config["REQUESTS_AT_ONCE"])
+        app.wsgi_app = PausedRefusals(app.wsgi_app, app.config)  # type: ignore[method-assign]
         app.wsgi_app = UnchangedPolls(app.wsgi_app, db.engine)  # type: ignore[method-assign]
     # Outside everything: a body is all there before its request waits for anything.
     app.wsgi_app = BodyIntake(app.wsgi_app, app)

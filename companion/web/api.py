@@ -24,6 +24,7 @@ from ..rules import evening as ledger_of
 from ..store import ENDED, NAME_LENGTH, RECORD_FIELDS, changes, evenings
 from .flow import flow_for
 from .forms import MAX_SEATS, FormError, clean_name
+from .gate import set_aside
 from .limits import api_calls
 from .qr import public_url
 
@@ -143,7 +144,8 @@ def import_game():
     table, _key, recovery = changes.create_table(
         name=f"{flow.title} (imported)", game=record["game"], names=names,
         allow_phone_names=False, unit=flow.default_unit,
-        first_dealer=names.index(record.get("first_dealer", names[0])) + 1)
+        first_dealer=names.index(record.get("first_dealer", names[0])) + 1,
+        recovery=set_aside(changes.new_recovery))
     game = changes.start_game(table, record)
     db.session.commit()
     return _made(table, recovery,
@@ -180,7 +182,8 @@ def import_evening():
     table, _key, recovery = changes.create_table(
         name=title if len(title) <= NAME_LENGTH else name, game=last["game"], names=names,
         allow_phone_names=False, unit=record["unit"],
-        first_dealer=names.index(last.get("first_dealer") or last["players"][0]) + 1)
+        first_dealer=names.index(last.get("first_dealer") or last["players"][0]) + 1,
+        recovery=set_aside(changes.new_recovery))
     for game, shown in zip(games, result["games"], strict=True):
         played = changes.start_game(table, game)
         if shown["finished"] or game is not last:

@@ -53,7 +53,7 @@ from sqlalchemy.engine import Engine
 
 from ..extensions import db
 from ..store.changes import take_committed
-from .limits import wrong_codes
+from .limits import REFUSAL_PAUSE, wrong_codes
 from .polls import VersionLookup
 from .push import Maker, Pusher, Shared, made_by, pusher
 from .roles import find_table
@@ -261,10 +261,19 @@ def events(code: str) -> Response:
     # As many streams as may be (or as this address may hold): this page polls instead
     # (and asks again in a while).
     address = get_remote_address()
-    messages = ([FULL] if bell.full_for(address)
-                else bell.stream(table_id, version, page, address))
+    messages = (_full(current_app.config.get("REFUSAL_PAUSE", REFUSAL_PAUSE))
+                if bell.full_for(address) else bell.stream(table_id, version, page, address))
     return Response(messages, mimetype="text/event-stream",
                     headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"})
+
+
+def _full(pause: float) -> Iterator[str]:
+    """The stream refused, said after ``pause`` seconds (out of the gate: the answer is sent
+    after the request's place is given up): a client opening stream after stream is told
+    once a second, not a thousand times in seven (``scripts/hostile_client.py``); a page
+    told ``full`` polls meanwhile, as it would."""
+    time.sleep(pause)
+    yield FULL
 
 
 def ring_after_request(response: Response) -> Response:

@@ -28,7 +28,7 @@ def shipped(app, monkeypatch):
     """The limits as shipped (the tests' app relaxes those on tables and imports), and a
     clock for them that a test moves on."""
     app.config.update(NEW_TABLE_LIMIT=config.NEW_TABLE_LIMIT, API_LIMIT=config.IMPORT_LIMIT,
-                      HEAVY_PAGE_LIMIT=config.HEAVY_PAGE_LIMIT)
+                      HEAVY_PAGE_LIMIT=config.HEAVY_PAGE_LIMIT, REFUSAL_PAUSE=0.0)
     clock = SimpleNamespace(now=1_000_000.0)
     monkeypatch.setattr("limits.storage.memory.time", SimpleNamespace(time=lambda: clock.now))
     return clock
@@ -208,3 +208,36 @@ def test_event_streams_per_address_at_and_over_the_limit(app, actions):
     for response, _said in streams:
         response.close()
     assert app.extensions[doorbell.EXTENSION].open_streams == 0
+
+
+def test_a_refused_request_waits_a_second_for_its_answer_outside_the_gate(app, shipped):
+    """A client asking again as soon as it is refused asks once a second, not a hundred
+    times; meanwhile the others go in."""
+    import threading
+    import time
+
+    from companion.web.limits import REFUSAL_PAUSE
+
+    assert REFUSAL_PAUSE == 1.0
+    app.config["REFUSAL_PAUSE"] = REFUSAL_PAUSE
+    api = app.test_client()
+    for _ in range(2):
+        assert send(api, "/api/games", RECORD).status_code == 201
+    answered = []
+
+    def refused() -> None:
+        started = time.monotonic()
+        answered.append((send(api, "/api/games", RECORD).status_code,
+                         time.monotonic() - started))
+
+    waiting = threading.Thread(target=refused)
+    waiting.start()
+    time.sleep(0.3)
+    started = time.monotonic()
+    other = app.test_client()
+    other.environ_base["REMOTE_ADDR"] = "192.168.1.70"
+    assert other.get("/").status_code == 200
+    assert time.monotonic() - started < REFUSAL_PAUSE / 2, "the refused request held no place"
+    waiting.join(10)
+    (status, took), = answered
+    assert status == 429 and REFUSAL_PAUSE <= took < REFUSAL_PAUSE + 2
