@@ -227,24 +227,35 @@ async def imports(port: int, code: str, seconds: float, source: str) -> Counter:
 
 
 async def streams(port: int, code: str, seconds: float, source: str, most: int = 1100,
-                  ) -> Counter:
-    """As many event streams on table ``code`` as the server gives (up to ``most``), held
-    open for ``seconds``."""
+                  at_once: int = 50) -> Counter:
+    """As many event streams on table ``code`` as the server gives (up to ``most``, asked
+    for ``at_once`` at a time), held open for ``seconds``."""
     client = Client(port, source)
     seen: Counter = Counter()
     held: list[asyncio.StreamWriter] = []
-    ends = asyncio.get_running_loop().time() + seconds
+    loop = asyncio.get_running_loop()
+    ends = loop.time() + seconds
+
+    async def one() -> None:
+        reader, writer = await client.open()
+        writer.write(client.head("GET", f"/t/{code}/events"))
+        try:
+            said = await first_event(reader, max(0.1, ends - loop.time()))
+        except TimeoutError:
+            said = "unanswered"
+        seen[said] += 1
+        if said == "open":
+            held.append(writer)
+        else:
+            writer.close()
+
     try:
-        for _ in range(most):
-            reader, writer = await client.open()
-            writer.write(client.head("GET", f"/t/{code}/events"))
-            if await first_event(reader) == "full":
-                seen["full"] += 1
-                writer.close()
-            else:
-                seen["open"] += 1
-                held.append(writer)
-        await asyncio.sleep(max(0.0, ends - asyncio.get_running_loop().time()))
+        asked = 0
+        while asked < most and loop.time() < ends:
+            batch = min(at_once, most - asked)
+            await asyncio.gather(*(one() for _ in range(batch)))
+            asked += batch
+        await asyncio.sleep(max(0.0, ends - loop.time()))
     finally:
         for writer in held:
             writer.close()

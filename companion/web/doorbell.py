@@ -44,7 +44,7 @@ import random
 import threading
 import time
 from collections import Counter
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 
 from flask import Blueprint, Flask, Response, current_app
@@ -118,10 +118,14 @@ class Doorbell:
         return self.full or (self.per_address is not None
                              and self._by_address[address] >= self.per_address)
 
-    def listen(self, table_id: int, version: int, address: str | None = None) -> Shared:
+    def listen(self, table_id: int, version: int, address: str | None = None,
+               ) -> Shared | None:
         """Open a stream on a table's bell (for a client at ``address``); the table's lookup
-        its streams share."""
+        its streams share. None when no more may open (:meth:`full_for`: streams asked for
+        at the same moment were all let through its first look)."""
         with self._lock:
+            if address is not None and self.full_for(address):
+                return None
             self._streams += 1
             if address is not None:
                 self._by_address[address] += 1
@@ -218,6 +222,9 @@ class Doorbell:
         at ``address``. It listens from its first message (an answer never sent holds
         nothing open)."""
         shared = self.listen(table_id, version, address)
+        if shared is None:
+            yield FULL
+            return
         if page is not None:
             page.shared = shared
         try:
@@ -254,15 +261,18 @@ def doorbell() -> Doorbell:
 def events(code: str) -> Response:
     """The table's event stream: its version now, and at once each time it changes (with
     the page's pulse answer, when the page says its pulse: :mod:`companion.web.push`)."""
+    bell, address = doorbell(), get_remote_address()
+    # As many streams as may be (or as this address may hold): this page polls instead
+    # (and asks again in a while). Said before anything is looked up: a refusal costs little.
+    if bell.full_for(address):
+        return _event_stream(_full(current_app.config.get("REFUSAL_PAUSE", REFUSAL_PAUSE)))
     table = find_table(code)
     table_id, version, page = table.id, table.version, pusher(table)
     db.session.remove()  # a stream holds no transaction (nor a connection) while it waits
-    bell = doorbell()
-    # As many streams as may be (or as this address may hold): this page polls instead
-    # (and asks again in a while).
-    address = get_remote_address()
-    messages = (_full(current_app.config.get("REFUSAL_PAUSE", REFUSAL_PAUSE))
-                if bell.full_for(address) else bell.stream(table_id, version, page, address))
+    return _event_stream(bell.stream(table_id, version, page, address))
+
+
+def _event_stream(messages: Iterable[str]) -> Response:
     return Response(messages, mimetype="text/event-stream",
                     headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"})
 

@@ -241,3 +241,18 @@ def test_a_refused_request_waits_a_second_for_its_answer_outside_the_gate(app, s
     waiting.join(10)
     (status, took), = answered
     assert status == 429 and REFUSAL_PAUSE <= took < REFUSAL_PAUSE + 2
+
+
+def test_streams_asked_for_at_the_same_moment_are_held_to_the_limit_too():
+    """Fifty streams asked for at once all pass the first look (none is open yet); only as
+    many as the address may hold open, the others say ``full``."""
+    bell = doorbell.Doorbell(lookup=SimpleNamespace(of_tables=lambda ids: {}), limit=100,
+                             per_address=2)
+    asked = [bell.stream(7, 1, address="203.0.113.9") for _ in range(3)]
+    assert not bell.full_for("203.0.113.9")
+    first = [next(stream) for stream in asked]
+    assert [said.startswith("retry:") for said in first] == [True, True, False]
+    assert first[2] == doorbell.FULL and bell.open_streams == 2
+    for stream in asked:
+        stream.close()
+    assert bell.open_streams == 0 and not bell.full_for("203.0.113.9")
