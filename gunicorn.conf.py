@@ -62,8 +62,9 @@ control_socket_disable = True  # no runtime control (gunicornc); two servers nev
 # What a request's head may be (gunicorn answers 414 or 431 beyond; each its default, named
 # here; change them with GUNICORN_CMD_ARGS="--limit-request-line 8190"). The longest address
 # the app makes is an event stream's, which carries its page's pulse address: under 200
-# characters. The largest header is the cookie, at most about 4 KB (it remembers 10 tables
-# a role). Browsers send 10 to 20 headers. A request's body: ``companion.web.intake``.
+# characters. The largest header is the cookie, under 3 KB however many tables a device
+# joins (it remembers 10 a role). Browsers send 10 to 20 headers. A request's body:
+# ``companion.web.intake``; all the limits: the README's "Limits".
 limit_request_line = 4094
 limit_request_fields = 100
 limit_request_field_size = 8190
