@@ -25,8 +25,7 @@ import json
 import random
 import sys
 import tempfile
-import time
-from collections.abc import Callable
+import timeit
 from pathlib import Path
 from urllib.parse import urlsplit
 
@@ -51,14 +50,9 @@ PAGES = {
 """The pages whose work grows with a table's rounds."""
 
 
-def best(action: Callable[[], object], runs: int) -> float:
-    """The shortest of ``runs`` timings of ``action``, in seconds."""
-    times = []
-    for _ in range(runs):
-        started = time.perf_counter()
-        action()
-        times.append(time.perf_counter() - started)
-    return min(times)
+def best(action, runs: int) -> float:
+    """The shortest of ``runs`` timings of ``action`` (seconds)."""
+    return min(timeit.repeat(action, repeat=runs, number=1))
 
 
 def long_record(game: str, rounds: int, seed: int) -> dict:

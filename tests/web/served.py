@@ -85,12 +85,11 @@ def served(database_url: str, folder: Path, config: Path = ROOT / "gunicorn.conf
     finally:
         for device in server.devices:  # (the worker waits for open connections as it stops)
             device.connection.close()
-        process.send_signal(signal.SIGTERM)
+        os.killpg(process.pid, signal.SIGTERM)  # master and worker: a session of their own
         try:
-            process.wait(timeout=30)
+            process.wait(timeout=60)
         except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait(timeout=10)
+            os.killpg(process.pid, signal.SIGKILL)
 
 
 class Device:

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import json
 import random
-import time
+import timeit
 
 import pytest
 
@@ -33,12 +33,7 @@ PAGES = ("/t/{code}/games/1", "/t/{code}/games/1/record.json", "/t/{code}/evenin
 
 def best(action, runs: int) -> float:
     """The shortest of ``runs`` timings of ``action`` (seconds)."""
-    times = []
-    for _ in range(runs):
-        started = time.perf_counter()
-        action()
-        times.append(time.perf_counter() - started)
-    return min(times)
+    return min(timeit.repeat(action, repeat=runs, number=1))
 
 
 def test_every_page_of_a_record_at_the_limit_is_made_within_its_budget(app, actions):
