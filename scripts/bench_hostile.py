@@ -11,7 +11,8 @@ joining, the game started) and imports the longest game record the server takes
 and every phone reads its page (a whole page, made in the server) once a second, each on
 its own kept-alive connection, while, for each attack in turn: ``--quiet`` seconds without
 it, then ``--seconds`` with it, from another address of this machine
-(``hostile_client.SOURCE``). Near the end of each window every phone also opens its table's
+(``hostile_client.SOURCE``), ``scripts/hostile_client.py`` run as a process of its own
+on the driver's core. Near the end of each window every phone also opens its table's
 event stream once, to see whether the server still gives it one.
 
 It prints, per attack, the taps' and the reads' p50 and p95 without and with it (ms; a
@@ -119,7 +120,7 @@ async def full_stream(connection: Connection, target: str) -> bool:
         writer.close()
 
 
-async def drive(port: int, args: argparse.Namespace) -> list[tuple[str, Window, Window, Counter]]:
+async def drive(port: int, args: argparse.Namespace) -> list[tuple[str, Window, Window, str]]:
     """Make the tables and the long game, then each attack's quiet and hostile windows."""
     tables = [await make_table(port, index) for index in range(args.tables)]
     client = hostile_client.Client(port, bench_load.HOST)
@@ -140,15 +141,17 @@ async def drive(port: int, args: argparse.Namespace) -> list[tuple[str, Window, 
             await asyncio.sleep(args.quiet)
             quiet.streams = await phones_streams(tables)
             hostile = victims.window = Window()
-            attack = asyncio.create_task(hostile_client.ATTACKS[name](
-                port, long_code if name == "heavy" else tables[0].code, args.seconds,
-                hostile_client.SOURCE))
+            attack = await asyncio.create_subprocess_exec(
+                sys.executable, str(Path(hostile_client.__file__)), "--port", str(port),
+                "--attack", name, "--seconds", str(args.seconds),
+                "--code", long_code if name == "heavy" else tables[0].code,
+                stdout=asyncio.subprocess.PIPE)
             await asyncio.sleep(args.seconds * 0.8)
             hostile.streams = await phones_streams(tables)
-            seen = await attack
+            said = (await attack.communicate())[0].decode().strip().rsplit(" s: ", 1)[-1]
             victims.window = Window()
-            found.append((name, quiet, hostile, seen))
-            print(line(name, quiet, hostile, seen), flush=True)
+            found.append((name, quiet, hostile, said))
+            print(line(name, quiet, hostile, said), flush=True)
             await asyncio.sleep(PAUSE)
     finally:
         victims.stopped = True
@@ -180,7 +183,7 @@ HEADER = (f"{'attack':<8} {'taps p50/p95 ms: without':>26} {'with':>16} {'ratio'
           f"{'unanswered':>10} {'streams refused':>15}  attacker got")
 
 
-def line(name: str, quiet: Window, hostile: Window, seen: Counter) -> str:
+def line(name: str, quiet: Window, hostile: Window, said: str) -> str:
     """One attack's row of the report."""
     def pair(values: list[float]) -> str:
         return f"{ms(values, 0.5):.1f}/{ms(values, 0.95):.1f}"
@@ -192,8 +195,7 @@ def line(name: str, quiet: Window, hostile: Window, seen: Counter) -> str:
     return (f"{name:<8} {pair(quiet.taps):>26} {pair(hostile.taps):>16} "
             f"{ratio(hostile.taps, quiet.taps):>6}  {pair(quiet.reads):>26} "
             f"{pair(hostile.reads):>16} {ratio(hostile.reads, quiet.reads):>6}  "
-            f"{hostile.unanswered:>10} {refused:>15}  "
-            + ", ".join(f"{count} x {what}" for what, count in seen.most_common(4)))
+            f"{hostile.unanswered:>10} {refused:>15}  {said}")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -239,8 +241,8 @@ def main(argv: list[str] | None = None) -> int:
     print(f"machine: a fixed Python loop took {speed:.0f} ms on the server's core before, "
           f"{machine_speed():.0f} ms after")
     print(HEADER)
-    for name, quiet, hostile, seen in found:
-        print(line(name, quiet, hostile, seen))
+    for name, quiet, hostile, said in found:
+        print(line(name, quiet, hostile, said))
     return 0
 
 
