@@ -45,13 +45,16 @@ from dataclasses import dataclass
 from typing import Any
 
 from flask import Flask
-from werkzeug.exceptions import HTTPException, RequestEntityTooLarge, RequestTimeout
+from werkzeug.exceptions import BadRequest, HTTPException, RequestEntityTooLarge, RequestTimeout
 
 BODY_RATE = 16 * 1024
 """Bytes a second of a poor phone link (128 kbit/s): a body's time limit grows by a second
 for each that many bytes it says it has."""
 READ_STEP = 64 * 1024
 """Bytes asked of the server's reader at a time."""
+CUT_SHORT = ("The request's body was cut short or did not match what its headers said, so "
+             "nothing was done with it. Try again.")
+"""The 400's message for a body that ended before its length, or broke."""
 
 
 @dataclass(eq=False)
@@ -150,7 +153,7 @@ class BodyIntake:
             return self.app(environ, start_response)
         try:
             if length is not None and length < 0:
-                raise _BadLength()
+                raise BadRequest(CUT_SHORT)
             body = self._read(environ, length)
         except HTTPException as error:
             return self._refuse(environ, start_response, error)
@@ -171,18 +174,18 @@ class BodyIntake:
                            self.flask_app.config["BODY_SECONDS"])
         deadline = time.monotonic() + limit
         parts: list[bytes] = []
-        got = 0
+        got, broken = 0, False
         with self.watchdog.watching(environ.get("gunicorn.socket"), deadline) as watch:
             while got < wanted:
                 try:
                     part = stream.read(min(READ_STEP, wanted - got))
-                except Exception:  # the connection broke, or the watchdog shut it
-                    part = b""
+                except Exception:  # the connection broke, the chunks were wrong, or the
+                    part, broken = b"", True  # watchdog shut the socket
                 if not part:
                     break
                 parts.append(part)
                 got += len(part)
-                if time.monotonic() > deadline:
+                if got < wanted and time.monotonic() > deadline:
                     watch.cut_off = True
                     break
         if watch.cut_off:
@@ -192,8 +195,8 @@ class BodyIntake:
                 "so nothing was done with it. Check the connection and try again.")
         if length is None and got > most:
             raise self._too_large(None)
-        if length is not None and got < length:
-            raise _BadLength()
+        if broken or (length is not None and got < length):
+            raise BadRequest(CUT_SHORT)
         return b"".join(parts)
 
     def _too_large(self, length: int | None) -> RequestEntityTooLarge:
@@ -216,11 +219,6 @@ class BodyIntake:
         answer = response(environ, start_response)
         return _ThenClose(answer, sock) if sock is not None else answer
 
-
-class _BadLength(HTTPException):
-    code = 400
-    description = ("The request's body did not match its Content-Length, so nothing was "
-                   "done with it. Try again.")
 
 
 class _ThenClose:

@@ -151,3 +151,29 @@ def test_a_read_that_would_wait_for_ever_is_cut_off_at_the_deadline(app):
     assert answers[0].startswith("408") and "took more than 1 second to" in answers[1]
     assert 0.4 < took < 5
     assert tables(app) == 0
+
+
+class Broken(io.RawIOBase):
+    """A body whose connection breaks after its first bytes (as gunicorn's reader raises)."""
+
+    def __init__(self) -> None:
+        self.sent = False
+
+    def readable(self) -> bool:
+        return True
+
+    def read(self, size: int = -1) -> bytes:
+        if self.sent:
+            raise ConnectionResetError("the phone went away")
+        self.sent = True
+        return padded(100)[:50]
+
+
+def test_a_body_cut_short_is_a_400_and_changes_nothing(app, client):
+    expected = "The request's body was cut short or did not match what its headers said"
+    short = client.post("/api/games", content_type="application/json", environ_overrides={
+        "wsgi.input": io.BytesIO(padded(100)[:50]), "CONTENT_LENGTH": "100"})
+    assert short.status_code == 400 and short.get_json()["error"].startswith(expected)
+    broken = chunked(app, "/api/games", b"", **{"wsgi.input": Broken()})
+    assert broken.status_code == 400 and broken.get_json()["error"].startswith(expected)
+    assert tables(app) == 0
