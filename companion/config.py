@@ -63,10 +63,13 @@ IMPORT_LIMIT = "2/minute;20/hour"
 """Records one address may import through the API (``COMPANION_IMPORT_LIMIT``): a backup put
 back or a move from another server, a few at a time; a record at ``RECORD_ROUNDS`` holds the
 server for 40 to 150 taps' time."""
-HEAVY_PAGE_LIMIT = "30/minute;300/hour"
+HEAVY_PAGE_LIMIT = "20/minute;300/hour"
 """Heavy pages one address may ask for (``COMPANION_HEAVY_PAGE_LIMIT``): a game's page or
 record, an evening's page, CSV or record, a table's evenings, each drawn from more than
-``HEAVY_ROUNDS`` rounds (``companion.web.limits``)."""
+``HEAVY_ROUNDS`` rounds (``companion.web.limits``). Two a minute for each device of a full
+table behind one Wi-Fi, which opens such a page once and then follows it live; 30 in a
+burst took the other tables' taps' p95 to three times its value on PostgreSQL
+(``scripts/bench_hostile.py``)."""
 HEAVY_ROUNDS = 50
 """From how many rounds a page counts as heavy: a longer game's page takes ten taps' time
 and more (``scripts/bench_records.py``); the usual games (8 to 30 rounds) never count."""

@@ -159,27 +159,27 @@ def imported(client, rounds: int) -> str:
 
 
 def test_heavy_pages_per_address_at_and_over_the_limit(app, client, shipped):
-    assert config.HEAVY_PAGE_LIMIT == "30/minute;300/hour" and config.HEAVY_ROUNDS == 50
+    assert config.HEAVY_PAGE_LIMIT == "20/minute;300/hour" and config.HEAVY_ROUNDS == 50
     usual, long = imported(client, 50), imported(client, 51)
     watcher = app.test_client()
     # The pages of a game of 50 rounds are not heavy: they never count.
-    for _ in range(6):  # 36 of them
+    for _ in range(4):  # 24 of them
         for page in HEAVY:
             assert watcher.get(page.format(code=usual)).status_code == 200, page
-    # Those of 51 rounds are: 30 a minute.
-    for turn in range(30):
+    # Those of 51 rounds are: 20 a minute.
+    for turn in range(20):
         page = HEAVY[turn % len(HEAVY)].format(code=long)
         assert watcher.get(page).status_code == 200, page
     refused = watcher.get(f"/t/{long}/evenings/1")
     assert refused.status_code == 429
-    assert ("Too many long pages from this network: at most 30 a minute and 300 an hour of "
+    assert ("Too many long pages from this network: at most 20 a minute and 300 an hour of "
             "the pages of games and evenings over 50 rounds" in refused.get_data(as_text=True))
     other = app.test_client()
     other.environ_base["REMOTE_ADDR"] = "192.168.1.60"
     assert other.get(f"/t/{long}/evenings/1").status_code == 200
-    for _minute in range(9):  # 30 a minute, each of the next 9 minutes
+    for _minute in range(14):  # 20 a minute, each of the next 14 minutes
         shipped.now += 61
-        for _ in range(30):
+        for _ in range(20):
             assert watcher.get(f"/t/{long}/games/1/record.json").status_code == 200
     shipped.now += 61
     assert watcher.get(f"/t/{long}/games/1").status_code == 429, "300 in the hour"

@@ -137,6 +137,8 @@ def stalled_while_playing(app, tmp_path, every: float | None) -> None:
     for what, (with_it, without) in {"taps": (held[0], quiet[0] + after[0]),
                                      "reads": (held[1], quiet[1] + after[1])}.items():
         p95, usual = percentile(with_it, 0.95), percentile(without, 0.95)
+        print(f"{what}: p95 {1000 * p95:.1f} ms with the slow client ({len(with_it)}), "
+              f"{1000 * usual:.1f} without ({len(without)}): {p95 / usual:.2f}x")
         assert p95 < 3 * usual, (
             f"{what}: p95 {1000 * p95:.1f} ms with the slow client, {1000 * usual:.1f} "
             f"without ({len(with_it)} and {len(without)} requests)\n{log[-2000:]}")
