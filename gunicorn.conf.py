@@ -39,6 +39,7 @@ if WORKER == "gevent":
     monkey.patch_all()
 
 from companion.config import event_streams  # noqa: E402 (after the patching)
+from companion.serving import after_a_sleep  # noqa: E402
 
 # How long a thread runs before it must let another have the interpreter (Python's own
 # default: 5 ms). Each switch costs, and a request that waits for the database gets the
@@ -59,6 +60,16 @@ keepalive = 30  # screens poll (every 2 s without a stream): keep their connecti
 worker_connections = 4000
 control_socket_disable = True  # no runtime control (gunicornc); two servers never share one
 
+# What a request's head may be (gunicorn answers 414 or 431 beyond; each its default, named
+# here; change them with GUNICORN_CMD_ARGS="--limit-request-line 8190"). The longest address
+# the app makes is an event stream's, which carries its page's pulse address: under 200
+# characters. The largest header is the cookie, under 3 KB however many tables a device
+# joins (it remembers 10 a role). Browsers send 10 to 20 headers. A request's body:
+# ``companion.web.intake``; all the limits: the README's "Limits".
+limit_request_line = 4094
+limit_request_fields = 100
+limit_request_field_size = 8190
+
 
 GC_THRESHOLDS = (3000, 10, 100)
 """The worker's garbage collector: a young pass every 3,000 new objects (Python: 700), and
@@ -70,12 +81,15 @@ and 12 ms, and the collector's time in 30 s 330 ms instead of 540."""
 
 
 def on_starting(server) -> None:
-    """Refuse several workers that would each count the rate limits on their own."""
+    """Refuse several workers that would each count the rate limits on their own; and make
+    the master forgive its workers a sleep of the whole machine
+    (:func:`companion.serving.after_a_sleep`)."""
     storage = os.environ.get("RATELIMIT_STORAGE_URI") or "memory://"
     if server.cfg.workers > 1 and storage.startswith("memory://"):
         raise RuntimeError(
             f"{server.cfg.workers} workers would each keep their own rate limits: set "
             "RATELIMIT_STORAGE_URI to shared storage (redis://host:6379) or WEB_CONCURRENCY=1")
+    server.murder_workers = after_a_sleep(server.murder_workers, lambda: server.timeout)
 
 
 def when_ready(server) -> None:

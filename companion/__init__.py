@@ -77,15 +77,20 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     register(app)
     app.after_request(add_security_headers)
     from .web.gate import GATE, Gate
+    from .web.intake import BodyIntake
+    from .web.limits import PausedRefusals
     from .web.polls import UnchangedPolls
 
     with app.app_context():
         if app.config["REQUESTS_AT_ONCE"]:
             app.wsgi_app = app.extensions[GATE] = Gate(app.wsgi_app,
                                                        app.config["REQUESTS_AT_ONCE"])
+        app.wsgi_app = PausedRefusals(app.wsgi_app, app.config)  # type: ignore[method-assign]
         app.wsgi_app = UnchangedPolls(app.wsgi_app, db.engine)  # type: ignore[method-assign]
     # Before the first answer: the votes a restart left without their keys start again.
     app.wsgi_app = store.sealed.VoidLostOnFirstRequest(app.wsgi_app, app)
+    # Outside everything: a body is all there before its request waits for anything.
+    app.wsgi_app = BodyIntake(app.wsgi_app, app)
     app.context_processor(lambda: _htmx_context(app))
     return app
 

@@ -19,6 +19,8 @@ from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
+from limits import parse_many
+
 PACKAGE_JSON = Path(__file__).resolve().parent.parent / "package.json"
 
 
@@ -42,6 +44,40 @@ DEFAULT_AT_ONCE = {"sqlite": 2, "postgresql": 1}
 p95 22.5–22.6 ms against 25.4–30.9 with two; on SQLite two gave 12.9–13.0 against
 14.5–14.8 with one)."""
 SQLITE_FILE = "companion.sqlite3"
+
+# Inbound limits (each in the README's "Limits", with why).
+BODY_LIMIT = 512 * 1024
+"""Bytes a request's body may have: the largest record the API imports, with room to spare
+(``COMPANION_MAX_BODY``)."""
+BODY_SECONDS = 10.0
+"""Seconds any request's body may take to arrive, a second more for every 16 KiB it has
+(``COMPANION_BODY_SECONDS``; ``companion.web.intake``)."""
+STREAMS_PER_ADDRESS = 40
+"""Event streams one address may hold open (``COMPANION_STREAMS_PER_ADDRESS``): four tables
+of a tablet and nine phones behind one café's Wi-Fi; beyond, its screens poll every 2 s
+(``companion.web.doorbell``)."""
+NEW_TABLE_LIMIT = "10/minute;60/hour"
+"""Tables one address may make (``COMPANION_NEW_TABLE_LIMIT``): a club's evening behind one
+router starts a table or two a minute; each table costs a slow hash of its recovery code."""
+IMPORT_LIMIT = "2/minute;20/hour"
+"""Records one address may import through the API (``COMPANION_IMPORT_LIMIT``): a backup put
+back or a move from another server, a few at a time; a record at ``RECORD_ROUNDS`` holds the
+server for 40 to 150 taps' time."""
+HEAVY_PAGE_LIMIT = "20/minute;300/hour"
+"""Heavy pages one address may ask for (``COMPANION_HEAVY_PAGE_LIMIT``): a game's page or
+record, an evening's page, CSV or record, a table's evenings, each drawn from more than
+``HEAVY_ROUNDS`` rounds (``companion.web.limits``). Two a minute for each device of a full
+table behind one Wi-Fi, which opens such a page once and then follows it live; 30 in a
+burst took the other tables' taps' p95 to three times its value on PostgreSQL
+(``scripts/bench_hostile.py``)."""
+HEAVY_ROUNDS = 50
+"""From how many rounds a page counts as heavy: a longer game's page takes ten taps' time
+and more (``scripts/bench_records.py``); the usual games (8 to 30 rounds) never count."""
+RECORD_ROUNDS = 200
+"""Rounds a record imported by the API may hold, a game's or an evening's games' together
+(``COMPANION_RECORD_ROUNDS``): a whole night of the longest game (Trefeltromp, a hand every
+two or three minutes), and every page of its table is then drawn in a fraction of a second
+(``scripts/bench_records.py``)."""
 
 
 def database_url(url: str | None, instance_path: str) -> str:
@@ -119,6 +155,50 @@ def requests_at_once(environ: Mapping[str, str], url: str = "sqlite://") -> int:
     return DEFAULT_AT_ONCE[database_kind(url)]
 
 
+def _positive(environ: Mapping[str, str], name: str, default: float, kind: type = int):
+    """The setting ``name`` as a positive number of ``kind`` (``default`` when not set).
+
+    >>> _positive({"X": "20"}, "X", 5), _positive({}, "X", 5)
+    (20, 5)
+    >>> _positive({"X": "2.5"}, "X", 1.0, float)
+    2.5
+    >>> _positive({"X": "lots"}, "X", 5)
+    Traceback (most recent call last):
+    ...
+    ValueError: X must be a positive whole number, not 'lots'
+    """
+    given = environ.get(name)
+    if not given:
+        return default
+    try:
+        value = kind(given)
+    except ValueError:
+        value = 0
+    if value <= 0:
+        what = "whole number" if kind is int else "number"
+        raise ValueError(f"{name} must be a positive {what}, not {given[:20]!r}")
+    return value
+
+
+def _rate(environ: Mapping[str, str], name: str, default: str) -> str:
+    """The rate limit ``name`` (``"10/minute;60/hour"``; ``default`` when not set), checked.
+
+    >>> _rate({"X": "5/minute"}, "X", "1/hour"), _rate({}, "X", "1/hour")
+    ('5/minute', '1/hour')
+    >>> _rate({"X": "lots"}, "X", "1/hour")
+    Traceback (most recent call last):
+    ...
+    ValueError: X must be rate limits such as '10/minute;60/hour', not 'lots'
+    """
+    given = environ.get(name) or default
+    try:
+        parse_many(given)
+    except ValueError:
+        raise ValueError(f"{name} must be rate limits such as '10/minute;60/hour', not "
+                         f"{given[:40]!r}") from None
+    return given
+
+
 def secret_key(instance_path: str) -> str:
     """The key that signs cookies: made once and kept in the instance folder.
 
@@ -182,6 +262,14 @@ def from_environment(instance_path: str, environ: Mapping[str, str] | None = Non
         "BALLOT_KEY": env.get("COMPANION_BALLOT_KEY") or None,
         "EVENT_STREAMS": event_streams(env),
         "REQUESTS_AT_ONCE": requests_at_once(env, url),
+        "MAX_CONTENT_LENGTH": _positive(env, "COMPANION_MAX_BODY", BODY_LIMIT),
+        "BODY_SECONDS": _positive(env, "COMPANION_BODY_SECONDS", BODY_SECONDS, float),
+        "RECORD_ROUNDS": _positive(env, "COMPANION_RECORD_ROUNDS", RECORD_ROUNDS),
+        "STREAMS_PER_ADDRESS": _positive(env, "COMPANION_STREAMS_PER_ADDRESS",
+                                         STREAMS_PER_ADDRESS),
+        "NEW_TABLE_LIMIT": _rate(env, "COMPANION_NEW_TABLE_LIMIT", NEW_TABLE_LIMIT),
+        "API_LIMIT": _rate(env, "COMPANION_IMPORT_LIMIT", IMPORT_LIMIT),
+        "HEAVY_PAGE_LIMIT": _rate(env, "COMPANION_HEAVY_PAGE_LIMIT", HEAVY_PAGE_LIMIT),
     }
 
 
@@ -195,7 +283,6 @@ DEFAULTS: dict[str, Any] = {
     "SESSION_REFRESH_EACH_REQUEST": False,
     # The tablet keeps one page open for a whole evening; its token must not expire.
     "WTF_CSRF_TIME_LIMIT": None,
-    "MAX_CONTENT_LENGTH": 512 * 1024,
     "RATELIMIT_HEADERS_ENABLED": False,
     # Pages and regions gzipped for the phones' Wi-Fi, small regions left as they are: gzip
     # (in the standard library) only, so no other compressor needs installing.
@@ -209,5 +296,6 @@ DEFAULTS: dict[str, Any] = {
     # one café Wi-Fi with a few typos each stays far below; guessing one of 28**8 codes
     # at 1,000 a day is hopeless (see the README).
     "WRONG_CODE_LIMIT": "30/minute;300/hour;1000/day",
-    "API_LIMIT": "30/minute",
+    # The other inbound limits are settings (``from_environment``); see the README's "Limits".
+    "HEAVY_ROUNDS": HEAVY_ROUNDS,
 }

@@ -51,6 +51,11 @@ def sealed_fields(page: str, choice: str) -> dict[str, str] | None:
                                             choice))}
 
 
+MANY_TABLES = {"NEW_TABLE_LIMIT": "1000/minute", "API_LIMIT": "1000/minute"}
+"""A test makes its tables and imports from one address, as many as it needs: the limits on
+them are tested on their own (``tests/web/test_inbound_limits.py``)."""
+
+
 @pytest.fixture
 def app(tmp_path) -> Iterator[Flask]:
     """The companion on a fresh database (SQLite file, or ``DATABASE_URL`` when set)."""
@@ -62,6 +67,7 @@ def app(tmp_path) -> Iterator[Flask]:
                                     else f"sqlite:///{tmp_path / 'companion.sqlite3'}"),
         "PUBLIC_URL": "",
         "RATELIMIT_STORAGE_URI": "memory://",
+        **MANY_TABLES,
     })
     with app.app_context():
         if url:

@@ -220,17 +220,25 @@ def _fresh_join_code() -> str:
             return code
 
 
+def new_recovery() -> tuple[str, str]:
+    """A new recovery code and its (slow) hash."""
+    recovery = new_code()
+    return recovery, recovery_hash(recovery)
+
+
 def create_table(*, name: str, game: str, names: Sequence[str | None],
                  allow_phone_names: bool, first_dealer: int | None, unit: str = "chips",
-                 ) -> tuple[Table, str, str]:
+                 recovery: tuple[str, str] | None = None) -> tuple[Table, str, str]:
     """Make a table with one seat per entry of ``names`` (``None``: the phone names it).
 
     ``first_dealer`` is a seat position, or ``None`` to draw one at random
     here. Returns the table, its scorekeeper key and its recovery code: both
     are shown or given once and kept only as hashes. The money unit starts as
-    ``unit`` (the game's usual one).
+    ``unit`` (the game's usual one). ``recovery``: a recovery code made
+    beforehand and its hash (:func:`new_recovery`), else one is made here.
     """
-    key, recovery = new_key(), new_code()
+    key = new_key()
+    recovery, recovery_hashed = recovery or new_recovery()
     drawn = first_dealer is None
     if first_dealer is None:
         first_dealer = secrets.randbelow(len(names)) + 1
@@ -238,7 +246,7 @@ def create_table(*, name: str, game: str, names: Sequence[str | None],
         code=_fresh_join_code(), name=name, game=game, allow_phone_names=allow_phone_names,
         unit=unit,
         first_dealer=first_dealer, dealer_drawn=drawn, version=1,
-        scorekeeper_key_hash=key_hash(key), recovery_code_hash=recovery_hash(recovery),
+        scorekeeper_key_hash=key_hash(key), recovery_code_hash=recovery_hashed,
         seats=[Seat(position=i, name=n) for i, n in enumerate(names, start=1)],
     )
     db.session.add(table)

@@ -16,7 +16,7 @@ import math
 from collections.abc import Iterator, Mapping
 from typing import Any
 
-from flask import Blueprint, abort, jsonify, request
+from flask import Blueprint, abort, current_app, jsonify, request
 
 from ..extensions import csrf, db
 from ..rules import RuleError, game_module, replay
@@ -25,6 +25,7 @@ from ..rules.common import whole_number
 from ..store import ENDED, NAME_LENGTH, RECORD_FIELDS, changes, evenings
 from .flow import flow_for
 from .forms import MAX_SEATS, FormError, clean_name
+from .gate import set_aside
 from .limits import api_calls
 from .qr import public_url
 
@@ -132,11 +133,25 @@ def _exact_numbers(record: Any) -> None:
                             f"most {EXACT}")
 
 
+def _check_rounds(games: object, what: str) -> None:
+    """Refuse (413) a record with more rounds than ``RECORD_ROUNDS``: every page of its table
+    replays and draws them all (``docs/performance.md``: a page of 1,300 rounds held the
+    server for seconds)."""
+    most = current_app.config["RECORD_ROUNDS"]
+    rounds = sum(len(game["rounds"]) for game in games if isinstance(game, dict)
+                 and isinstance(game.get("rounds"), list)) if isinstance(games, list) else 0
+    if rounds > most:
+        abort(413, f"{what} has {rounds} rounds: the app takes at most {most} in one record "
+                   "(a whole night's play), so nothing was made. Split it, one game or evening "
+                   "at a time.")
+
+
 @bp.post("/games")
 @api_calls
 def import_game():
     """Make a table playing the posted game record; answer its URLs and recovery code."""
     record = read_json_body("a game record")
+    _check_rounds([record], "This game")
     try:
         replay(record)
         _exact_numbers(record)
@@ -155,7 +170,8 @@ def import_game():
     table, _key, recovery = changes.create_table(
         name=f"{flow.title} (imported)", game=record["game"], names=names,
         allow_phone_names=False, unit=flow.default_unit,
-        first_dealer=names.index(record.get("first_dealer", names[0])) + 1)
+        first_dealer=names.index(record.get("first_dealer", names[0])) + 1,
+        recovery=set_aside(changes.new_recovery))
     game = changes.start_game(table, record)
     db.session.commit()
     return _made(table, recovery,
@@ -179,6 +195,7 @@ def import_evening():
     the rules say it runs on.
     """
     record = read_json_body("an evening record")
+    _check_rounds(record.get("games"), "This evening")
     try:
         result = ledger_of(record)
         _within_the_store(record.get("paid"))
@@ -200,7 +217,8 @@ def import_evening():
     table, _key, recovery = changes.create_table(
         name=title if len(title) <= NAME_LENGTH else name, game=last["game"], names=names,
         allow_phone_names=False, unit=record["unit"],
-        first_dealer=names.index(last.get("first_dealer") or last["players"][0]) + 1)
+        first_dealer=names.index(last.get("first_dealer") or last["players"][0]) + 1,
+        recovery=set_aside(changes.new_recovery))
     for game, shown in zip(games, result["games"], strict=True):
         played = changes.start_game(table, game)
         if shown["finished"] or game is not last:

@@ -29,10 +29,13 @@ How a stream hears of a change (:class:`Doorbell`):
 Each open stream waits in a greenlet of gunicorn's gevent worker (or holds
 one of the gthread worker's threads, which keeps ``EVENT_STREAMS`` of them
 for streams besides those for requests), and at most ``EVENT_STREAMS`` are
-open at once: a stream asked for beyond that
-says only ``full`` (app.js then closes it, polls, and asks again later). A
-stream ends after :data:`LIFETIME` seconds (the browser opens the next at
-once), and when the worker stops.
+open at once, at most ``STREAMS_PER_ADDRESS`` from one address (the
+client's, as the rate limits take it): a stream asked for beyond either says
+only ``full`` (app.js then closes it, polls, and asks again later). One
+address cannot take every place (it once opened all 1,000 in 7 s, and every
+other screen polled); a café's Wi-Fi, one address for a table or two of
+phones, stays well inside its share. A stream ends after :data:`LIFETIME`
+seconds (the browser opens the next at once), and when the worker stops.
 """
 
 from __future__ import annotations
@@ -40,15 +43,17 @@ from __future__ import annotations
 import random
 import threading
 import time
-from collections.abc import Callable, Iterator, Mapping
+from collections import Counter
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 
 from flask import Blueprint, Flask, Response, current_app
+from flask_limiter.util import get_remote_address
 from sqlalchemy.engine import Engine
 
 from ..extensions import db
 from ..store.changes import take_committed
-from .limits import wrong_codes
+from .limits import REFUSAL_PAUSE, wrong_codes
 from .polls import VersionLookup
 from .push import Maker, Pusher, Shared, made_by, pusher
 from .roles import find_table
@@ -94,11 +99,14 @@ class Doorbell:
 
     lookup: VersionLookup
     limit: int
+    per_address: int | None = None
+    """Streams one address may hold open at once (None: as many as the process)."""
     stopping: Callable[[], bool] = lambda: False
     """True once the process is stopping: every stream ends (the server sets it)."""
     _bells: dict[int, Bell] = field(default_factory=dict)
     _lock: threading.Lock = field(default_factory=threading.Lock)
     _streams: int = 0
+    _by_address: Counter[str] = field(default_factory=Counter)
     _watcher: threading.Thread | None = None
 
     # -- streams
@@ -108,10 +116,23 @@ class Doorbell:
         """True when as many streams are open as may be."""
         return self._streams >= self.limit
 
-    def listen(self, table_id: int, version: int) -> Shared:
-        """Open a stream on a table's bell; the table's lookup its streams share."""
+    def full_for(self, address: str) -> bool:
+        """True when no more stream may open for ``address``: the process holds as many as
+        it may, or that address does."""
+        return self.full or (self.per_address is not None
+                             and self._by_address[address] >= self.per_address)
+
+    def listen(self, table_id: int, version: int, address: str | None = None,
+               ) -> Shared | None:
+        """Open a stream on a table's bell (for a client at ``address``); the table's lookup
+        its streams share. None when no more may open (:meth:`full_for`: streams asked for
+        at the same moment were all let through its first look)."""
         with self._lock:
+            if address is not None and self.full_for(address):
+                return None
             self._streams += 1
+            if address is not None:
+                self._by_address[address] += 1
             bell = self._bells.get(table_id)
             if bell is None:
                 bell = self._bells[table_id] = Bell(version, threading.Condition(self._lock))
@@ -125,10 +146,14 @@ class Doorbell:
                 self._watcher.start()
             return bell.shared
 
-    def leave(self, table_id: int) -> None:
+    def leave(self, table_id: int, address: str | None = None) -> None:
         """Close a stream opened by :meth:`listen`."""
         with self._lock:
             self._streams -= 1
+            if address is not None:
+                self._by_address[address] -= 1
+                if not self._by_address[address]:
+                    del self._by_address[address]
             bell = self._bells[table_id]
             bell.listeners -= 1
             if not bell.listeners:
@@ -194,12 +219,16 @@ class Doorbell:
 
     # -- a stream's messages
 
-    def stream(self, table_id: int, version: int,
-               page: Pusher | None = None) -> Iterator[str]:
+    def stream(self, table_id: int, version: int, page: Pusher | None = None,
+               address: str | None = None) -> Iterator[str]:
         """A stream's messages (``data: <version>``, or the ``page``'s pulse answer when it
-        can be made: :mod:`companion.web.push`), from its opening to its end. It listens
-        from its first message (an answer never sent holds nothing open)."""
-        shared = self.listen(table_id, version)
+        can be made: :mod:`companion.web.push`), from its opening to its end, for a client
+        at ``address``. It listens from its first message (an answer never sent holds
+        nothing open)."""
+        shared = self.listen(table_id, version, address)
+        if shared is None:
+            yield FULL
+            return
         if page is not None:
             page.shared = shared
         try:
@@ -223,7 +252,7 @@ class Doorbell:
                 version = heard
                 yield f"data: {version}\n\n"
         finally:
-            self.leave(table_id)
+            self.leave(table_id, address)
 
 
 def doorbell() -> Doorbell:
@@ -236,14 +265,29 @@ def doorbell() -> Doorbell:
 def events(code: str) -> Response:
     """The table's event stream: its version now, and at once each time it changes (with
     the page's pulse answer, when the page says its pulse: :mod:`companion.web.push`)."""
+    bell, address = doorbell(), get_remote_address()
+    # As many streams as may be (or as this address may hold): this page polls instead
+    # (and asks again in a while). Said before anything is looked up: a refusal costs little.
+    if bell.full_for(address):
+        return _event_stream(_full(current_app.config.get("REFUSAL_PAUSE", REFUSAL_PAUSE)))
     table = find_table(code)
     table_id, version, page = table.id, table.version, pusher(table)
     db.session.remove()  # a stream holds no transaction (nor a connection) while it waits
-    bell = doorbell()
-    # As many streams as may be: this page polls instead (and asks again in a while).
-    messages = [FULL] if bell.full else bell.stream(table_id, version, page)
+    return _event_stream(bell.stream(table_id, version, page, address))
+
+
+def _event_stream(messages: Iterable[str]) -> Response:
     return Response(messages, mimetype="text/event-stream",
                     headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"})
+
+
+def _full(pause: float) -> Iterator[str]:
+    """The stream refused, said after ``pause`` seconds (out of the gate: the answer is sent
+    after the request's place is given up): a client opening stream after stream is told
+    once a second, not a thousand times in seven (``scripts/hostile_client.py``); a page
+    told ``full`` polls meanwhile, as it would."""
+    time.sleep(pause)
+    yield FULL
 
 
 def ring_after_request(response: Response) -> Response:
@@ -259,7 +303,8 @@ def ring_after_request(response: Response) -> Response:
 
 def install(app: Flask, engine: Engine) -> None:
     """Give the app its doorbell and its stream's route."""
-    app.extensions[EXTENSION] = Doorbell(VersionLookup(engine), app.config["EVENT_STREAMS"])
+    app.extensions[EXTENSION] = Doorbell(VersionLookup(engine), app.config["EVENT_STREAMS"],
+                                         app.config["STREAMS_PER_ADDRESS"])
     app.register_blueprint(bp)
     app.after_request(ring_after_request)
 

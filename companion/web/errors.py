@@ -7,6 +7,7 @@ and a message saying what to do.
 from __future__ import annotations
 
 from flask import Flask, jsonify, render_template, request
+from flask_limiter import RateLimitExceeded
 from flask_wtf.csrf import CSRFError
 from werkzeug.exceptions import BadRequestKeyError, HTTPException, InternalServerError
 
@@ -15,6 +16,7 @@ TITLES = {
     403: "Not for this device",
     404: "Not found",
     405: "Not like that",
+    408: "Too slow",
     409: "Someone got there first",
     413: "Too much at once",
     429: "Too many tries",
@@ -26,6 +28,7 @@ MESSAGES = {
     403: "This device may not do that.",
     404: "There is nothing at this address. Check the code or the link.",
     405: "This address does not take that kind of request.",
+    408: "The request took too long to arrive, so nothing was done with it. Try again.",
     409: "That changed a moment ago. Look again and try once more.",
     413: "That is more than the app takes in one go.",
     429: "Too many tries from this device. Wait a minute, then check the code on the "
@@ -48,7 +51,9 @@ def message_of(error: HTTPException) -> str:
     if isinstance(error, BadRequestKeyError):
         return f"The form is missing its {error.args[0]!r} field. Reload the page and try again."
     described = error.description
-    if described and described != type(error).description and code != 429:
+    if isinstance(error, RateLimitExceeded) and not error.limit.error_message:
+        described = None  # the limit's own text ("30 per 1 minute") is no message
+    if described and described != type(error).description:
         return str(described)
     return MESSAGES.get(code, MESSAGES[500] if code >= 500 else MESSAGES[400])
 
@@ -61,8 +66,6 @@ def handle(error: HTTPException):
     if code == 405 and error.get_response().headers.get("Allow"):
         headers["Allow"] = error.get_response().headers["Allow"]
     if wants_json():
-        if code == 429:
-            message = "Too many requests from this client. Wait a minute and try again."
         return jsonify(error=message), code, headers
     title = TITLES.get(code, TITLES[500] if code >= 500 else TITLES[400])
     if request.headers.get("HX-Request") and not request.headers.get("HX-Boosted"):

@@ -39,7 +39,12 @@ before; 15.1 and 15.0, p99 18, after; the polls' p95 7.1–7.8 both ways).
 A request holds its place while the app makes its answer, not while the
 answer is sent: an event stream (whose messages are sent for minutes) and a
 slow phone's download hold none. Unchanged polls are answered before it
-(:mod:`companion.web.polls`): one statement each, they never wait here.
+(:mod:`companion.web.polls`): one statement each, they never wait here. Nor
+does a request whose body is still coming: it is read first
+(:mod:`companion.web.intake`). A request may give its place up for work that
+needs neither the database nor the interpreter (:func:`set_aside`: the slow
+hash of a new table's recovery code, in a thread of its own) and take one again
+after, ahead of the requests waiting.
 """
 
 from __future__ import annotations
@@ -49,9 +54,15 @@ from collections import deque
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
+
+from flask import current_app, has_request_context, request
 
 READS = frozenset({"GET", "HEAD"})
+TURN = "companion.gate.turn"
+"""``environ`` key: the request's turn at the gate (while it is inside)."""
+
+T = TypeVar("T")
 
 
 @dataclass(eq=False)  # (a queue's remove() takes this very turn, not an equal one)
@@ -81,8 +92,31 @@ class Gate:
 
     def __call__(self, environ: dict[str, Any], start_response: Callable) -> Iterable[bytes]:
         """Wait for a place, let the app make its answer, and give the place up."""
-        with self._place(environ.get("REQUEST_METHOD", "GET") not in READS, self._requests):
-            return self.app(environ, start_response)
+        with self._place(environ.get("REQUEST_METHOD", "GET") not in READS,
+                         self._requests) as turn:
+            environ[TURN] = turn
+            try:
+                return self.app(environ, start_response)
+            finally:
+                del environ[TURN]
+
+    @contextmanager
+    def stepping_out(self, turn: _Turn) -> Iterator[None]:
+        """Give ``turn``'s place up while the block runs, then wait for one again, ahead of
+        every request waiting (it waited its turn once already)."""
+        with self._lock:
+            self._inside -= 1
+            self._changes -= turn.change
+            turn.admitted = False
+            self._let_in()
+        try:
+            yield
+        finally:
+            with self._lock:
+                self._requests.appendleft(turn)
+                turn.go = threading.Event()
+                self._let_in()
+            turn.go.wait()  # (the request's own place ends it, let in or not)
 
     @contextmanager
     def reading(self) -> Iterator[None]:
@@ -93,7 +127,7 @@ class Gate:
             yield
 
     @contextmanager
-    def _place(self, change: bool, queue: deque[_Turn]) -> Iterator[None]:
+    def _place(self, change: bool, queue: deque[_Turn]) -> Iterator[_Turn]:
         turn = _Turn(change)
         with self._lock:
             queue.append(turn)
@@ -103,15 +137,17 @@ class Gate:
         try:
             if turn.go is not None:
                 turn.go.wait()
-            yield
+            yield turn
         finally:  # (also when the wait itself is cut short: a greenlet killed, say)
             with self._lock:
                 if turn.admitted:
                     self._inside -= 1
                     self._changes -= change
                     self._let_in()
-                else:
+                elif turn in queue:
                     queue.remove(turn)
+                elif turn in self._requests:  # (killed while stepping back in)
+                    self._requests.remove(turn)
 
     def _let_in(self) -> None:
         """Fill the free places: requests first, and among them the changes that may go in
@@ -139,4 +175,33 @@ GATE = "companion.gate"
 """Where the app keeps its gate (``app.extensions``), when it has one."""
 
 
-__all__ = ["GATE", "Gate"]
+def set_aside(work: Callable[..., T], *args: Any) -> T:
+    """``work(*args)``, done with this request's place at the gate given up meanwhile (and
+    under gevent, in a thread of its own): for work that needs neither the database nor the
+    interpreter, such as a slow hash (hashlib lets the interpreter go while it hashes). A
+    table made took 0.16 s of its recovery code's hash with every other tap and poll
+    waiting; now they go on. Call it before the request's first statement: a place given up
+    while holding a transaction would keep other writers waiting all the same."""
+    turn = request.environ.get(TURN) if has_request_context() else None
+    gate = current_app.extensions.get(GATE) if turn is not None else None
+    if gate is None or not turn.admitted:
+        return _in_a_thread(work, *args)
+    with gate.stepping_out(turn):
+        return _in_a_thread(work, *args)
+
+
+def _in_a_thread(work: Callable[..., T], *args: Any) -> T:
+    """``work(*args)`` in gevent's pool of real threads when gevent runs this process (so
+    that the other greenlets go on meanwhile); here otherwise."""
+    try:
+        from gevent import monkey
+    except ImportError:  # pragma: no cover - gevent is a dependency
+        return work(*args)
+    if not monkey.is_module_patched("threading"):
+        return work(*args)
+    import gevent
+
+    return gevent.get_hub().threadpool.apply(work, args)
+
+
+__all__ = ["GATE", "Gate", "set_aside"]

@@ -34,9 +34,10 @@ from ..store.evenings import Evening, Payment
 from .flow import flow_for
 from .forms import UNITS as MONEY_UNITS
 from .forms import FormError, clean_name, read_money
-from .limits import wrong_codes
+from .limits import drawn_from, heavy_pages, wrong_codes
 from .live import live_table
 from .roles import find_table, is_keeper, phone, require_keeper
+from .versions import at_version
 
 bp = Blueprint("ledger", __name__)
 
@@ -174,16 +175,27 @@ def _status(game: Game, finished: bool) -> str:
     return RUNNING if game.status == PLAYING else CLOSED_EARLY
 
 
+def ruled(table: Table, evening: Evening) -> tuple[dict[str, Any], dict[str, Any] | None,
+                                                   str | None]:
+    """The evening's record and what the rules make of it (their result, or the problem),
+    made once for every screen at the table's version: an evening of a long game is
+    replayed in a good part of a second, and its pages ask for it several times."""
+    def make() -> tuple[dict[str, Any], dict[str, Any] | None, str | None]:
+        record = evenings.evening_record(evening)
+        try:
+            return record, ledger_of(record), None
+        except RuleError as error:
+            return record, None, str(error)
+
+    return at_version(table, ("evening", evening.number), make)
+
+
 def ledger_view(table: Table, evening: Evening) -> Ledger:
     """The evening's ledger for this screen: the rules' result and what this screen may do."""
     games = evening.games
     keeper = is_keeper(table)
     seat = None if keeper else phone(table).seat
-    result = problem = None
-    try:
-        result = ledger_of(evenings.evening_record(evening))
-    except RuleError as error:
-        problem = str(error)
+    _record, result, problem = ruled(table, evening)
     columns = tuple(
         Column(index, game, flow_for(game.game).title, _status(game, shown["finished"]),
                shown["money"], shown.get("chips"))
@@ -258,12 +270,20 @@ def current(code: str):
     return _page(table, evenings.current_evening(table))
 
 
+def _drawn(evening: Evening) -> Evening:
+    """The evening, its rounds counted for the limit on heavy pages."""
+    drawn_from(sum(len(game.rounds) for game in evening.games))
+    return evening
+
+
 @bp.get(EVENING)
 @wrong_codes
+@heavy_pages
 def evening(code: str, number: int):
     """An evening's ledger: the grid, who pays whom, the payments; live on every screen."""
     table = find_table(code)
-    return render_template("ledger/evening.html", **_context(table, _evening(table, number)))
+    return render_template("ledger/evening.html",
+                           **_context(table, _drawn(_evening(table, number))))
 
 
 @bp.get(EVENING + "/live")
@@ -276,6 +296,7 @@ def live(code: str, number: int):
 
 @bp.get("/t/<code>/evenings")
 @wrong_codes
+@heavy_pages
 def past(code: str):
     """The table's evenings, and each player's balance across them, by name."""
     table = find_table(code)
@@ -283,6 +304,7 @@ def past(code: str):
     current = evenings.current_evening(table)
     if current.id is None and current.games:
         shown.append(current)
+    drawn_from(sum(len(game.rounds) for evening in shown for game in evening.games))
     rows = [(e, ledger_view(table, e)) for e in reversed(shown)]
     return render_template("ledger/evenings.html", table=table, rows=rows,
                            balances=balances(table, shown),
@@ -307,21 +329,20 @@ def balances(table: Table, shown: Sequence[Evening]) -> list[Balance]:
     balance (``net``) and what is still owed across evenings (``owing``)
     are theirs, never a sum made here. An evening the rules refuse is left out.
     """
-    by_unit: dict[str, list[tuple[Evening, dict[str, Any]]]] = {}
+    by_unit: dict[str, list[tuple[Evening, dict[str, Any], dict[str, Any]]]] = {}
     for evening in shown:
-        record = evenings.evening_record(evening)
-        try:
-            ledger_of(record)
-        except RuleError:
-            continue
-        by_unit.setdefault(record["unit"], []).append((evening, record))
+        record, result, _problem = ruled(table, evening)
+        if result is not None:
+            by_unit.setdefault(record["unit"], []).append((evening, record, result))
     found = []
-    for unit, pairs in by_unit.items():
+    for unit, ruled_ones in by_unit.items():
         together = {"unit": unit,
-                    "games": [game for _e, record in pairs for game in record["games"]],
-                    "paid": [paid for _e, record in pairs for paid in record["paid"]]}
-        found.append(Balance(unit, tuple((e, ledger_of(record)["net"]) for e, record in pairs),
-                             ledger_of(together)))
+                    "games": [game for _e, record, _r in ruled_ones for game in record["games"]],
+                    "paid": [paid for _e, record, _r in ruled_ones for paid in record["paid"]]}
+        numbers = tuple(evening.number for evening, _record, _result in ruled_ones)
+        found.append(Balance(unit, tuple((e, result["net"]) for e, _r, result in ruled_ones),
+                             at_version(table, ("balance", unit, numbers),
+                                        lambda together=together: ledger_of(together))))
     return found
 
 
@@ -330,10 +351,11 @@ def balances(table: Table, shown: Sequence[Evening]) -> list[Balance]:
 
 @bp.get(EVENING + "/evening.json")
 @wrong_codes
+@heavy_pages
 def record(code: str, number: int):
     """The evening's record: its export, and the format ``POST /api/evenings`` imports."""
     table = find_table(code)
-    response = jsonify(evenings.evening_record(_evening(table, number)))
+    response = jsonify(ruled(table, _drawn(_evening(table, number)))[0])
     response.headers["Content-Disposition"] = (
         f'inline; filename="{table.code.lower()}-evening-{number}.json"')
     return response
@@ -359,14 +381,8 @@ def _cell_text(value: object) -> object:
     return value
 
 
-@bp.get(EVENING + "/lines.csv")
-@wrong_codes
-def lines_csv(code: str, number: int):
-    """The money lines of the evening as CSV, one movement of money a row, for a spreadsheet."""
-    table = find_table(code)
-    shown = ledger_view(table, _evening(table, number))
-    if shown.result is None:
-        abort(409, f"The rules refuse this evening's record: {shown.problem}")
+def _lines_text(shown: Ledger) -> str:
+    """The CSV of an evening's money lines (the same for every screen)."""
     columns = {column.index: column for column in shown.columns}
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\r\n")
@@ -378,7 +394,20 @@ def lines_csv(code: str, number: int):
                          column.status, "" if line["round"] is None else line["round"],
                          _cell_text(line["player"]), line["what"],
                          plain_amount(line["amount"], unit), unit])
-    response = Response(out.getvalue(), mimetype="text/csv")
+    return out.getvalue()
+
+
+@bp.get(EVENING + "/lines.csv")
+@wrong_codes
+@heavy_pages
+def lines_csv(code: str, number: int):
+    """The money lines of the evening as CSV, one movement of money a row, for a spreadsheet."""
+    table = find_table(code)
+    shown = ledger_view(table, _drawn(_evening(table, number)))
+    if shown.result is None:
+        abort(409, f"The rules refuse this evening's record: {shown.problem}")
+    text = at_version(table, ("lines.csv", number), lambda: _lines_text(shown))
+    response = Response(text, mimetype="text/csv")
     response.headers["Content-Disposition"] = (
         f'attachment; filename="{table.code.lower()}-evening-{number}-lines.csv"')
     return response

@@ -1,13 +1,29 @@
-"""Rate limits: wrong codes per device, and the JSON API."""
+"""Rate limits per address (Flask-Limiter): wrong codes, new tables, imports, heavy pages.
+
+The address is the client's own (``get_remote_address``: the connection's, or with
+``COMPANION_PROXY_FIX`` the one the proxy in front says, so that a forged
+``X-Forwarded-For`` from the client counts for nothing). Each limit is a setting
+(``companion.config``), and each refusal is a 429 that says the limit. Every limit, its
+number and why: the README's "Limits".
+"""
 
 from __future__ import annotations
 
+import time
+from collections.abc import Callable, Iterable
+from typing import Any
+
 from flask import current_app, g
+from limits import parse_many
 
 from ..extensions import limiter
 
+REFUSAL_PAUSE = 1.0
+"""Seconds a request refused for a rate limit waits for its answer (:class:`PausedRefusals`)."""
 PUSHING = "companion.pushing"
 """``g`` key: the request is an event stream's own answer (:mod:`companion.web.push`)."""
+DRAWN_FROM = "companion_drawn_from"
+"""``g`` key: how many rounds this request's answer is drawn from (:func:`drawn_from`)."""
 
 
 @limiter.request_filter
@@ -18,14 +34,95 @@ def _pushing() -> bool:
     return g.get(PUSHING, False)
 
 
+def in_words(limits: str) -> str:
+    """A limit as a player reads it.
+
+    >>> in_words("10/minute;60/hour"), in_words("1 per 2 days")
+    ('10 a minute and 60 an hour', '1 every 2 days')
+    """
+    said = []
+    for item in parse_many(limits):
+        unit = item.GRANULARITY.name
+        said.append(f"{item.amount} every {item.multiples} {unit}s" if item.multiples > 1
+                    else f"{item.amount} {'an' if unit == 'hour' else 'a'} {unit}")
+    return " and ".join(said)
+
+
 def _failed(response) -> bool:
     """Only a wrong code (a 404) counts towards the limit; players who type well never meet it."""
     return response.status_code == 404
 
 
 wrong_codes = limiter.shared_limit(
-    lambda: current_app.config["WRONG_CODE_LIMIT"], scope="wrong-codes", deduct_when=_failed)
+    lambda: current_app.config["WRONG_CODE_LIMIT"], scope="wrong-codes", deduct_when=_failed,
+    error_message="Too many tries from this device. Wait a minute, then check the code on "
+                  "the scorekeeper's screen.")
 """The per-device limit on wrong codes, shared by every page that looks a table up."""
 
-api_calls = limiter.limit(lambda: current_app.config["API_LIMIT"])
-"""The per-client limit on the JSON API."""
+api_calls = limiter.shared_limit(
+    lambda: current_app.config["API_LIMIT"], scope="imports",
+    error_message=lambda: (f"Too many imports from this client: at most "
+                           f"{in_words(current_app.config['API_LIMIT'])}. Wait, then send "
+                           "the next one."))
+"""The per-client limit on imports (``POST /api/games`` and ``/api/evenings`` together)."""
+
+new_tables = limiter.limit(
+    lambda: current_app.config["NEW_TABLE_LIMIT"], methods=["POST"],
+    deduct_when=lambda response: response.status_code == 303,
+    error_message=lambda: (f"Too many new tables from this network: at most "
+                           f"{in_words(current_app.config['NEW_TABLE_LIMIT'])}. Wait a few "
+                           "minutes, then make it again."))
+"""The per-address limit on tables made (only a table made counts, not a form refused)."""
+
+
+def drawn_from(rounds: int) -> None:
+    """Say that this request's answer is drawn from ``rounds`` rounds: beyond
+    ``HEAVY_ROUNDS`` it counts towards :data:`heavy_pages`."""
+    g.setdefault(DRAWN_FROM, 0)
+    g.companion_drawn_from = max(g.companion_drawn_from, rounds)
+
+
+def _heavy(_response) -> bool:
+    return g.get(DRAWN_FROM, 0) > current_app.config["HEAVY_ROUNDS"]
+
+
+heavy_pages = limiter.shared_limit(
+    lambda: current_app.config["HEAVY_PAGE_LIMIT"], scope="heavy-pages", deduct_when=_heavy,
+    error_message=lambda: (f"Too many long pages from this network: at most "
+                           f"{in_words(current_app.config['HEAVY_PAGE_LIMIT'])} of the pages "
+                           f"of games and evenings over {current_app.config['HEAVY_ROUNDS']} "
+                           "rounds. Wait a minute, then load it again."))
+"""The per-address limit on heavy pages: a game's page or record, an evening's page, CSV or
+record, a table's evenings, each counted when drawn from more than ``HEAVY_ROUNDS`` rounds
+(:func:`drawn_from`). The first of them at a table's version replays the rounds; each
+draws them all (``scripts/bench_records.py``)."""
+
+
+class PausedRefusals:
+    """Wrap a WSGI app (outside the gate): a request refused for a rate limit (429) gets its
+    answer only :data:`REFUSAL_PAUSE` seconds later.
+
+    A refusal costs the server a few milliseconds, and a client that asks again as soon as
+    it is answered asked 100 times a second (``scripts/hostile_client.py``: an import
+    refused, each with its 80 KB body read): a third of the server's time for nothing. Made
+    to wait, it asks once a second. The waiting request holds no place at the gate (a
+    greenlet waits; with gunicorn's gthread worker, a thread). A person who meets a limit
+    waits a second more to read that they did."""
+
+    def __init__(self, app: Callable[..., Iterable[bytes]], settings: dict[str, Any]) -> None:
+        self.app = app
+        self.settings = settings
+        """The app's settings: ``REFUSAL_PAUSE`` (default :data:`REFUSAL_PAUSE`)."""
+
+    def __call__(self, environ: dict[str, Any], start_response: Callable) -> Iterable[bytes]:
+        """Pass the request on; wait before a 429 answer goes back."""
+        refused = []
+
+        def noting(status: str, headers: list, *rest: Any) -> Callable:
+            refused.append(status.startswith("429"))
+            return start_response(status, headers, *rest)
+
+        answer = self.app(environ, noting)
+        if refused and refused[-1]:
+            time.sleep(self.settings.get("REFUSAL_PAUSE", REFUSAL_PAUSE))
+        return answer

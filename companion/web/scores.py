@@ -16,10 +16,11 @@ from markupsafe import Markup
 from ..extensions import db
 from ..store import Game, Table, queries
 from .flow import flow_for, flows
-from .limits import wrong_codes
+from .limits import drawn_from, heavy_pages, wrong_codes
 from .live import live_table
 from .regions import game_page_context, scoreboard_region
 from .roles import find_table, phone
+from .versions import at_version
 
 bp = Blueprint("games", __name__)
 
@@ -40,10 +41,12 @@ def _game(table: Table, number: int) -> Game:
 
 @bp.get("/t/<code>/games/<int:number>")
 @wrong_codes
+@heavy_pages
 def game(code: str, number: int):
     """A game's public page: anyone with the join link may watch the scoreboard."""
     table = find_table(code)
     played = _game(table, number)
+    drawn_from(len(played.rounds))
     return render_template("games/game.html", me_phone=phone(table),
                            **game_page_context(table, played.number))
 
@@ -75,10 +78,14 @@ def current_scoreboard(code: str):
 
 @bp.get("/t/<code>/games/<int:number>/record.json")
 @wrong_codes
+@heavy_pages
 def record(code: str, number: int):
-    """The game's record: its export, and the format ``POST /api/games`` imports."""
+    """The game's record: its export, and the format ``POST /api/games`` imports (made once
+    for every screen at the table's version)."""
     table = find_table(code)
-    response = jsonify(_game(table, number).record())
+    played = _game(table, number)
+    drawn_from(len(played.rounds))
+    response = jsonify(at_version(table, ("record.json", number), played.record))
     response.headers["Content-Disposition"] = (
         f'inline; filename="{table.code.lower()}-game-{number}.json"')
     return response

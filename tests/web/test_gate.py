@@ -160,3 +160,48 @@ def test_a_wait_cut_short_leaves_the_places_as_they_were(monkeypatch):
     tap.join(30)
     assert b"".join(gate({"REQUEST_METHOD": "GET"}, lambda *_: None)) == b"done"
     assert gate._inside == 0  # the tap's place given back, and the poll's
+
+
+def test_a_request_stepping_out_lets_the_others_in_and_goes_back_in_first():
+    """A request gives its place up for work that needs neither the database nor the
+    interpreter (a slow hash: ``set_aside``); the others go in meanwhile, and it goes back
+    in ahead of those that came while it was out."""
+    from companion.web.gate import TURN
+
+    seen: list[str] = []
+    out, done, b_may_leave = threading.Event(), threading.Event(), threading.Event()
+
+    def app(environ, start_response):
+        name = environ["name"]
+        seen.append(name)
+        if name == "A":
+            with gate.stepping_out(environ[TURN]):
+                out.set()
+                done.wait(30)
+            seen.append("A back")
+        elif name == "B":
+            b_may_leave.wait(30)
+        start_response("200 OK", [])
+        return [b""]
+
+    gate = Gate(app, 1)
+
+    def send(name: str) -> threading.Thread:
+        thread = threading.Thread(target=lambda: gate({"REQUEST_METHOD": "POST", "name": name},
+                                                      lambda *_: None))
+        thread.start()
+        return thread
+
+    a = send("A")
+    assert out.wait(30)
+    b = send("B")  # in at once: A is out
+    wait_until(lambda: seen == ["A", "B"])
+    c = send("C")  # waits: B holds the place
+    wait_until(lambda: len(gate._requests) == 1)
+    done.set()  # A's work is done: it waits to go back in, ahead of C
+    wait_until(lambda: len(gate._requests) == 2)
+    b_may_leave.set()
+    for thread in (a, b, c):
+        thread.join(30)
+    assert seen == ["A", "B", "A back", "C"]
+    assert gate._inside == 0 and not gate._requests

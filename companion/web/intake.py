@@ -1,0 +1,255 @@
+"""A request's body is read whole, within a size and a time limit, before the request goes in.
+
+The gate (:mod:`companion.web.gate`) lets a few requests into the app at once.
+A request that took its place there before its body had come held it while the
+app waited for the body: one POST that sent its headers and never its body
+(a guest's script, or a phone whose upload stalled on weak Wi-Fi) kept every
+table's taps waiting for as long as its socket stayed open. So this WSGI
+middleware, outside the gate, reads each body first and hands the app the body
+from memory: a slow body costs a waiting greenlet (a thread, with gunicorn's
+gthread worker), never a place at the gate.
+
+- **Size**: at most ``MAX_CONTENT_LENGTH`` bytes (512 KiB; the largest record
+  the API imports, with room to spare). A larger ``Content-Length`` is refused
+  with a 413 before a byte of the body is read; a chunked body, as soon as it
+  grows past the limit.
+- **Time**: :data:`~companion.config.BODY_SECONDS` (10 s) for any body, and a
+  second more for every :data:`BODY_RATE` bytes it says it has: a tap's form
+  (under 4 KB) has 10 s, a 512 KiB import 42 s, which a poor phone link
+  (128 kbit/s: a weak 3G signal, a crowded café Wi-Fi) still makes. A body not
+  all there by then is answered 408, and the app never sees the request: it
+  changes nothing.
+
+The time limit holds while the body is being read, not just between reads
+(gunicorn's reader waits for as many bytes as it is asked for): at the deadline,
+one watching thread (:class:`Watchdog`) shuts the reading side of the late
+request's socket, which ends the read at once. That works alike with gevent's
+worker (where the thread is a greenlet) and with threads. Without a socket to
+shut (the test client), the deadline is checked between reads.
+
+Once refused, the connection is closed after the answer: the rest of that body
+is not waited for.
+"""
+
+from __future__ import annotations
+
+import heapq
+import io
+import itertools
+import socket
+import threading
+import time
+from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from typing import Any
+
+from flask import Flask
+from werkzeug.exceptions import BadRequest, HTTPException, RequestEntityTooLarge, RequestTimeout
+
+BODY_RATE = 16 * 1024
+"""Bytes a second of a poor phone link (128 kbit/s): a body's time limit grows by a second
+for each that many bytes it says it has."""
+READ_STEP = 64 * 1024
+"""Bytes asked of the server's reader at a time."""
+CUT_SHORT = ("The request's body was cut short or did not match what its headers said, so "
+             "nothing was done with it. Try again.")
+"""The 400's message for a body that ended before its length, or broke."""
+
+
+@dataclass(eq=False)
+class _Watch:
+    """One body being read: its socket, and whether the watchdog cut it off."""
+
+    sock: socket.socket | None
+    done: bool = False
+    cut_off: bool = False
+
+
+class Watchdog:
+    """Cuts off the bodies still coming at their deadlines: one thread, started when a body
+    is first watched, sleeps until the earliest deadline and shuts the reading side of that
+    request's socket (its read then ends at once, with what came). It ends when nothing is
+    left to watch."""
+
+    def __init__(self) -> None:
+        self._deadlines: list[tuple[float, int, _Watch]] = []
+        self._order = itertools.count()
+        self._changed = threading.Condition()
+        self._thread: threading.Thread | None = None
+
+    @contextmanager
+    def watching(self, sock: socket.socket | None, deadline: float) -> Iterator[_Watch]:
+        """Watch the block that reads a body from ``sock``: cut it off at ``deadline`` (a
+        ``time.monotonic()``) when it has not ended by then."""
+        watch = _Watch(sock)
+        if sock is None:
+            yield watch
+            return
+        with self._changed:
+            heapq.heappush(self._deadlines, (deadline, next(self._order), watch))
+            if self._thread is None:
+                self._thread = threading.Thread(target=self._run, name="body-watchdog",
+                                                daemon=True)
+                self._thread.start()
+            elif self._deadlines[0][2] is watch:
+                self._changed.notify()
+        try:
+            yield watch
+        finally:
+            with self._changed:
+                watch.done = True
+
+    def _run(self) -> None:
+        while True:
+            with self._changed:
+                while self._deadlines and self._deadlines[0][2].done:
+                    heapq.heappop(self._deadlines)
+                if not self._deadlines:
+                    self._thread = None
+                    return
+                deadline, _order, watch = self._deadlines[0]
+                left = deadline - time.monotonic()
+                if left > 0:
+                    self._changed.wait(left)
+                    continue
+                heapq.heappop(self._deadlines)
+                watch.cut_off = True
+                try:
+                    watch.sock.shutdown(socket.SHUT_RD)
+                except OSError:  # the client had gone already
+                    pass
+
+
+def time_limit(length: int, seconds: float) -> float:
+    """Seconds a body of ``length`` bytes may take to arrive: ``seconds`` (``BODY_SECONDS``),
+    and one more for every :data:`BODY_RATE` bytes.
+
+    >>> time_limit(400, 10.0), time_limit(512 * 1024, 10.0)
+    (10.0244140625, 42.0)
+    """
+    return seconds + length / BODY_RATE
+
+
+class BodyIntake:
+    """Wrap a WSGI app: read each request's whole body (within the ``flask_app``'s
+    ``MAX_CONTENT_LENGTH`` bytes and :func:`time_limit`), then give the app the request with
+    its body in memory; or refuse it with a 413 or a 408, drawn by ``flask_app``'s error
+    pages, without passing it on."""
+
+    def __init__(self, app: Callable[..., Iterable[bytes]], flask_app: Flask) -> None:
+        self.app = app
+        self.flask_app = flask_app
+        self.watchdog = Watchdog()
+
+    def __call__(self, environ: dict[str, Any], start_response: Callable) -> Iterable[bytes]:
+        """Read the body (if any), then pass the request on; or refuse it."""
+        chunked = "chunked" in environ.get("HTTP_TRANSFER_ENCODING", "").lower()
+        try:
+            length = None if chunked else int(environ.get("CONTENT_LENGTH") or 0)
+        except ValueError:
+            length = -1
+        if length == 0:
+            return self.app(environ, start_response)
+        try:
+            if length is not None and length < 0:
+                raise BadRequest(CUT_SHORT)
+            body = self._read(environ, length)
+        except HTTPException as error:
+            return self._refuse(environ, start_response, error)
+        environ.pop("HTTP_TRANSFER_ENCODING", None)
+        environ["CONTENT_LENGTH"] = str(len(body))
+        environ["wsgi.input"] = io.BytesIO(body)
+        environ["wsgi.input_terminated"] = True
+        return self.app(environ, start_response)
+
+    def _read(self, environ: dict[str, Any], length: int | None) -> bytes:
+        """The whole body, or an HTTP error (413, 408, 400) to answer instead."""
+        most = self.flask_app.config["MAX_CONTENT_LENGTH"]
+        if length is not None and length > most:
+            raise self._too_large(length)
+        stream = environ["wsgi.input"]
+        wanted = most + 1 if length is None else length
+        limit = time_limit(most if length is None else length,
+                           self.flask_app.config["BODY_SECONDS"])
+        deadline = time.monotonic() + limit
+        parts: list[bytes] = []
+        got, broken = 0, False
+        with self.watchdog.watching(environ.get("gunicorn.socket"), deadline) as watch:
+            while got < wanted:
+                try:
+                    part = stream.read(min(READ_STEP, wanted - got))
+                except Exception:  # the connection broke, the chunks were wrong, or the
+                    part, broken = b"", True  # watchdog shut the socket
+                if not part:
+                    break
+                parts.append(part)
+                got += len(part)
+                if got < wanted and time.monotonic() > deadline:
+                    watch.cut_off = True
+                    break
+        if watch.cut_off:
+            seconds = max(1, round(limit))
+            raise RequestTimeout(
+                f"The request took more than {seconds} second{'s' * (seconds != 1)} to arrive, "
+                "so nothing was done with it. Check the connection and try again.")
+        if length is None and got > most:
+            raise self._too_large(None)
+        if broken or (length is not None and got < length):
+            raise BadRequest(CUT_SHORT)
+        return b"".join(parts)
+
+    def _too_large(self, length: int | None) -> RequestEntityTooLarge:
+        size = "" if length is None else f" (this one: {_kib(length)})"
+        return RequestEntityTooLarge(
+            f"That is more than the app takes in one go: a request may bring at most "
+            f"{_kib(self.flask_app.config['MAX_CONTENT_LENGTH'])}{size}.")
+
+    def _refuse(self, environ: dict[str, Any], start_response: Callable,
+                error: HTTPException) -> Iterable[bytes]:
+        """The app's own error page (or JSON, under /api) for ``error``, made without the
+        body; the connection is closed after it."""
+        from .errors import handle
+
+        environ = {**environ, "wsgi.input": io.BytesIO(), "CONTENT_LENGTH": "0"}
+        environ.pop("HTTP_TRANSFER_ENCODING", None)
+        with self.flask_app.request_context(environ):
+            response = self.flask_app.make_response(handle(error))
+        sock = environ.get("gunicorn.socket")
+        answer = response(environ, start_response)
+        return _ThenClose(answer, sock) if sock is not None else answer
+
+
+
+class _ThenClose:
+    """An answer after which the server closes the connection: the rest of a refused body is
+    not read (the reading side is shut once the answer has been sent)."""
+
+    def __init__(self, answer: Iterable[bytes], sock: socket.socket) -> None:
+        self.answer = answer
+        self.sock = sock
+
+    def __iter__(self) -> Iterator[bytes]:
+        return iter(self.answer)
+
+    def close(self) -> None:
+        """Called by the server once the answer is sent."""
+        try:
+            self.sock.shutdown(socket.SHUT_RD)
+        except OSError:
+            pass
+        close = getattr(self.answer, "close", None)
+        if close is not None:
+            close()
+
+
+def _kib(size: int) -> str:
+    """A size in KiB, for a message.
+
+    >>> _kib(512 * 1024), _kib(600_000)
+    ('512 KiB', '586 KiB')
+    """
+    return f"{round(size / 1024)} KiB"
+
+
+__all__ = ["BODY_RATE", "BodyIntake", "Watchdog", "time_limit"]
