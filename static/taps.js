@@ -49,7 +49,7 @@
     sending: "Sending…",
     waiting: "Waiting: your last tap is still on its way…",
     unsent: "Not sent: no connection — will send when you're back",
-    stale: "Not sent: the table moved on meanwhile. Look again, and tap once more if it still needs doing.",
+    stale: "Not sent: the screen moved on before it could go. Look again, and tap once more if it still needs doing.",
     gone: "No connection: that page could not be opened. Try again once you're back.",
   };
 
@@ -85,6 +85,12 @@
     });
   }
 
+  function rearmed(tap) {
+    // The connection came back (the browser says it is online again): a kept tap goes by
+    // itself again, however often it failed while the device was offline.
+    return tap.state === "unsent" ? Object.assign({}, tap, { armed: true, tries: 0 }) : tap;
+  }
+
   function held(tap, why) {
     // A tap not sent at all: "offline" (kept, sent when back) or "busy" (another tap is on
     // its way: sent after it).
@@ -118,10 +124,11 @@
     return "stale";
   }
 
-  function toResend(taps, sending) {
+  function toResend(taps, sending, online) {
     // The kept taps to send again now that the page hears the server: armed ones, first
-    // made first, one at a time (none while a tap is on its way).
-    if (sending) {
+    // made first, one at a time (none while a tap is on its way, nor while the device
+    // says it is offline: its page may still hear an old stream, but a new request fails).
+    if (sending || !online) {
       return [];
     }
     return taps.filter(function (tap) { return tap.armed && tap.state === "unsent"; })
@@ -154,8 +161,8 @@
     AUTO_TRIES: AUTO_TRIES, HEARTBEAT_MS: HEARTBEAT_MS, LOST_MS: LOST_MS, MESSAGES: MESSAGES,
     SEND_TIMEOUT_MS: SEND_TIMEOUT_MS, STREAM_GRACE_MS: STREAM_GRACE_MS, TAP_HEADER: TAP_HEADER,
     afterFailure: afterFailure, connection: connection, held: held, newKey: newKey,
-    nextWaiting: nextWaiting, outcome: outcome, plan: plan, sameFields: sameFields,
-    toResend: toResend,
+    nextWaiting: nextWaiting, outcome: outcome, plan: plan, rearmed: rearmed,
+    sameFields: sameFields, toResend: toResend,
   };
   if (typeof module === "object" && module.exports) {
     module.exports = logic;  // node --test (tests/js/taps.test.js)
@@ -271,10 +278,14 @@
       return tap.submitter;
     }
     var buttons = form.querySelectorAll('button[type="submit"], button:not([type]), input[type="submit"]');
-    var same = Array.prototype.filter.call(buttons, function (button) {
-      return tap.button && button.name === tap.button[0] && button.value === tap.button[1];
-    });
-    return same[0] || buttons[0] || null;
+    function like(sameName) {
+      return Array.prototype.filter.call(buttons, function (button) {
+        return tap.button && button.value === tap.button[1]
+          && (!sameName || button.name === tap.button[0]);
+      })[0];
+    }
+    // The same button; else one with the same value (a tick's button now says "untick").
+    return like(true) || like(false) || buttons[0] || null;
   }
 
   /* What the button says. */
@@ -381,14 +392,18 @@
       context.source = form;
     } else {
       // It may have gone in, and its form is gone: sent from the page, into the region it
-      // answers (a boosted form's answer is the whole page).
+      // answers; on a page without that region (the player went elsewhere), its answer is
+      // not shown (the server applies it once all the same).
       var target = tap.target && document.querySelector(tap.target);
       context.source = target || document.body;
-      context.target = target || document.body;
-      context.swap = tap.target && target ? tap.swap || "outerHTML" : "innerHTML";
+      if (target) {
+        context.target = target;
+        context.swap = tap.swap || "outerHTML";
+      } else {
+        context.handler = function () {};
+      }
       if (tap.boosted) {
         context.headers["HX-Boosted"] = "true";
-        context.push = "true";
       }
     }
     sending = tap.key;  // (htmx may hold it a moment behind a poll: nothing else starts)
@@ -406,7 +421,9 @@
 
   function sendKept(why) {
     soon(function () {
-      toResend(list(), sending !== null).forEach(function (tap) { sendAgain(tap.key, why); });
+      toResend(list(), sending !== null, navigator.onLine).forEach(function (tap) {
+        sendAgain(tap.key, why);
+      });
     });
   }
 
@@ -634,6 +651,7 @@
       }
     });
     window.addEventListener("online", function () {
+      list().forEach(function (tap) { taps[tap.key] = rearmed(tap); });
       check();
       sendKept("online");
     });

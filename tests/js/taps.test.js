@@ -47,6 +47,15 @@ test("a tap is sent again by itself a few times at most, then waits for Send aga
   assert.equal(taps.afterFailure(tap({ tries: taps.AUTO_TRIES }), true).armed, false);
 });
 
+test("back online, a kept tap goes by itself again, however often it failed offline", () => {
+  const tired = taps.afterFailure(tap({ tries: taps.AUTO_TRIES }), false);
+  assert.equal(tired.armed, false);
+  const back = taps.rearmed(tired);
+  assert.deepEqual([back.armed, back.tries], [true, 0]);
+  const answered = tap({ state: "sending" });
+  assert.equal(taps.rearmed(answered), answered, "only kept taps");
+});
+
 test("a tap made offline is kept, armed; one made while another is on its way waits", () => {
   const offline = taps.held(tap({ tries: 0 }), "offline");
   assert.deepEqual([offline.state, offline.armed, offline.mayHaveArrived],
@@ -60,9 +69,11 @@ test("the kept taps are sent again one at a time, first made first, never during
                 tap({ key: "a", made: 1, state: "unsent", armed: true }),
                 tap({ key: "c", made: 0, state: "unsent", armed: false }),
                 tap({ key: "d", made: 0, state: "waiting" })];
-  assert.deepEqual(taps.toResend(kept, false).map((t) => t.key), ["a"]);
-  assert.deepEqual(taps.toResend(kept, true), [], "not while a tap is on its way");
-  assert.deepEqual(taps.toResend([kept[2]], false), [], "disarmed: Send again only");
+  assert.deepEqual(taps.toResend(kept, false, true).map((t) => t.key), ["a"]);
+  assert.deepEqual(taps.toResend(kept, true, true), [], "not while a tap is on its way");
+  assert.deepEqual(taps.toResend([kept[2]], false, true), [], "disarmed: Send again only");
+  assert.deepEqual(taps.toResend(kept, false, false), [],
+                   "not while the device says it is offline (an old stream may still speak)");
   assert.equal(taps.nextWaiting(kept).key, "d");
   assert.equal(taps.nextWaiting([kept[0]]), null);
 });
