@@ -113,6 +113,17 @@
     return Object.keys(names).every(function (name) { return saved[name] === now[name]; });
   }
 
+  function sameValues(one, other) {
+    // Whether two taps send the same values (name and value pairs), tokens aside: a tap
+    // made again on a kept tap's button with the same values is that tap sent again.
+    function kept(pairs) {
+      return JSON.stringify((pairs || []).filter(function (pair) {
+        return NOT_FORM.indexOf(pair[0]) < 0;
+      }).map(function (pair) { return [pair[0], String(pair[1])]; }).sort());
+    }
+    return kept(one) === kept(other);
+  }
+
   function plan(tap, formOnScreen) {
     // What to do with a kept tap when it may be sent: "send" it, or drop it as "stale".
     // One that may have gone in is always sent (the server answers a repeat from the first,
@@ -162,7 +173,7 @@
     SEND_TIMEOUT_MS: SEND_TIMEOUT_MS, STREAM_GRACE_MS: STREAM_GRACE_MS, TAP_HEADER: TAP_HEADER,
     afterFailure: afterFailure, connection: connection, held: held, newKey: newKey,
     nextWaiting: nextWaiting, outcome: outcome, plan: plan, rearmed: rearmed,
-    sameFields: sameFields, toResend: toResend,
+    sameFields: sameFields, sameValues: sameValues, toResend: toResend,
   };
   if (typeof module === "object" && module.exports) {
     module.exports = logic;  // node --test (tests/js/taps.test.js)
@@ -239,7 +250,8 @@
       hidden: hiddenFields(form),
       button: submitter ? [submitter.name, submitter.value] : null,
       submitter: submitter || null,
-      values: form ? valuesOf(form, submitter) : null,
+      values: form ? valuesOf(form, submitter) : null,  // at the tap (its button too)
+      sent: null,  // what it sent the first time it went
       boosted: false,  // (what htmx says, at configRequest)
       target: elt && elt.getAttribute ? (form || elt).getAttribute("hx-target") : null,
       swap: form ? form.getAttribute("hx-swap") : null,
@@ -447,8 +459,7 @@
     // A tap kept (not sent) on the same button with the same values: this is "send again".
     return list().filter(function (other) {
       return other !== tap && other.state === "unsent" && other.action === tap.action
-        && JSON.stringify(other.values) === JSON.stringify(tap.values)
-        && JSON.stringify(other.button) === JSON.stringify(tap.button);
+        && sameFields(other.hidden, tap.hidden) && sameValues(other.values, tap.values);
     })[0] || null;
   }
 
@@ -484,11 +495,13 @@
   }
 
   function onConfigRequest(event) {
+    // (Listened to first, on the window: a handler of another script that changes a tap's
+    // values, e.g. one that seals a slip, sees them as this one leaves them.)
     var detail = event.detail;
     if (!isTap(detail.verb)) {
       return;
     }
-    var again = detail.headers[TAP_HEADER];  // a kept tap sent again (sendAgain)
+    var again = detail.headers[TAP_HEADER];  // a kept tap sent (again): sendAgain
     var tap = again ? taps[again]
       : detail.triggeringEvent && detail.triggeringEvent.companionTap;
     if (again && !tap) {
@@ -497,7 +510,6 @@
     if (!tap) {
       // A tap htmx sent without a confirm of ours (htmx.ajax by other code): a key anyway.
       tap = newTap(detail.elt, detail.verb, detail.path, null);
-      tap.values = null;
       taps[tap.key] = tap;
     }
     detail.headers[TAP_HEADER] = tap.key;
@@ -507,24 +519,39 @@
     if (!detail.timeout) {
       detail.timeout = SEND_TIMEOUT_MS;
     }
-    if (tap.values) {
-      // The values as they were at the tap, every time it is sent: the server knows a tap
-      // sent again by its key and its values.
-      var values = new FormData();
-      tap.values.forEach(function (pair) { values.append(pair[0], pair[1]); });
-      detail.parameters = values;
-    } else {
-      tap.values = [];
-      if (detail.parameters && detail.parameters.forEach) {
-        detail.parameters.forEach(function (value, name) { tap.values.push([name, value]); });
-      }
+    var values = again && (tap.sent || tap.values);
+    if (values) {
+      // Sent again: exactly what went the first time (the server knows a tap sent again
+      // by its key and its values); never sent: the values of the moment of the tap (its
+      // button among them: a form drawn again meanwhile has lost it).
+      var form = new FormData();
+      values.forEach(function (pair) { form.append(pair[0], pair[1]); });
+      detail.parameters = form;
     }
+  }
+
+  function pairsOf(parameters) {
+    // The name and value pairs of a request's parameters (htmx's FormData, or an object).
+    var pairs = [];
+    if (parameters && typeof parameters.forEach === "function"
+        && typeof parameters.append === "function") {
+      parameters.forEach(function (value, name) { pairs.push([name, value]); });
+    } else if (parameters) {
+      Object.keys(parameters).forEach(function (name) {
+        [].concat(parameters[name]).forEach(function (value) { pairs.push([name, value]); });
+      });
+    }
+    return pairs;
   }
 
   function onBeforeRequest(event) {
     var tap = tapOf(event.detail);
     if (!tap) {
       return;
+    }
+    if (!tap.sent) {
+      // What this tap sends, as every handler left it: sent again, it sends the same.
+      tap.sent = pairsOf(event.detail.requestConfig.parameters);
     }
     sending = tap.key;
     tap.state = "sending";
@@ -635,7 +662,7 @@
 
   function start() {
     document.addEventListener("htmx:confirm", onConfirm);
-    document.addEventListener("htmx:configRequest", onConfigRequest);
+    window.addEventListener("htmx:configRequest", onConfigRequest, true);
     document.addEventListener("htmx:beforeRequest", onBeforeRequest);
     document.addEventListener("htmx:afterRequest", onAnswer);
     document.addEventListener("htmx:sendError", onFailure);

@@ -95,6 +95,15 @@ test("a form on the screen is the tap's when its hidden fields are the same, tok
   assert.equal(taps.sameFields(saved, { round: "2", from: "seat", stage: "1" }), false);
 });
 
+test("a tap made again with the same values is the kept one, tokens aside", () => {
+  const kept = [["csrf_token", "old"], ["round", "1"], ["verb", "bet"], ["amount", "10"]];
+  assert.equal(taps.sameValues(kept, [["amount", "10"], ["verb", "bet"], ["round", "1"],
+                                      ["csrf_token", "new"], ["tap", "x"]]), true);
+  assert.equal(taps.sameValues(kept, [["round", "1"], ["verb", "bet"], ["amount", "25"]]),
+               false, "another amount is another tap");
+  assert.equal(taps.sameValues(kept, [["round", "1"], ["verb", "bet"]]), false);
+});
+
 test("a page that follows a table is lost after a few seconds without an answer", () => {
   const page = { now: 100000, online: true, following: true, streaming: false,
                  heard: 100000 - taps.LOST_MS, since: 0 };
