@@ -4,14 +4,16 @@ A phone makes a key for each tap (``static/taps.js``) and sends the same key
 when it sends that tap again (its answer was lost, or the Wi-Fi dropped while
 it was on its way). The web layer (:mod:`companion.web.taps`) turns the key
 into a **digest** of the key, the device's session and the request itself,
-and :func:`record` writes it in the same transaction as the tap's change: the
-change and "this key was applied" are one fact, committed together or not at
-all. A tap refused (4xx) commits nothing, so it leaves no row: sent again, it
-is judged afresh.
+and :func:`claim` writes it first thing in the transaction that then makes the
+tap's change: the change and "this key was applied" are one fact, committed
+together or not at all. A tap refused (4xx) commits nothing, so it leaves no
+row: sent again, it is judged afresh.
 
-A row keeps the first answer's status and ``Location`` (a redirect), so a
-repeat is answered as the first was. Rows older than :data:`KEPT` are
-deleted (:func:`prune`): no phone sends a tap again a day later.
+A row keeps the first answer's status and ``Location`` when it is a redirect
+(:func:`complete`), so a repeat is answered as the first was; without them (an
+htmx tap's answer, its region) the repeat gets its region as it stands now.
+Rows older than :data:`KEPT` are deleted (:func:`prune`): no phone sends a tap
+again a day later.
 """
 
 from __future__ import annotations
@@ -62,16 +64,15 @@ def applied(digest: str) -> Tap | None:
     return db.session.scalar(select(Tap).where(Tap.digest == digest))
 
 
-def record(digest: str, status: int | None = None, location: str | None = None) -> bool:
-    """Write the tap in the open transaction, with its answer if known; False (nothing
-    written) when a tap of the same digest is there already.
+def claim(digest: str) -> bool:
+    """Write the tap's key in the open transaction (the one that will hold its change);
+    False, with nothing written, when a tap of the same digest was applied already.
 
     On PostgreSQL a copy of the same tap that another transaction wrote and has not yet
-    committed is waited for: once it commits this returns False, once it rolls back this
-    one is written. Nothing else is read or locked.
+    committed is waited for: once it commits this returns False (it is a repeat), once it
+    rolls back (refused) this one is written and goes on. Nothing else is read or locked.
     """
-    values = {"digest": digest, "status": status, "location": _kept(location),
-              "made_at": _now()}
+    values = {"digest": digest, "made_at": _now()}
     insert = (postgresql_insert if db.session.get_bind().dialect.name == "postgresql"
               else sqlite_insert)
     made = db.session.scalar(insert(Tap.__table__).values(**values)
@@ -80,8 +81,14 @@ def record(digest: str, status: int | None = None, location: str | None = None) 
     return made is not None
 
 
+def drop(digest: str) -> None:
+    """Take a key claimed in the open transaction back (the tap changed nothing: sent
+    again, it is judged afresh)."""
+    db.session.execute(delete(Tap).where(Tap.digest == digest))
+
+
 def complete(digest: str, status: int, location: str | None) -> None:
-    """Write the first answer of a tap recorded before its answer was known."""
+    """Keep the first answer of a tap claimed before its answer was known."""
     db.session.execute(update(Tap).where(Tap.digest == digest)
                        .values(status=status, location=_kept(location)))
 
@@ -96,5 +103,5 @@ def _kept(location: str | None) -> str | None:
     return location if location is not None and len(location) <= LOCATION_LENGTH else None
 
 
-__all__ = ["DIGEST_LENGTH", "KEPT", "LOCATION_LENGTH", "Tap", "applied", "complete", "prune",
-           "record"]
+__all__ = ["DIGEST_LENGTH", "KEPT", "LOCATION_LENGTH", "Tap", "applied", "claim", "complete",
+           "drop", "prune"]

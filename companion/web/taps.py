@@ -11,28 +11,26 @@ the same form sent twice, by a double tap, is the same tap.
 Every request that writes goes through here (an app-wide hook, not each view):
 
 - Before the view: the key, the device's session (its secret CSRF token, which
-  no other device has) and the request itself (path and form) make a digest.
-  A digest already applied is a **repeat**: it is answered from the first, and
-  the view does not run. On SQLite this lookup is the first statement of the
-  request's writing transaction, so copies of a tap are looked up one after
-  another.
-- At the commit of the view's change (the session's ``before_commit``): the
-  digest is written in the same transaction (:func:`companion.store.taps.record`),
-  so "applied" and "key recorded" are one fact. On PostgreSQL two copies may
-  both find no key; the table lock holds the second until the first commits,
-  and the second then finds the key taken: it is undone and answered as a repeat
-  (:class:`TapRepeated`); if the second was refused instead (its change no
-  longer fits the table), it is answered as a repeat too, so a late refusal of
-  a tap that went in never shows.
+  no other device has) and the request itself (path and form) make a digest,
+  and the digest is written (claimed) by the first statement of the request's
+  transaction (:func:`companion.store.taps.claim`), the transaction that then
+  makes the tap's change: "applied" and "key recorded" are one fact, committed
+  together or not at all. A digest there already is a **repeat**: it is
+  answered from the first, and the view does not run.
+- Copies of one tap are applied once: on SQLite the writers go one at a time; on
+  PostgreSQL the second copy's claim waits for the first's transaction and is a
+  repeat once that commits. So a copy never runs after the first went in, and its
+  refusal ("not your turn", after the bet went in) never shows.
 - A refused tap (4xx) commits nothing, so no key is kept: sent again, it is
-  judged afresh. A request that committed no change keeps no key either.
+  judged afresh. A tap that changed nothing takes its claim back at its commit.
 
-How a repeat is "answered from the first": the first answer's status and
-``Location`` are kept with the key. A redirect (every plain or boosted form
-here) is answered with the same redirect. An htmx tap's answer is its region
-(``companion.web.regions.tap_answer``): a repeat gets that region as it stands
-now, which shows the tap's effect and anything that happened since; an answer
-kept as it was then could be older than what the page shows already.
+How a repeat is "answered from the first": a first answer that was a redirect
+(every plain or boosted form here) has its status and ``Location`` kept with
+the key, and the repeat gets the same redirect. An htmx tap's answer is its
+region (``companion.web.regions.tap_answer``): nothing is kept, and the repeat
+gets that region as it stands now, which shows the tap's effect and anything
+that happened since (an answer kept as it was then could be older than what the
+page shows already).
 
 Requests whose answer hands the device a new secret (making a table, taking one
 over, the JSON API) are judged afresh every time: their answer cannot be given
@@ -65,6 +63,7 @@ from sqlalchemy import event
 from sqlalchemy.orm import Session
 
 from ..extensions import db
+from ..store import Table
 from ..store import taps as store
 from ..store.changes import TOUCHED, changed
 from ..transactions import write_again
@@ -92,6 +91,10 @@ NOT_FORM = frozenset({"csrf_token", TAP_FIELD})
 """Form fields left out of a tap's digest: the same tap sent again may carry a newer CSRF
 token (a page drawn again in between), and the key is in the digest already."""
 
+REGION = (200, None)
+"""An htmx tap's answer (its region), as a tap's first answer: nothing to keep, since the
+repeat draws the region as it stands."""
+
 PRUNE_EVERY = 600.0
 """Seconds between two prunings of old keys by one process (in a tap's transaction)."""
 
@@ -99,8 +102,8 @@ DIGEST = "companion_tap"
 """``g`` key: this request's tap digest (a keyed request that writes)."""
 ANSWER = "companion_tap_answer"
 """``g`` key: the answer the view said it will give, (status, Location), before its commit."""
-RECORDED = "companion_tap_recorded"
-"""``g`` key: this request applied its tap (the key is written with its change)."""
+KEPT = "companion_tap_kept"
+"""``g`` key: this request applied its tap; the answer kept with its key."""
 REPEATED = "companion_tap_repeated"
 """``g`` key: this request is a repeat, answered from the first."""
 FORM_KEY = "companion_tap_form_key"
@@ -110,16 +113,10 @@ _pruning = threading.Lock()
 _after_repeat: dict[str, Callable[..., None]] = {}
 
 
-class TapRepeated(Exception):
-    """Raised from the commit of a tap whose copy committed first: it is undone and
-    answered as a repeat."""
-
-
 def install(app: Flask) -> None:
     """Apply every keyed tap once (see the module)."""
-    app.before_request(_repeat_or_go_on)
+    app.before_request(_claim_or_repeat)
     app.after_request(_after_the_tap)
-    app.register_error_handler(TapRepeated, _answer_lost_race)
     app.jinja_env.globals["tap_key"] = form_key
 
 
@@ -133,8 +130,8 @@ def form_key() -> str:
 
 
 def answer_will_be(status: int, location: str | None = None) -> None:
-    """Say, before the commit, the answer a tap will get: it is kept with the key in the
-    same write (else it is written after the answer, in a second, smaller one)."""
+    """Say, before the commit, the answer a tap will get: a redirect is kept with the key in
+    the same transaction (else it is written after the answer, in a second, small one)."""
     if has_request_context():
         setattr(g, ANSWER, (status, location))
 
@@ -170,8 +167,9 @@ def _keyed() -> bool:
             and request.blueprint != "api")
 
 
-def _repeat_or_go_on() -> Response | None:
-    """Before a tap's view: a repeat is answered from the first, and the view does not run."""
+def _claim_or_repeat() -> Response | None:
+    """Before a tap's view: claim its key; a repeat is answered from the first, and the view
+    does not run."""
     if not _keyed():
         return None
     key = request.headers.get(TAP_HEADER) or request.form.get(TAP_FIELD)
@@ -184,15 +182,18 @@ def _repeat_or_go_on() -> Response | None:
     if digest is None:
         return None
     setattr(g, DIGEST, digest)
+    if store.claim(digest):
+        return None
     first = store.applied(digest)
-    return None if first is None else _repeat(first)
+    assert first is not None, "a key is there only with the change of a committed tap"
+    return _repeat(first)
 
 
 def _repeat(first: store.Tap) -> Response:
     """The answer to a repeat of ``first``: its redirect, or its region as it stands now."""
     status, location = first.status, first.location
     setattr(g, REPEATED, True)
-    db.session.commit()  # (the lookup's transaction: nothing changed; what follows only reads)
+    db.session.commit()  # (the claim's transaction: nothing changed; what follows only reads)
     then = _after_repeat.get(request.endpoint or "")
     if then is not None:
         then(**(request.view_args or {}))
@@ -215,7 +216,7 @@ def _as_it_stands() -> Response:
     return redirect(url_for(page, code=table.code) + "#round", code=303)
 
 
-def _from_the_tablet(table) -> bool:
+def _from_the_tablet(table: Table) -> bool:
     """Whether the tap came from the scorekeeper's screen (the page it said, else its form)."""
     if not is_keeper(table):
         return False
@@ -226,18 +227,22 @@ def _from_the_tablet(table) -> bool:
 
 
 @event.listens_for(Session, "before_commit")
-def _record_with_the_change(session: Session) -> None:
-    """Write the tap's key in the transaction of its change (see the module)."""
-    if not has_request_context() or g.get(DIGEST) is None or g.get(RECORDED) \
-            or g.get(REPEATED) or session is not db.session():
+def _keep_with_the_change(session: Session) -> None:
+    """At the commit of the tap's change: keep its answer with its key (a redirect); a
+    commit that changes nothing takes the key back."""
+    if not has_request_context() or not g.get(DIGEST) or g.get(KEPT) or g.get(REPEATED) \
+            or session is not db.session():
         return
     session.flush()
-    if not changed(session) and not session.info.get(TOUCHED):
-        return  # a commit that changes nothing keeps no key: the tap may come again
-    status, location = g.get(ANSWER, (None, None))
-    if not store.record(g.get(DIGEST), status, location):
-        raise TapRepeated
-    setattr(g, RECORDED, True)
+    wrote = session.info.get(TOUCHED, set()) - {store.Tap.__tablename__}
+    if not changed(session) and not wrote:
+        store.drop(g.get(DIGEST))
+        setattr(g, DIGEST, None)  # (nothing of it is kept: sent again, it is judged afresh)
+        return
+    answer = g.get(ANSWER, REGION)
+    if answer != REGION:
+        store.complete(g.get(DIGEST), *answer)
+    setattr(g, KEPT, answer)
     _prune_now_and_then()
 
 
@@ -252,35 +257,18 @@ def _prune_now_and_then() -> None:
         _pruning.release()
 
 
-def _answer_lost_race(_error: TapRepeated) -> Response:
-    """A copy of this tap committed while this one was under way: undo this one's change
-    and answer as the repeat it is."""
-    db.session.rollback()
-    first = store.applied(g.get(DIGEST))
-    assert first is not None, "a key taken at the commit is there once the copy committed"
-    return _repeat(first)
-
-
 def _after_the_tap(response: Response) -> Response:
-    """After a keyed tap: keep the first answer when the view did not say it beforehand; a
-    refusal of a tap whose copy went in meanwhile becomes the answer to a repeat."""
-    digest = g.get(DIGEST)
-    if digest is None or g.get(REPEATED):
+    """After a tap that went in: keep its answer when the view did not say it beforehand."""
+    digest, kept = g.get(DIGEST), g.get(KEPT)
+    if not digest or kept is None or response.status_code >= 400:
         return response
-    if g.get(RECORDED):
-        answer = (response.status_code, response.headers.get("Location"))
-        if response.status_code < 400 and answer != g.get(ANSWER):
-            write_again()
-            store.complete(digest, *answer)
-            db.session.commit()
-        return response
-    if 400 <= response.status_code < 500:
-        first = store.applied(digest)
-        if first is not None:
-            return _repeat(first)
-        db.session.rollback()
+    answer = (response.status_code, response.headers.get("Location"))
+    if answer != kept and answer != REGION:
+        write_again()
+        store.complete(digest, *answer)
+        db.session.commit()
     return response
 
 
-__all__ = ["KEY", "TAP_FIELD", "TAP_HEADER", "TapRepeated", "after_repeat", "answer_will_be",
-           "form_key", "install", "tap_digest"]
+__all__ = ["KEY", "TAP_FIELD", "TAP_HEADER", "after_repeat", "answer_will_be", "form_key",
+           "install", "tap_digest"]
