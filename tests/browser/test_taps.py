@@ -48,6 +48,24 @@ def posts_to(page, pattern: str) -> list[str]:
     return sent
 
 
+def losing_the_first_answer(page, pattern: str) -> list[int]:
+    """The first request of ``page`` to ``pattern`` reaches the server, which applies it,
+    and its answer never comes back; the later ones go through. The requests that reached
+    the server, one entry each."""
+    reached: list[int] = []
+
+    def lose_the_first_answer(route) -> None:
+        reached.append(1)
+        if len(reached) == 1:
+            route.fetch()  # the server applies it ...
+            route.abort()  # ... and its answer never comes back
+        else:
+            route.continue_()
+
+    page.route(re.compile(pattern), lose_the_first_answer)
+    return reached
+
+
 # --------------------------------------------------------------------------- a Trefeltromp table
 
 
@@ -138,17 +156,7 @@ def test_a_bet_whose_answer_was_lost_is_sent_again_and_answered_from_the_first(
         new_context, make_table, console_errors):
     table = Tarot(new_context, make_table)
     bo, before = table.bo, table.acts()
-    reached: list[int] = []
-
-    def lose_the_first_answer(route) -> None:
-        reached.append(1)
-        if len(reached) == 1:
-            route.fetch()  # the server applies it ...
-            route.abort()  # ... and its answer never comes back
-        else:
-            route.continue_()
-
-    bo.route(re.compile(r"/seats/2/act$"), lose_the_first_answer)
+    reached = losing_the_first_answer(bo, r"/seats/2/act$")
     table.pick_bet(10)
     bo.get_by_test_id("act-bet").click()
 
@@ -233,17 +241,7 @@ def test_a_double_tap_on_a_tick_and_a_tick_sent_twice_leave_it_ticked(
 
     # A tick sent twice: its answer is lost after the server ticked it, and the page sends
     # it again (the same key, "tick it" again): it stays ticked.
-    reached: list[int] = []
-
-    def lose_the_first_answer(route) -> None:
-        reached.append(1)
-        if len(reached) == 1:
-            route.fetch()
-            route.abort()
-        else:
-            route.continue_()
-
-    tablet.route(re.compile(r"/tick$"), lose_the_first_answer)
+    reached = losing_the_first_answer(tablet, r"/tick$")
     other = tablet.locator("#round .tick-button[aria-pressed=false]").first
     second = other.evaluate("b => b.closest('li').dataset.step")
     other.click()
