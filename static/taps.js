@@ -388,6 +388,9 @@
     if (!tap || sending !== null || !window.htmx) {
       return;
     }
+    if (!navigator.onLine && tap.state === "unsent") {
+      return;  // (still offline: it would fail at once; it goes when the device is back)
+    }
     var form = formNow(tap);
     if (plan(tap, Boolean(form)) === "stale") {
       forget(tap);

@@ -320,6 +320,35 @@ def test_a_slip_dropped_offline_is_kept_and_dropped_once_when_back(
     allow_network_errors(console_errors)
 
 
+# --------------------------------------------------------------------------- a boosted form
+
+
+def test_a_form_that_changes_the_page_made_offline_goes_once_when_back(
+        new_context, make_table, console_errors):
+    # "Add a seat" is a plain form, boosted: its answer is the whole page again.
+    context = new_context("tablet")
+    tablet = context.new_page()
+    make_table(tablet, "Seat night", ["Rob", "Sam", "Nick"])
+    seats = tablet.locator("li.seat")
+    expect(seats).to_have_count(3)
+    sent = posts_to(tablet, r"/seats/add$")
+
+    context.set_offline(True)
+    tablet.get_by_test_id("add-seat").click()
+    expect(tablet.get_by_test_id("tap-note")).to_contain_text(NOT_SENT)
+    tablet.get_by_test_id("add-seat").click()  # tapped again meanwhile: the same tap
+    expect(tablet.get_by_test_id("tap-note")).to_have_count(1)
+    assert sent == []
+
+    context.set_offline(False)
+    all_answered(tablet)
+    expect(seats).to_have_count(4, timeout=LIVE_MS)
+    assert len(sent) == 1, sent
+    tablet.reload()
+    expect(tablet.locator("li.seat")).to_have_count(4)  # one seat more, on the server too
+    allow_network_errors(console_errors)
+
+
 # --------------------------------------------------------------------------- a link, no connection
 
 
