@@ -152,6 +152,14 @@
       .sort(function (a, b) { return a.made - b.made; })[0] || null;
   }
 
+  function silent(page) {
+    // Whether a page that hears its stream has heard nothing for longer than the stream's
+    // heartbeat allows: it then asks with a poll, and counts as lost only when that finds
+    // no answer either (connection() with streaming false from then on).
+    return page.streaming && page.now - Math.max(page.heard, page.since)
+      > HEARTBEAT_MS + STREAM_GRACE_MS;
+  }
+
   function connection(page) {
     // Whether a page has lost its table: "live", "lost" or "idle" (it follows nothing).
     // page: {now, online, following, streaming, heard, since}: heard is when it last heard
@@ -173,7 +181,7 @@
     SEND_TIMEOUT_MS: SEND_TIMEOUT_MS, STREAM_GRACE_MS: STREAM_GRACE_MS, TAP_HEADER: TAP_HEADER,
     afterFailure: afterFailure, connection: connection, held: held, newKey: newKey,
     nextWaiting: nextWaiting, outcome: outcome, plan: plan, rearmed: rearmed,
-    sameFields: sameFields, sameValues: sameValues, toResend: toResend,
+    sameFields: sameFields, sameValues: sameValues, silent: silent, toResend: toResend,
   };
   if (typeof module === "object" && module.exports) {
     module.exports = logic;  // node --test (tests/js/taps.test.js)
@@ -189,6 +197,7 @@
   var since = Date.now(); // when it began listening the way it does now
   var streaming = null;   // whether it hears its table's stream (body data-stream)
   var state = "idle";     // what #connection says: connection()
+  var asking = false;     // its stream went silent: a poll asks whether the server is there
 
   function makeKey() {
     var bytes = new Uint8Array(16);
@@ -632,6 +641,7 @@
 
   function hear() {
     heard = Date.now();
+    asking = false;
     check();
     sendKept("heard");
   }
@@ -641,14 +651,23 @@
     if (!body) {
       return;
     }
+    var now = Date.now();
     var nowStreaming = body.getAttribute("data-stream") === "on";
     if (nowStreaming !== streaming) {
       streaming = nowStreaming;
-      since = Date.now();
+      since = now;
+    }
+    var page = { now: now, online: navigator.onLine, following: following(),
+                 streaming: streaming && !asking, heard: heard, since: since };
+    if (page.following && silent(page)) {
+      asking = true;
+      since = now;
+      page.streaming = false;
+      page.since = now;
+      body.dispatchEvent(new CustomEvent("companion:tick"));
     }
     var was = state;
-    state = connection({ now: Date.now(), online: navigator.onLine, following: following(),
-                         streaming: streaming, heard: heard, since: since });
+    state = connection(page);
     var line = document.getElementById("connection");
     if (state === "lost") {
       body.setAttribute("data-connection", "lost");

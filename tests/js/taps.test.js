@@ -121,6 +121,15 @@ test("a page that hears its stream waits for the heartbeat before it counts as l
   assert.equal(taps.connection(Object.assign({}, page, { heard: page.heard - 1 })), "lost");
 });
 
+test("a stream silent past its heartbeat makes the page ask with a poll first", () => {
+  const limit = taps.HEARTBEAT_MS + taps.STREAM_GRACE_MS;
+  const page = { now: 100000, streaming: true, heard: 100000 - limit, since: 0 };
+  assert.equal(taps.silent(page), false);
+  assert.equal(taps.silent(Object.assign({}, page, { heard: page.heard - 1 })), true);
+  assert.equal(taps.silent(Object.assign({}, page, { streaming: false, heard: 0 })), false,
+               "a page that polls asks every 2 s anyway");
+});
+
 test("offline is lost at once; a page that follows nothing is never lost", () => {
   const page = { now: 5, online: false, following: true, streaming: true, heard: 5, since: 5 };
   assert.equal(taps.connection(page), "lost");
