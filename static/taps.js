@@ -11,17 +11,18 @@
  *  3. a tap that cannot reach the server (no connection at the moment of the tap, or the
  *     request failed, or no answer came in time) is kept, and its button says so: "Not
  *     sent: no connection — will send when you're back", with "Send again". It is sent
- *     again by itself, once, with the same key, when the page hears from the server again
- *     (the browser is online again, the table's stream speaks, a poll is answered); a tap
- *     that never left is dropped instead when the table moved on meanwhile (its form is no
- *     longer on the screen), and the page says so; one that may have gone in is always sent
- *     again: the server answers a repeat from the first, and refuses a tap meant for a
- *     round that is over, with its own message;
+ *     again by itself, once each time the page hears from the server again (the browser
+ *     is online again, the table's stream speaks, a poll is answered), with the same key
+ *     and the same values; a tap that never left is dropped instead when the table moved
+ *     on meanwhile (its form is no longer on the screen), and the page says so; one that
+ *     may have gone in is always sent again: the server answers a repeat from the first,
+ *     and refuses a tap meant for a round that is over, with its own message;
  *  4. a page that follows a table (it has a #pulse or a live region) says when it has lost
- *     it: no stream message and no poll answered for longer than the stream's heartbeat
- *     allows, or a few seconds without a stream: "Reconnecting…" (#connection), and
- *     <body data-connection="lost"> marks what it shows as possibly out of date; when it
- *     hears again it polls at once to catch up;
+ *     it: no poll answered for a few seconds (without a stream), or its stream silent for
+ *     longer than the heartbeat allows and then no answer to the poll it sends to ask, or
+ *     the device offline: "Reconnecting…" (#connection), and <body data-connection="lost">
+ *     marks what it shows as possibly out of date; when it hears again it polls at once to
+ *     catch up; <body data-taps> says how many taps are not answered yet;
  *  5. a link tapped with no connection and no service worker (plain http on a LAN) keeps
  *     the page and says "No connection" (app.js sends companion:no-connection).
  *
@@ -41,8 +42,8 @@
   var SEND_TIMEOUT_MS = 12000;  // a tap unanswered this long counts as not sent (kept, resent)
   var LOST_MS = 5000;           // without a stream: this long without an answered poll is lost
   var HEARTBEAT_MS = 15000;     // the stream's heartbeat (companion/web/doorbell.py HEARTBEAT)
-  var STREAM_GRACE_MS = 5000;   // ... and how late a heartbeat may be before the page is lost
-  var AUTO_TRIES = 5;           // a tap is sent again by itself at most this many times
+  var STREAM_GRACE_MS = 5000;   // ... and how late one may be before the page asks with a poll
+  var AUTO_TRIES = 5;           // failed this often, a tap waits for "Send again" (or online)
   var NOT_FORM = ["csrf_token", "tap"];  // fields that do not make two forms different
 
   var MESSAGES = {
@@ -431,10 +432,19 @@
       }
     }
     sending = tap.key;  // (htmx may hold it a moment behind a poll: nothing else starts)
+    var tries = tap.tries;
     var sent = window.htmx.ajax(tap.verb, tap.path, context);
     if (sent && sent.catch) {
       sent.catch(function () {});  // a failure is handled by the events below
     }
+    window.setTimeout(function () {
+      // htmx has not sent it in a second (nothing it waited behind took that long; or
+      // something stopped it): it is kept, and the other taps are not held up by it.
+      var now = taps[key];
+      if (now && sending === key && now.tries === tries) {
+        failed(now);
+      }
+    }, 1000);
   }
 
   function soon(then) {
