@@ -76,6 +76,9 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
 
     register(app)
     app.after_request(add_security_headers)
+    from .web import taps
+
+    taps.install(app)  # after the headers' hook: its answer to a repeat gets them too
     from .web.gate import GATE, Gate
     from .web.intake import BodyIntake
     from .web.limits import PausedRefusals

@@ -65,6 +65,14 @@ def reads_only() -> bool:
     return request.method in ("GET", "HEAD", "OPTIONS") or g.get(COMMITTED, False)
 
 
+def write_again() -> None:
+    """Let a request that has committed its change write once more, in a second transaction
+    of its own: that transaction begins as a writer's (on SQLite, in the writers' queue:
+    :data:`WRITERS`), not as a read."""
+    if has_request_context():
+        g.pop(COMMITTED, None)
+
+
 def _note_commit(_connection: Any) -> None:
     if has_request_context():
         setattr(g, COMMITTED, True)
@@ -158,4 +166,5 @@ def _let_next_writer(connection: Any) -> None:
         WRITERS.release()
 
 
-__all__ = ["IDLE_PING", "WRITERS", "Session", "autocommit_twin", "install", "reads_only"]
+__all__ = ["IDLE_PING", "WRITERS", "Session", "autocommit_twin", "install", "reads_only",
+           "write_again"]

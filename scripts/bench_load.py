@@ -83,6 +83,9 @@ PLAYERS = ("Rob", "Sam", "Nick", "Emily")
 OPTIONS = {"unit": "GBP", "joining_fee": "2.50", "payout_winner": "75",
            "payout_runner_up": "25", "tromp_stake": "0.50", "rounds": "8", "target": "200"}
 WRITE_STEP = "deck:0"  # round 1's deck checklist: a tick toggles it, so it repeats forever
+TAP_KEYS = ["yes"]
+"""Whether a write carries a tap key, as static/taps.js sends one (--tap-keys): "yes", "no",
+or "ab" (every other write of each table: the two kinds measured apart in the same run)."""
 
 PULSE = re.compile(r'<div id="pulse"[^>]*?\shx-get="([^"]+)"')
 EVENTS = re.compile(r'<div id="pulse"[^>]*?\sdata-events="([^"]+)"')
@@ -322,6 +325,10 @@ class Stats:
     """From a write's answer to another screen showing it (ms), each screen and write."""
     pushes: int = 0
     """Pulse answers the streams brought (each one a poll not made)."""
+    keyed: list[float] = field(default_factory=list)
+    """With ``--tap-keys ab``: the writes that carried a tap key (ms) ..."""
+    unkeyed: list[float] = field(default_factory=list)
+    """... and those that did not."""
     statuses: Counter = field(default_factory=Counter)
     errors: Counter = field(default_factory=Counter)
     unrecorded: Counter = field(default_factory=Counter)
@@ -331,6 +338,7 @@ class Stats:
         """Forget everything and start (or stop) recording."""
         self.recording = recording
         self.polls, self.writes, self.updates, self.pushes = [], [], [], 0
+        self.keyed, self.unkeyed = [], []
         self.statuses, self.errors = Counter(), Counter()
 
     def ok(self, kind: str, milliseconds: float, status: int) -> None:
@@ -547,17 +555,23 @@ class Table:
 
         As app.js does, the tap says what the tablet's page shows (its pulse), and the
         tablet follows the new pulse its answer brings (so it does not poll for its own tap).
+        As taps.js does, it carries a key of its own (the server keeps it with the change).
+        It sends the checklist's old form, ``step=`` (which a page drawn before the ticks said
+        their state still sends): it turns the tick over, so every write is a change.
         """
         tablet = self.screens[0]
         body = urlencode({"csrf_token": self.token, "round": "1",
                           "step": WRITE_STEP}).encode()
+        headers = {"HX-Request": "true", "X-CSRFToken": self.token,
+                   "X-Companion-Pulse": tablet.pulse, "X-Companion-Page": tablet.page,
+                   "HX-Current-URL": f"http://{HOST}/t/{self.code}"}
+        keyed = TAP_KEYS[0] == "yes" or (TAP_KEYS[0] == "ab" and self.writes % 2 == 0)
+        if keyed:
+            headers["X-Companion-Tap"] = secrets.token_hex(16)
         started = time.perf_counter()
         try:
             response = await asyncio.wait_for(self.writer.request(
-                "POST", f"/t/{self.code}/games/1/tick",
-                {"HX-Request": "true", "X-CSRFToken": self.token,
-                 "X-Companion-Pulse": tablet.pulse, "X-Companion-Page": tablet.page,
-                 "HX-Current-URL": f"http://{HOST}/t/{self.code}"}, body), REQUEST_TIMEOUT)
+                "POST", f"/t/{self.code}/games/1/tick", headers, body), REQUEST_TIMEOUT)
         except (TimeoutError, OSError, EOFError, ValueError) as error:
             self.writer.close()
             stats.error("write", type(error).__name__)
@@ -566,6 +580,8 @@ class Table:
         self.writes += 1
         if 200 <= response.status < 400:
             stats.ok("write", milliseconds, response.status)
+            if TAP_KEYS[0] == "ab":
+                (stats.keyed if keyed else stats.unkeyed).append(milliseconds)
             tablet.pulse = pulse_of(response.text) or tablet.pulse
             tablet.written[tablet.version] = time.perf_counter()
         else:
@@ -999,6 +1015,8 @@ async def drive(args: argparse.Namespace, app_port: int, master: int,
                         [rss_mb(pid) for pid in meter.pids if pid != master])
             steps.append(step)
             print(row(step), flush=True)
+            if TAP_KEYS[0] == "ab":
+                print(keys_row(count, stats.keyed, stats.unkeyed), flush=True)
     finally:
         gate.stop()
         if tasks:
@@ -1035,6 +1053,17 @@ def row(step: Step) -> str:
             f"{step.driver_cpu:>6.0f}% {step.busy:>8}  " + " ".join(f"{mb:.0f}" for mb in step.rss))
 
 
+def keys_row(tables: int, keyed: list[float], unkeyed: list[float]) -> str:
+    """With ``--tap-keys ab``: the writes with a tap key against those without, same run."""
+    def triple(values: list[float]) -> str:
+        return "/".join(f"{percentile(values, q):.1f}" for q in (0.5, 0.95, 0.99))
+
+    ratios = "/".join(f"{percentile(keyed, q) / percentile(unkeyed, q):.2f}"
+                      if unkeyed else "nan" for q in (0.5, 0.95, 0.99))
+    return (f"  T={tables}: writes with a tap key {len(keyed)}, p50/p95/p99 {triple(keyed)} ms; "
+            f"without {len(unkeyed)}, {triple(unkeyed)} ms; with/without {ratios}")
+
+
 def main() -> None:
     """Start the servers, drive them, print the figures and the summary line."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
@@ -1051,7 +1080,12 @@ def main() -> None:
     parser.add_argument("--versions-only", action="store_true",
                         help="the streams say the versions only, and the screens poll for "
                              "each change (default: the streams bring the answers)")
+    parser.add_argument("--tap-keys", choices=("yes", "no", "ab"), default="yes",
+                        help="whether the writes carry a tap key (X-Companion-Tap), as "
+                             "static/taps.js sends: yes (default), no, or ab (every other "
+                             "write of each table, the two measured apart in the same run)")
     args = parser.parse_args()
+    TAP_KEYS[0] = args.tap_keys
     if args.tables < 1 or args.seconds <= 0:
         parser.error("--tables and --seconds must be positive")
     db_name = "postgresql" if args.database.startswith("postgres") else "sqlite"
@@ -1105,7 +1139,8 @@ def main() -> None:
                          else "following their table's event stream (which brings the "
                          "answers; polling when it cannot)")
             print(f"  each table: 5 screens {following}, the scorekeeper ticking "
-                  f"'{WRITE_STEP}' every {WRITE_EVERY:.0f} s; {WARM_UP:.0f} s warm-up, "
+                  f"'{WRITE_STEP}' every {WRITE_EVERY:.0f} s "
+                  f"(tap keys: {TAP_KEYS[0]}); {WARM_UP:.0f} s warm-up, "
                   f"{args.seconds:g} s measured per T; seen: from a write's answer to another "
                   "screen showing it", flush=True)
             steps, ceiling = asyncio.run(drive(args, app_port, server.pid, hello_port, hello))

@@ -14,8 +14,8 @@
  *  4. forms (or submit buttons) with data-confirm="question" ask first;
  *  5. a boosted (hx-boost) page change also brings the new page's <body>
  *     class, data-* and hx-headers attributes, as a full page load would;
- *  6. a boosted link tapped with no connection opens the offline page
- *     instead of doing nothing;
+ *  6. a boosted link tapped with no connection opens the offline page (where a
+ *     service worker serves it; else the page stays and taps.js says "No connection");
  *  7. a running countdown (data-countdown="<seconds>" data-running="yes",
  *     e.g. Tromplemond's interrogation timer) ticks down every second
  *     between polls; each poll brings the server's own figure again;
@@ -135,6 +135,7 @@
       if (source !== stream) {
         return;
       }
+      heardFromServer();
       spoke = true;
       heard = Date.now();
       latest = parseInt(event.data, 10);
@@ -154,6 +155,7 @@
       var answers = event.data.slice(0, cut);
       var answer = event.data.slice(cut + 1);
       var version = answerVersion(answer);
+      heardFromServer();
       spoke = true;
       heard = Date.now();
       if (version !== null) {
@@ -198,6 +200,11 @@
         giveUp();
       }
     };
+  }
+
+  function heardFromServer() {
+    // The stream spoke (a heartbeat, a change): taps.js knows the page has its table.
+    document.dispatchEvent(new CustomEvent("companion:heard"));
   }
 
   function answerVersion(answer) {
@@ -466,16 +473,22 @@
     });
   }
 
-  /* 6. A boosted link that cannot reach the server shows the offline page. */
+  /* 6. A boosted link that cannot reach the server shows the offline page, or says so. */
   function offlineFallback() {
     document.addEventListener("htmx:sendError", function (event) {
       var detail = event.detail;
       var verb = detail.requestConfig && detail.requestConfig.verb;
-      // Only links and GET forms: repeating a POST by hand could send it twice.
+      // Only links and GET forms (taps are kept and sent again by taps.js).
       if (detail.boosted && verb === "get" && detail.pathInfo) {
-        // A full navigation, which the service worker answers with /offline
-        // (or, with no service worker, the browser's own "no connection" page).
-        window.location.assign(detail.pathInfo.finalRequestPath || detail.pathInfo.requestPath);
+        if (navigator.serviceWorker && navigator.serviceWorker.controller) {
+          // A full navigation, which the service worker answers with /offline.
+          window.location.assign(detail.pathInfo.finalRequestPath || detail.pathInfo.requestPath);
+        } else {
+          // No service worker (plain http on a LAN): a navigation would end on the
+          // browser's own "This site can't be reached" page. The page stays; taps.js says
+          // "No connection".
+          document.dispatchEvent(new CustomEvent("companion:no-connection"));
+        }
       }
     });
   }

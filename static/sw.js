@@ -2,7 +2,7 @@
  *
  * Served from /sw.js (companion/web/pwa.py), which puts the shell list and a
  * version in front of this file. It keeps only the app shell: the style
- * sheets, app.js, the icons and the /offline page. Pages are network-first
+ * sheets, app.js and taps.js, the icons and the /offline page. Pages are network-first
  * with /offline as the fallback; ballots, scores, money, partials and every
  * non-GET request go straight to the network and are never stored, because
  * they change all the time and some of them are secret.
@@ -11,6 +11,7 @@
 
 const SHELL = self.COMPANION_SHELL || [
   "/static/app.js",
+  "/static/taps.js",
   "/static/icons/icon-192.png",
   "/static/icons/icon-512.png",
   "/static/icons/maskable-512.png",

@@ -99,7 +99,7 @@ def test_service_worker_knows_the_shell_and_the_offline_fallback(pwa_client):
                       if line.startswith("self.COMPANION_SHELL = "))
     shell = json.loads(shell_line.removeprefix("self.COMPANION_SHELL = ").rstrip(";"))
     assert "/offline" in shell
-    assert "/static/app.js" in shell
+    assert "/static/app.js" in shell and "/static/taps.js" in shell
     for name in ("icon-192.png", "icon-512.png", "maskable-512.png"):
         assert f"/static/icons/{name}" in shell
     css = sorted((ROOT / "static" / "css").glob("*.css"))
@@ -161,6 +161,8 @@ def test_app_pages_link_the_manifest_and_load_app_js(client):
         page = client.get(url).get_data(as_text=True)
         assert '<link rel="manifest" href="/manifest.webmanifest">' in page, url
         assert '<script src="/static/app.js" defer></script>' in page, url
+        if url != "/offline":  # (which has no taps to keep)
+            assert '<script src="/static/taps.js" defer></script>' in page, url
         assert not re.search(r"<script(?![^>]*\bsrc=)[^>]*>", page), f"inline script on {url}"
 
 

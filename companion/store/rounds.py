@@ -166,6 +166,16 @@ def update_facts(draft: RoundDraft, changes: Mapping[str, Any]) -> None:
     bump(draft.game.table)
 
 
+def set_tick(draft: RoundDraft, key: str, ticked: bool) -> bool:
+    """Tick a checklist step (``ticked``) or untick it; returns True when that changed it
+    (a step already as wanted is left alone: nothing changes, nothing is bumped)."""
+    if (key in draft.ticks) == ticked:
+        return False
+    draft.ticks = [*draft.ticks, key] if ticked else [k for k in draft.ticks if k != key]
+    bump(draft.game.table)
+    return True
+
+
 def toggle_tick(draft: RoundDraft, key: str) -> bool:
     """Tick a checklist step, or untick it; returns True when it is now ticked."""
     ticked = key not in draft.ticks
@@ -225,5 +235,5 @@ def set_flag(game: Game, name: str, value: Any) -> None:
 
 
 __all__ = ["RoundDraft", "amend_round", "confirm_round", "current_draft", "draft_of",
-           "locked_draft", "replace_round", "set_flag", "start_draft", "toggle_tick",
+           "locked_draft", "replace_round", "set_flag", "set_tick", "start_draft", "toggle_tick",
            "undo_round", "update_facts"]

@@ -38,6 +38,7 @@ from .limits import wrong_codes
 from .live import is_htmx
 from .regions import phone_region, tablet_region, tap_answer
 from .roles import find_table, is_keeper, phone, require_keeper, require_seat_at
+from .taps import answer_will_be
 from .versions import locked
 
 
@@ -132,13 +133,21 @@ def keeper_game(code: str, number: int) -> tuple[Table, Game]:
 
 
 def _finish(made: Any, default: Callable[[], Response], table: Table, *rows: object,
+            expected: tuple[int, str | None],
             after_commit: list[Callable[[], None]] = ()) -> Response:
     """One commit and one answer: a refusal (4xx) changes nothing; else commit, then answer
-    (what the action read of ``table`` and ``rows`` is not read again for it)."""
+    (what the action read of ``table`` and ``rows`` is not read again for it).
+
+    ``expected``: the status and Location ``default()`` will answer with, said before the
+    commit so that a tap's key is kept with its answer in the same write (:mod:`.taps`)."""
     response = make_response(made) if made is not None else None
     if response is not None and response.status_code >= 400:
         db.session.rollback()
         return response
+    if response is not None:
+        answer_will_be(response.status_code, response.headers.get("Location"))
+    else:
+        answer_will_be(*expected)
     changes.commit_keeping(table, *rows)
     for then in after_commit:
         then()
@@ -158,8 +167,9 @@ def table_action(view: Callable[..., Any]) -> Callable[..., Response]:
     def action(code: str, **values: Any) -> Response:
         table = find_table(code)
         require_keeper(table)
-        return _finish(view(table, **values), lambda: redirect(
-            url_for("tables.keeper", code=table.code), code=303), table)
+        page = url_for("tables.keeper", code=table.code)
+        return _finish(view(table, **values), lambda: redirect(page, code=303), table,
+                       expected=(303, page))
 
     return action
 
@@ -190,10 +200,20 @@ def _same_round(draft: round_store.RoundDraft) -> None:
 
 def answer(table: Table, *, keeper: bool) -> Response:
     """The answer to a done action: the round region (htmx), or back to the page."""
-    if is_htmx() and not request.headers.get("HX-Boosted"):
+    if in_place():
         return make_response(tap_answer(table, keeper=keeper))
+    return redirect(_round_page(table, keeper), code=303)
+
+
+def _round_page(table: Table, keeper: bool) -> str:
+    """The round on the page of the screen that acted (a plain or boosted form goes back)."""
     page = "tables.keeper" if keeper else "seats.seat"
-    return redirect(url_for(page, code=table.code) + "#round", code=303)
+    return url_for(page, code=table.code) + "#round"
+
+
+def _answer_to_come(table: Table, *, keeper: bool) -> tuple[int, str | None]:
+    """The status and Location :func:`answer` will give."""
+    return (200, None) if in_place() else (303, _round_page(table, keeper))
 
 
 def in_place() -> bool:
@@ -260,6 +280,7 @@ def game_action(who: Who, *phases: Enum, refuse: str | None = None, same_round: 
                     raise
                 made = refusal(act, message_of(error), error.code or 400)
             return _finish(made, lambda: answer(table, keeper=keeper), table, game, draft,
+                           expected=_answer_to_come(table, keeper=keeper),
                            after_commit=act.after_commit)
 
         return action

@@ -37,6 +37,7 @@ from .forms import FormError, clean_name, read_money
 from .limits import drawn_from, heavy_pages, wrong_codes
 from .live import live_table
 from .roles import find_table, is_keeper, phone, require_keeper
+from .taps import answer_will_be
 from .versions import at_version
 
 bp = Blueprint("ledger", __name__)
@@ -229,11 +230,16 @@ def _locked(table: Table, number: int) -> Evening:
 
 
 def _page(table: Table, evening: Evening):
-    return redirect(url_for("ledger.evening", code=table.code, number=evening.number), code=303)
+    return redirect(_page_url(table, evening), code=303)
+
+
+def _page_url(table: Table, evening: Evening) -> str:
+    return url_for("ledger.evening", code=table.code, number=evening.number)
 
 
 def _saved(table: Table, evening: Evening):
     """Commit the change and go back to the ledger (every other screen's follows live)."""
+    answer_will_be(303, _page_url(table, evening))  # kept with the tap's key (.taps)
     db.session.commit()
     return _page(table, evening)
 

@@ -2,7 +2,7 @@
 
 The service worker (``static/sw.js``) is served from the site root so that
 its scope is the whole app. It caches only the app shell (style sheets,
-``app.js``, the icons and the offline page); pages, partials, ballots,
+the scripts, the icons and the offline page); pages, partials, ballots,
 scores and money always come from the network.
 """
 
@@ -32,6 +32,10 @@ ICONS = (
 )
 
 
+SCRIPTS = ("app.js", "taps.js")
+"""The app's own scripts, which every page loads (static/)."""
+
+
 def _static_dir() -> Path:
     """The app's static folder."""
     return Path(current_app.static_folder or "static")
@@ -47,7 +51,7 @@ def stylesheets() -> list[str]:
 
 def shell_files() -> list[str]:
     """The static files of the app shell, relative to static/."""
-    return [*stylesheets(), "app.js", *(icon for icon, _size, _purpose in ICONS)]
+    return [*stylesheets(), *SCRIPTS, *(icon for icon, _size, _purpose in ICONS)]
 
 
 def shell_urls() -> list[str]:

@@ -50,11 +50,21 @@ def phone_round(code: str):
 @bp.post(GAME + "/tick")
 @game_action(Who.PLAYER)
 def tick(act: Act):
-    """Tick (or untick) a step of a checklist: the tablet or any seated phone."""
-    key = act.form.get("step", "")
+    """Tick (or untick) a step of a checklist: the tablet or any seated phone.
+
+    The button says the state it wants (``tick=<step>`` or ``untick=<step>``): sent twice
+    (a double tap, a tap sent again after a lost answer), a tick stays ticked. A page drawn
+    before buttons said so sends ``step=<step>``, which turns the tick over, as it did.
+    """
+    form = act.form
+    wanted = True if "tick" in form else False if "untick" in form else None
+    key = form.get("tick") or form.get("untick") or form.get("step", "")
     if key not in act.view.tick_keys():
         abort(400, "There is no such step on this round's checklist.")
-    round_store.toggle_tick(act.draft, key)
+    if wanted is None:
+        round_store.toggle_tick(act.draft, key)
+    else:
+        round_store.set_tick(act.draft, key, wanted)
 
 
 @bp.post(GAME + "/confirm")

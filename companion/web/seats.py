@@ -5,7 +5,7 @@ from __future__ import annotations
 from flask import Blueprint, abort, redirect, render_template, request, url_for
 
 from ..extensions import db
-from ..store import Seat, Table, changes
+from ..store import Seat, Table, changes, key_hash, queries
 from .forms import FormError, clean_name, seat_called, whole_number
 from .limits import wrong_codes
 from .live import live_table
@@ -14,10 +14,12 @@ from .roles import (
     find_table,
     forget_phone,
     phone,
+    phone_key,
     phone_key_or_new,
     remember_phone,
     require_seat_at,
 )
+from .taps import after_repeat
 
 bp = Blueprint("seats", __name__)
 
@@ -184,6 +186,29 @@ def leave(code: str, position: int):
     db.session.commit()
     forget_phone(table)
     return redirect(url_for("seats.join", code=table.code), code=303)
+
+
+@after_repeat("seats.claim", "seats.ask")
+def _key_again(code: str) -> None:
+    """A claim (or a request) answered as a repeat: the first answer, with the cookie that
+    holds the phone's key, was lost. The key is made from the session, so it is the same:
+    the cookie gets it again."""
+    table = find_table(code)
+    if phone_key(table) is not None:
+        return
+    key = phone_key_or_new(table)
+    hashed = key_hash(key)
+    if (db.session.scalar(queries.seat_held_by(table.id, hashed)) is not None
+            or db.session.scalar(queries.request_of(table.id, hashed)) is not None):
+        remember_phone(table, key)
+
+
+@after_repeat("seats.leave")
+def _gone_again(code: str, position: int) -> None:
+    """Leaving answered as a repeat: the cookie forgets the seat, as the first answer said."""
+    table = find_table(code)
+    if phone(table).seat is None:
+        forget_phone(table)
 
 
 @bp.get("/t/<code>/seat")

@@ -140,12 +140,13 @@ class GameAtTable:
 
 # --------------------------------------------------------------------------- secrecy runs
 
-CSRF_VALUE = re.compile(r'("X-CSRFToken": "|name="csrf_token" value=")[^"]+')
+CSRF_VALUE = re.compile(r'("X-CSRFToken": "|name="csrf_token" value="|name="tap" value=")[^"]+')
 CLOCK = re.compile(r"\b\d{1,2}:\d{2}(:\d{2})?\b|\d{4}-\d{2}-\d{2}T[\d:.+Z-]+")
 
 
 def normal(body: str) -> str:
-    # CSRF tokens are signed with the time; a timer would show the clock. Nothing else varies.
+    # CSRF tokens are signed with the time, a form's tap key is drawn at random (always as
+    # long); a timer would show the clock. Nothing else varies.
     return CLOCK.sub("<clock>", CSRF_VALUE.sub(r"\1<token>", body))
 
 

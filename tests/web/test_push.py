@@ -50,13 +50,15 @@ def pushed(message: bytes) -> tuple[str, str]:
 
 
 TOKEN_STAMP = re.compile(r'(name="csrf_token" value="[^".]+)\.[^"]+"')
+FORM_TAP = re.compile(r'(name="tap" value=)"[^"]+"')
 
 
 def as_polled(answer: str) -> str:
-    """An answer with its forms' tokens cut to what identifies the session's secret: a
+    """An answer with its forms' tokens cut to what identifies the session's secret (a
     token made in another second than the poll's carries another time stamp, and both
-    are good."""
-    return TOKEN_STAMP.sub(r'\1"', answer)
+    are good), and without the key its forms' taps carry without JavaScript (one drawn for
+    each answer)."""
+    return FORM_TAP.sub(r'\1""', TOKEN_STAMP.sub(r'\1"', answer))
 
 
 def polled(device, pulse: str) -> str:

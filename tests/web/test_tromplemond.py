@@ -416,6 +416,31 @@ def test_tromp_calls_are_detected_ticked_and_paid_from_the_round_pot(game):
     assert "TROMP! kitty: £1.50" in game.scores()
 
 
+def test_tromp_calls_and_the_dealer_error_send_the_state_they_want(game):
+    # Sent twice (a double tap, a tap sent again after a lost answer), each stays as wanted.
+    for _ in range(2):
+        game.ok("forfeit", {"forfeit": "yes"})
+    assert game.draft().facts.get("dealer_forfeit") is True
+    game.ok("forfeit", {"forfeit": "no"})
+    game.ok("forfeit", {"forfeit": "no"})
+    assert game.draft().facts.get("dealer_forfeit") is None
+    assert game.post("forfeit", {"forfeit": "maybe"}).status_code == 400
+    game.vote_off("Emily")
+    for name, hand in (("Rob", ROB), ("Sam", SAM), ("Nick", NICK)):
+        game.enter(name, hand)
+    html = game.tablet()
+    assert '<input type="hidden" name="called" value="yes">' in html  # the form says it
+    for _ in range(2):
+        game.ok("called", {"player": "Nick", "called": "yes"})
+    assert game.draft().facts["called"] == ["Nick"]
+    game.ok("called", {"player": "Nick", "called": "no"})
+    game.ok("called", {"player": "Nick", "called": "no"})
+    assert not game.draft().facts.get("called")
+    # A page drawn before the forms said their state turns it over, as it did.
+    game.ok("called", {"player": "Nick"})
+    assert game.draft().facts["called"] == ["Nick"]
+
+
 def test_tromp_ticks_need_tromp_betting(actions):
     game = start(actions, tromp_stake="")
     game.vote_off("Emily")

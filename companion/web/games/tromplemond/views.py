@@ -94,17 +94,35 @@ def shown_early(act: Act):
 @bp.post("/forfeit")
 @game_action(Who.KEEPER, *PLAYING_ROUND, refuse="There is no round in progress.")
 def forfeit(act: Act):
-    """The dealer erred after public cards were dealt: their round score is 0 (or undo it)."""
-    round_store.update_facts(act.draft,
-                             {"dealer_forfeit": None if act.draft.facts.get("dealer_forfeit")
-                              else True})
+    """The dealer erred after public cards were dealt: their round score is 0 (or undo it).
+
+    The form says the state it wants (``forfeit=yes|no``): sent twice, it stays as wanted.
+    A page drawn before forms said so sends nothing: it turns the forfeit over, as it did.
+    """
+    now = bool(act.draft.facts.get("dealer_forfeit"))
+    wanted = _wanted(act.form.get("forfeit"), now)
+    if wanted != now:
+        round_store.update_facts(act.draft, {"dealer_forfeit": True if wanted else None})
+
+
+def _wanted(said: str | None, now: bool) -> bool:
+    """The state a toggle's form wants: ``yes`` or ``no``; without one (a page drawn before
+    forms said so), the other state than ``now``."""
+    if said is None:
+        return not now
+    if said not in ("yes", "no"):
+        abort(400, "Tick it (yes) or untick it (no).")
+    return said == "yes"
 
 
 @bp.post("/called")
 @game_action(Who.KEEPER, Phase.HANDS,
              refuse="TROMP! calls are ticked once the hands are revealed.")
 def called(act: Act):
-    """Tick (or untick) a survivor who shouted their TROMP! call correctly."""
+    """Tick (or untick) a survivor who shouted their TROMP! call correctly.
+
+    The form says the state it wants (``called=yes|no``): sent twice, it stays as wanted.
+    """
     view = act.view
     assert isinstance(view, RoundView) and view.options is not None
     if not view.options.tromp_stake:
@@ -119,6 +137,8 @@ def called(act: Act):
     if line.call is None and player not in shouted:
         abort(409, f"{player}'s hand makes no TROMP! call"
                    f"{'' if line.entered else ': it is not entered yet'}.")
+    if _wanted(act.form.get("called"), player in shouted) == (player in shouted):
+        return  # (sent twice: it is as wanted already)
     names = set(shouted) ^ {player}
     round_store.update_facts(act.draft,
                              {"called": [p for p in act.game.players if p in names] or None})

@@ -1,0 +1,142 @@
+// The decisions of static/taps.js, without a browser: `node --test tests/js/`.
+"use strict";
+
+const test = require("node:test");
+const assert = require("node:assert/strict");
+const taps = require("../../static/taps.js");
+
+function tap(fields) {
+  return Object.assign({ key: "k", made: 1, state: "sending", tries: 1, armed: false,
+                         mayHaveArrived: false }, fields);
+}
+
+test("a key is 128 random bits as 32 hex digits", () => {
+  const bytes = Uint8Array.from({ length: 16 }, (_, i) => i * 17);
+  assert.equal(taps.newKey(bytes), "00112233445566778899aabbccddeeff");
+  assert.match(taps.newKey(new Uint8Array(16)), /^0{32}$/);
+});
+
+test("an answer is done, refused, or a failure to send again", () => {
+  assert.equal(taps.outcome(200), "done");
+  assert.equal(taps.outcome(204), "done");
+  assert.equal(taps.outcome(303), "done");
+  assert.equal(taps.outcome(409), "refused", "the server said no: its answer says why");
+  assert.equal(taps.outcome(400), "refused");
+  assert.equal(taps.outcome(500), "refused", "the server's error page says so");
+  assert.equal(taps.outcome(0), "failed", "no answer at all");
+  for (const status of [502, 503, 504]) {
+    assert.equal(taps.outcome(status), "failed", `${status}: a proxy or the door said not now`);
+  }
+});
+
+test("a tap that failed online may have gone in; one that failed offline never left", () => {
+  const online = taps.afterFailure(tap({ tries: 1 }), true);
+  assert.equal(online.state, "unsent");
+  assert.equal(online.mayHaveArrived, true);
+  assert.equal(online.armed, true, "sent again by itself once the page hears the server");
+  assert.equal(taps.afterFailure(tap({ tries: 1 }), false).mayHaveArrived, false);
+  // Once it may have gone in, it stays so (a later failure offline does not undo that).
+  assert.equal(taps.afterFailure(tap({ tries: 2, mayHaveArrived: true }), false)
+    .mayHaveArrived, true);
+  // Never sent (held at the tap): it cannot have arrived.
+  assert.equal(taps.afterFailure(tap({ tries: 0 }), true).mayHaveArrived, false);
+});
+
+test("a tap is sent again by itself a few times at most, then waits for Send again", () => {
+  assert.equal(taps.afterFailure(tap({ tries: taps.AUTO_TRIES - 1 }), true).armed, true);
+  assert.equal(taps.afterFailure(tap({ tries: taps.AUTO_TRIES }), true).armed, false);
+});
+
+test("back online, a kept tap goes by itself again, however often it failed offline", () => {
+  const tired = taps.afterFailure(tap({ tries: taps.AUTO_TRIES }), false);
+  assert.equal(tired.armed, false);
+  const back = taps.rearmed(tired);
+  assert.deepEqual([back.armed, back.tries], [true, 0]);
+  const answered = tap({ state: "sending" });
+  assert.equal(taps.rearmed(answered), answered, "only kept taps");
+});
+
+test("a tap made offline is kept, armed; one made while another is on its way waits", () => {
+  const offline = taps.held(tap({ tries: 0 }), "offline");
+  assert.deepEqual([offline.state, offline.armed, offline.mayHaveArrived],
+                   ["unsent", true, false]);
+  const busy = taps.held(tap({ tries: 0 }), "busy");
+  assert.deepEqual([busy.state, busy.armed], ["waiting", false]);
+});
+
+test("the kept taps are sent again one at a time, first made first, never during a tap", () => {
+  const kept = [tap({ key: "b", made: 2, state: "unsent", armed: true }),
+                tap({ key: "a", made: 1, state: "unsent", armed: true }),
+                tap({ key: "c", made: 0, state: "unsent", armed: false }),
+                tap({ key: "d", made: 0, state: "waiting" })];
+  assert.deepEqual(taps.toResend(kept, false, true).map((t) => t.key), ["a"]);
+  assert.deepEqual(taps.toResend(kept, true, true), [], "not while a tap is on its way");
+  assert.deepEqual(taps.toResend([kept[2]], false, true), [], "disarmed: Send again only");
+  assert.deepEqual(taps.toResend(kept, false, false), [],
+                   "not while the device says it is offline (an old stream may still speak)");
+  assert.equal(taps.nextWaiting(kept).key, "d");
+  assert.equal(taps.nextWaiting([kept[0]]), null);
+});
+
+test("a kept tap is stale once its form is gone, unless it may have gone in", () => {
+  assert.equal(taps.plan(tap({ mayHaveArrived: false }), true), "send");
+  assert.equal(taps.plan(tap({ mayHaveArrived: false }), false), "stale",
+               "the table moved on while it was never sent: dropped, and the page says so");
+  assert.equal(taps.plan(tap({ mayHaveArrived: true }), false), "send",
+               "the server answers a repeat from the first, or refuses it with a reason");
+});
+
+test("a form on the screen is the tap's when its hidden fields are the same, tokens aside", () => {
+  const saved = { round: "2", from: "seat", csrf_token: "old", tap: "x" };
+  assert.equal(taps.sameFields(saved, { round: "2", from: "seat", csrf_token: "new" }), true);
+  assert.equal(taps.sameFields(saved, { round: "3", from: "seat" }), false,
+               "another round: the table moved on");
+  assert.equal(taps.sameFields(saved, { round: "2" }), false);
+  assert.equal(taps.sameFields(saved, { round: "2", from: "seat", stage: "1" }), false);
+});
+
+test("a tap made again with the same values is the kept one, tokens aside", () => {
+  const kept = [["csrf_token", "old"], ["round", "1"], ["verb", "bet"], ["amount", "10"]];
+  assert.equal(taps.sameValues(kept, [["amount", "10"], ["verb", "bet"], ["round", "1"],
+                                      ["csrf_token", "new"], ["tap", "x"]]), true);
+  assert.equal(taps.sameValues(kept, [["round", "1"], ["verb", "bet"], ["amount", "25"]]),
+               false, "another amount is another tap");
+  assert.equal(taps.sameValues(kept, [["round", "1"], ["verb", "bet"]]), false);
+});
+
+test("a page that follows a table is lost after a few seconds without an answer", () => {
+  const page = { now: 100000, online: true, following: true, streaming: false,
+                 heard: 100000 - taps.LOST_MS, since: 0 };
+  assert.equal(taps.connection(page), "live");
+  assert.equal(taps.connection(Object.assign({}, page, { heard: page.heard - 1 })), "lost");
+  // It stopped hearing its stream a moment ago: the few seconds start then.
+  assert.equal(taps.connection(Object.assign({}, page, { heard: 0, since: 99000 })), "live");
+});
+
+test("a page that hears its stream waits for the heartbeat before it counts as lost", () => {
+  const limit = taps.HEARTBEAT_MS + taps.STREAM_GRACE_MS;
+  const page = { now: 100000, online: true, following: true, streaming: true,
+                 heard: 100000 - limit, since: 0 };
+  assert.equal(taps.connection(page), "live", "a quiet table is not a lost one");
+  assert.equal(taps.connection(Object.assign({}, page, { heard: page.heard - 1 })), "lost");
+});
+
+test("a stream silent past its heartbeat makes the page ask with a poll first", () => {
+  const limit = taps.HEARTBEAT_MS + taps.STREAM_GRACE_MS;
+  const page = { now: 100000, streaming: true, heard: 100000 - limit, since: 0 };
+  assert.equal(taps.silent(page), false);
+  assert.equal(taps.silent(Object.assign({}, page, { heard: page.heard - 1 })), true);
+  assert.equal(taps.silent(Object.assign({}, page, { streaming: false, heard: 0 })), false,
+               "a page that polls asks every 2 s anyway");
+});
+
+test("offline is lost at once; a page that follows nothing is never lost", () => {
+  const page = { now: 5, online: false, following: true, streaming: true, heard: 5, since: 5 };
+  assert.equal(taps.connection(page), "lost");
+  assert.equal(taps.connection(Object.assign({}, page, { following: false })), "idle");
+});
+
+test("what the button says", () => {
+  assert.equal(taps.MESSAGES.unsent, "Not sent: no connection — will send when you're back");
+  assert.equal(taps.MESSAGES.sending, "Sending…");
+});
