@@ -106,8 +106,8 @@ def test_after_the_reveal_no_copy_of_the_database_opens_a_slip(app, actions):
     given = os.urandom(32)  # the old setting: a server was "given" a key
     app.config["BALLOT_KEY"] = base64.urlsafe_b64encode(given).decode()
     code = actions.create_table()
-    actions.start(code)
     phones = dict(zip(PLAYERS, actions.seat_everyone(code), strict=True))
+    actions.start(code)
     actions.post(f"/t/{code}/games/1/tromplemond/vote", {"round": "1"})
     slips = {"Rob": "Emily", "Sam": "Emily", "Nick": "Sam", "Emily": "Rob"}
     sent = []
