@@ -582,25 +582,30 @@ def void_lost() -> int:
 class VoidLostOnFirstRequest:
     """Wrap a WSGI app: before this process answers its first request, void the sealings
     a restart left without their keys (:func:`void_lost`), so that every screen, whose
-    event stream comes back to the new process, hears of it at once."""
+    event stream comes back to the new process, hears of it at once.
+
+    It is done once per key store: a new store (:func:`install_keys`, which a new process
+    does when it makes the app) is a restart, and the next request voids again."""
 
     def __init__(self, wsgi: Any, app: Flask) -> None:
         self.wsgi = wsgi
         self.app = app
-        self.done = False
+        self.voided_for: SealingKeys | None = None
+        """The key store whose lost sealings were voided (None: not yet)."""
         self._lock = threading.Lock()
 
     def __call__(self, environ: dict[str, Any], start_response: Any) -> Any:
-        """Void the lost sealings once (the first request waits for it), then answer."""
-        if not self.done:
+        """Void the lost sealings once per key store (the first request waits), then answer."""
+        keys = self.app.extensions[EXTENSION]
+        if self.voided_for is not keys:
             with self._lock:
-                if not self.done:
+                if self.voided_for is not keys:
                     with self.app.app_context():
                         voided = void_lost()
                     if voided:
                         log.warning("%d open sealing(s) voided: their keys were lost "
                                     "(a restart); their choosers are asked again", voided)
-                    self.done = True
+                    self.voided_for = keys
         return self.wsgi(environ, start_response)
 
 

@@ -35,8 +35,8 @@ PLAYERS = ("Rob", "Sam", "Nick", "Emily")
 def table(actions):
     """A Tromplemond game of four, a phone in every seat, the vote open."""
     code = actions.create_table()
-    actions.start(code)
     phones = dict(zip(PLAYERS, actions.seat_everyone(code), strict=True))
+    actions.start(code)
     opened = actions.post(f"/t/{code}/games/1/tromplemond/vote", {"round": "1"})
     assert opened.status_code == 303
     return code, phones
@@ -182,9 +182,9 @@ def test_a_slip_sealed_to_a_key_a_restart_lost_voids_the_vote_and_says_so(app, a
 
 def test_the_tablets_private_slip_is_sealed_for_the_player_without_a_phone(app, actions):
     code = actions.create_table()
-    actions.start(code)
     for position in (1, 2, 3):  # Emily has no phone
         actions.claim(code, position)
+    actions.start(code)
     actions.post(f"/t/{code}/games/1/tromplemond/vote", {"round": "1"})
     private = f"/t/{code}/games/1/sealed/vote/private"
     page = actions.post(private, {"chooser": "Emily"}).get_data(as_text=True)

@@ -519,8 +519,8 @@ def test_a_restart_mid_reveal_asks_for_the_cards_again_on_every_screen(app, game
     game.reveal({"Ann": "XXI"})
     assert "1 of 3</strong> cards in" in game.tablet()
     before = game.version()
-    sealed.install_keys(app, None)  # a new server process: an empty key store …
-    app.wsgi_app.done = False  # … whose first request voids the reveal whose key is lost
+    sealed.install_keys(app, None)  # a new server process: an empty key store, whose first
+    # request voids the reveal whose key is lost
     tablet = game.tablet()
     assert game.version() == before + 1, "every open screen hears of it at once"
     assert "The server restarted: everyone lays their card again." in tablet

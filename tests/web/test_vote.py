@@ -501,7 +501,6 @@ def restart(app) -> None:
     from companion.store import sealed
 
     sealed.install_keys(app, None)
-    app.wsgi_app.done = False
 
 
 def test_a_restart_during_the_vote_asks_everyone_again_and_says_so(app, client, actions, table):
