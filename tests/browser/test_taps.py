@@ -287,7 +287,7 @@ def test_on_a_slow_link_a_tap_shows_it_is_on_its_way_and_goes_once(
 @pytest.mark.parametrize("size", ["360", "tablet"])
 def test_a_slip_dropped_offline_is_kept_and_dropped_once_when_back(
         new_context, size, console_errors, screenshot):
-    from tests.browser.conftest import TROMPLEMOND_PLAYERS, TromplemondTable, seat_four_phones
+    from tests.browser.conftest import TromplemondTable, seat_four_phones
 
     tablet = new_context("tablet").new_page()
     join_url, phones = seat_four_phones(new_context, tablet, seated=("Rob",))
@@ -315,8 +315,42 @@ def test_a_slip_dropped_offline_is_kept_and_dropped_once_when_back(
     expect(rob.get_by_test_id("slip-in")).to_be_visible(timeout=LIVE_MS)
     expect(rob.get_by_test_id("tap-note")).to_have_count(0)
     assert len(sent) == 1
-    assert TROMPLEMOND_PLAYERS  # (the table's players: Rob's phone, the tablet for the rest)
     expect(tablet.locator("#round")).to_contain_text("1 of 4", timeout=LIVE_MS)
+    allow_network_errors(console_errors)
+
+
+# --------------------------------------------------------------------------- a hand
+
+
+def test_a_hand_saved_offline_is_kept_and_saved_once_when_back(
+        new_context, console_errors, screenshot):
+    from tests.browser.conftest import TromplemondTable, seat_four_phones
+
+    tablet = new_context("tablet").new_page()
+    join_url, phones = seat_four_phones(new_context, tablet)
+    table = TromplemondTable(tablet, phones, join_url)
+    table.start()
+    table.open_vote()
+    table.vote({"Rob": "Emily", "Sam": "Emily", "Nick": "Emily", "Emily": "Rob"})
+    table.wait_phase("hands")
+    rob = phones["Rob"]
+    rob.set_viewport_size(PHONE_360["viewport"])
+    table.pick_hand("Rob", ["K♥", "10♠"], ["Q♥", "J♦", "K♠"])
+    sent = posts_to(rob, r"/hand$")
+
+    rob.context.set_offline(True)
+    rob.get_by_test_id("save-hand").click()
+    expect(rob.get_by_test_id("tap-note")).to_contain_text(NOT_SENT)
+    expect(rob.get_by_test_id("picker-form")).to_be_visible()  # the picked cards stay
+    screenshot(rob, "hand-not-sent-360")
+    assert sent == []
+
+    rob.context.set_offline(False)
+    all_answered(rob)
+    expect(rob.get_by_test_id("my-hand")).to_have_attribute("data-entered", "yes",
+                                                            timeout=LIVE_MS)
+    assert len(sent) == 1
+    expect(table.hand_row("Rob")).to_have_attribute("data-entered", "yes", timeout=LIVE_MS)
     allow_network_errors(console_errors)
 
 
