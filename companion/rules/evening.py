@@ -32,7 +32,7 @@ shows it: the package's ``evening`` is the function).
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from .common import positive_whole, read_chip_value
@@ -44,7 +44,7 @@ from .settle import settle_up
 UNITS: tuple[str, ...] = ("GBP", "EUR", "USD", "chips")
 """The table's money units: pence or cents, or chips."""
 
-FIELDS: tuple[str, ...] = ("evening", "unit", "games", "paid")
+FIELDS: tuple[str, ...] = ("evening", "unit", "games", "paid", "player_ids")
 """The fields of an evening record."""
 
 CHIPS = "chips"
@@ -84,7 +84,9 @@ class Game:
     ``money`` is in the table's unit (``{}`` when the game is not played for
     money, or is a chip game without a chip value); ``chips`` is a chip
     game's money in chips (None for other games); ``lines`` are in chips
-    when ``in_chips``, else in the table's unit.
+    when ``in_chips``, else in the table's unit. ``result`` is the game's
+    replay and ``own_lines`` its lines as the game counts them (in chips for a
+    chip game), for the record book (:mod:`companion.rules.records`).
     """
 
     name: str
@@ -94,6 +96,8 @@ class Game:
     chips: dict[str, int] | None
     lines: tuple[MoneyLine, ...]
     in_chips: bool
+    result: dict[str, Any] = field(repr=False, compare=False)
+    own_lines: tuple[MoneyLine, ...] = field(repr=False, compare=False)
 
     @classmethod
     def read(cls, record: object) -> Game:
@@ -102,7 +106,8 @@ class Game:
         assert isinstance(record, Mapping)
         module = game_module(record["game"])
         # Trumplestiltskin and Tremp are played for points: they have no money lines.
-        lines: list[MoneyLine] = getattr(module, "money_lines", lambda _: [])(record)
+        own: list[MoneyLine] = getattr(module, "money_lines", lambda _: [])(record)
+        lines = own
         money: dict[str, int] = result["money"]
         chips = value = None
         if "chip_value" in module.DEFAULTS:  # a chip game: replay's money is in chips
@@ -110,9 +115,10 @@ class Game:
             money = {} if value is None else {p: n * value for p, n in chips.items()}
         if value is not None:
             lines = [MoneyLine(line.round, line.player, line.amount * value, line.what)
-                     for line in lines]
+                     for line in own]
         return cls(record["game"], tuple(record["players"]), result["finished"], money, chips,
-                   tuple(lines), in_chips=chips is not None and value is None)
+                   tuple(lines), in_chips=chips is not None and value is None,
+                   result=result, own_lines=tuple(own))
 
     def as_dict(self) -> dict[str, Any]:
         """The game as the evening's ``games`` list shows it."""
@@ -134,8 +140,8 @@ class Game:
         return shown
 
 
-def _fields(record: object) -> tuple[list[Any], list[Any]]:
-    """Check the evening's own fields; return its games and payments, unread."""
+def _fields(record: object) -> tuple[str, list[Any], list[Any], Mapping[str, Any]]:
+    """Check the evening's own fields; return its unit, games, payments and player ids, unread."""
     if not isinstance(record, Mapping):
         raise RuleError("an evening record must be a JSON object")
     unknown = sorted(str(k) for k in record if k not in FIELDS)
@@ -155,7 +161,61 @@ def _fields(record: object) -> tuple[list[Any], list[Any]]:
         if not isinstance(value, list):
             raise RuleError(f"{key} must be a list of {what}")
         lists.append(value)
-    return lists[0], lists[1]
+    ids = record.get("player_ids")
+    if ids is None:
+        ids = {}
+    if not isinstance(ids, Mapping):
+        raise RuleError("player_ids must be a JSON object of players' names and their ids")
+    return unit, lists[0], lists[1], ids
+
+
+def _player_ids(given: Mapping[str, Any], players: Sequence[str]) -> dict[str, str]:
+    """Every player's id: the one ``player_ids`` gives, else their name; one player per id."""
+    for name, player_id in given.items():
+        if name not in players:
+            raise RuleError(f"player_ids: {name!r} is not a player this evening")
+        if not isinstance(player_id, str) or not player_id:
+            raise RuleError(f"player_ids: {name}'s id must be text, not {player_id!r}")
+    ids = {p: given.get(p, p) for p in players}
+    owner: dict[str, str] = {}
+    for player, player_id in ids.items():
+        first = owner.setdefault(player_id, player)
+        if first != player:
+            raise RuleError(f"player_ids: {first} and {player} have the same id "
+                            f"{player_id!r}; an evening names each player once")
+    return ids
+
+
+@dataclass(frozen=True)
+class Reading:
+    """An evening record, checked and its games replayed: what the ledger and the book read."""
+
+    unit: str
+    games: tuple[Game, ...]
+    players: tuple[str, ...]
+    """In the order first seen."""
+    payments: tuple[Payment, ...]
+    player_ids: dict[str, str]
+    """Every player's id: the record's ``player_ids``, else the name."""
+
+
+def read_evening(record: object) -> Reading:
+    """Check an evening record and replay its games (RuleError as :func:`evening` says)."""
+    unit, raw_games, raw_paid, raw_ids = _fields(record)
+    games = []
+    for number, raw in enumerate(raw_games, 1):
+        try:
+            games.append(Game.read(raw))
+        except RuleError as err:
+            raise RuleError(f"game {number}: {err}") from None
+    players = tuple(dict.fromkeys(p for game in games for p in game.players))
+    payments = []
+    for number, entry in enumerate(raw_paid, 1):
+        try:
+            payments.append(Payment.read(entry, players))
+        except RuleError as err:
+            raise RuleError(f"payment {number}: {err}") from None
+    return Reading(unit, tuple(games), players, tuple(payments), _player_ids(raw_ids, players))
 
 
 def _by_player(players: Sequence[str], amounts: Iterable[Mapping[str, int]]) -> dict[str, int]:
@@ -186,13 +246,20 @@ def evening(record: Mapping[str, Any]) -> dict[str, Any]:
     --------
     Where the rules text leaves a question open, the ledger reads it so:
 
-    - The record's fields are ``evening``, ``unit``, ``games`` and ``paid``;
-      any other field is refused (a typo must not drop a payment). ``evening``,
+    - The record's fields are ``evening``, ``unit``, ``games``, ``paid`` and
+      ``player_ids``; any other field is refused (a typo must not drop a payment). ``evening``,
       the evening's name, may be left out or null; when given it is a string.
       It is not repeated in the result. ``unit`` is required and written
       exactly ``GBP``, ``EUR``, ``USD`` or ``chips``; it names the unit and
       changes no sum (every amount is a whole number of the smallest unit).
       ``games`` and ``paid`` may be left out (nothing played, nothing paid).
+    - ``player_ids`` (optional) gives players' ids, ``{"Anna": "p7"}``: the
+      same id is the same person at other evenings of the table, whatever
+      their name there (the record book, :mod:`companion.rules.records`, counts
+      a renamed player as one). A player it leaves out has their name as id.
+      Each name must be a player of the evening and each id non-empty text;
+      two players of one evening may not have the same id (within an evening
+      the ledger goes by name). It changes no sum and is not in the result.
     - A game that does not replay is refused with its number first
       (``game 2: round 3: ...``); a payment likewise (``payment 1: ...``).
     - Players are the same person when they have the same name. ``players``
@@ -247,21 +314,8 @@ def evening(record: Mapping[str, Any]) -> dict[str, Any]:
     - A Tromplemond without fee or stake, Trumplestiltskin and Tremp are played
       for points: ``"money": {}`` and no lines.
     """
-    raw_games, raw_paid = _fields(record)
-    games = []
-    for number, raw in enumerate(raw_games, 1):
-        try:
-            games.append(Game.read(raw))
-        except RuleError as err:
-            raise RuleError(f"game {number}: {err}") from None
-    players = list(dict.fromkeys(p for game in games for p in game.players))
-    payments = []
-    for number, entry in enumerate(raw_paid, 1):
-        try:
-            payments.append(Payment.read(entry, players))
-        except RuleError as err:
-            raise RuleError(f"payment {number}: {err}") from None
-
+    reading = read_evening(record)
+    games, players, payments = reading.games, list(reading.players), reading.payments
     net = dict.fromkeys(players, 0) | _by_player(
         players, (game.money for game in games if game.finished))
     in_play = _by_player(players, (game.money for game in games if not game.finished))

@@ -318,7 +318,7 @@ def test_players_are_in_the_order_first_seen():
 @pytest.mark.parametrize(("record", "message"), [
     (["GBP"], "an evening record must be a JSON object"),
     ({"unit": "GBP", "payments": []}, "an evening has no field 'payments' "
-                                      "(only evening, unit, games, paid)"),
+                                      "(only evening, unit, games, paid, player_ids)"),
     ({"unit": "GBP", "evening": 5}, "the evening's name must be text, not 5"),
     ({}, "unit must be one of GBP, EUR, USD, chips, not None"),
     ({"unit": "gbp"}, "unit must be one of GBP, EUR, USD, chips, not 'gbp'"),
