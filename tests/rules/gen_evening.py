@@ -75,3 +75,27 @@ def random_evening(rng: random.Random, games: int | None = None,
     if rng.random() < 0.5:
         evening["evening"] = rng.choice(["Friday", "Anna's birthday", ""])
     return evening
+
+
+def random_table(rng: random.Random, evenings: int | None = None) -> list[dict[str, Any]]:
+    """A table's evenings (``evenings`` of them, random count), some of whose players were renamed.
+
+    A player's id is their name in :data:`NAMES`. At each evening some players
+    go by another name (``Ana`` as ``Ana 2``), and then the evening's
+    ``player_ids`` gives their id; sometimes an evening gives every player's
+    id, renamed or not.
+    """
+    count = rng.randint(1, 4) if evenings is None else evenings
+    table = []
+    for _ in range(count):
+        record = random_evening(rng)
+        players = list(dict.fromkeys(p for game in record["games"] for p in game["players"]))
+        names = {p: f"{p} {rng.randint(2, 9)}" for p in players if rng.random() < 0.3}
+        if names:
+            record = renamed(record, names)
+        if names or rng.random() < 0.3:
+            ids = {names.get(p, p): p for p in players}
+            record["player_ids"] = {name: p for name, p in ids.items()
+                                    if name != p or rng.random() < 0.5}
+        table.append(record)
+    return table
