@@ -2,7 +2,8 @@
 
 No Flask, no SQLAlchemy: a record of facts goes in, a JSON-ready result
 comes out (see ``docs/records.md``); an evening's record of games and payments
-gives the evening's ledger (:func:`evening`, ``docs/records.md``, "The evening").
+gives the evening's ledger (:func:`evening`, ``docs/records.md``, "The evening"), and
+a table's evenings its record book (:func:`record_book`, :mod:`companion.rules.records`).
 
 >>> from companion.rules import replay
 >>> result = replay({"game": "tremp", "players": ["Rob", "Sam", "Nick", "Emily"],
@@ -20,10 +21,11 @@ from .common import Checklist
 from .errors import RuleError
 from .evening import evening
 from .games import GAMES, game_module, replay
+from .records import record_book
 from .settle import settle_up
 
 __all__ = ["GAMES", "Checklist", "RuleError", "deal_steps", "deck_prep", "evening",
-           "game_module", "replay", "settle_up"]
+           "game_module", "record_book", "replay", "settle_up"]
 
 
 def deck_prep(game: str, players: Sequence[str], options: Mapping[str, Any] | None = None,

@@ -45,3 +45,9 @@ def test_the_evening_is_at_the_front_door_with_its_readings():
     assert "evening" in rules.__all__
     assert callable(rules.evening) and "Readings" in rules.evening.__doc__
     assert rules.evening({"unit": "GBP"})["settled"] is True
+
+
+def test_the_record_book_is_at_the_front_door_with_its_readings():
+    assert "record_book" in rules.__all__
+    assert "Readings" in rules.records.__doc__
+    assert rules.record_book([{"unit": "GBP"}]).players == ()
