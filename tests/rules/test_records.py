@@ -25,6 +25,7 @@ from companion.rules.records import (
     Figure,
     Place,
     Record,
+    RecordBook,
     Source,
     exact,
     record_book,
@@ -388,12 +389,16 @@ def names_by_id(evenings: list[dict]) -> list[dict[str, str]]:
     return found
 
 
+def generated(seed: int) -> tuple[list[dict], RecordBook, list[dict[str, str]]]:
+    """A generated table's evenings, their record book, and per evening the names by id."""
+    evenings = random_table(random.Random(seed))
+    return evenings, record_book(evenings), names_by_id(evenings)
+
+
 @settings(max_examples=60, deadline=None)
 @given(seed=SEEDS)
 def test_money_across_evenings_sums_to_the_nets_of_the_evenings(seed):
-    evenings = random_table(random.Random(seed))
-    book = record_book(evenings)
-    named = names_by_id(evenings)
+    evenings, book, named = generated(seed)
     for player in book.players:
         nets: dict[str, int] = {}
         for record, names in zip(evenings, named, strict=True):
@@ -413,9 +418,7 @@ def test_money_across_evenings_sums_to_the_nets_of_the_evenings(seed):
 @settings(max_examples=60, deadline=None)
 @given(seed=SEEDS)
 def test_games_played_are_the_games_a_player_sat_in(seed):
-    evenings = random_table(random.Random(seed))
-    book = record_book(evenings)
-    named = names_by_id(evenings)
+    evenings, book, named = generated(seed)
     for player in book.players:
         sat: dict[str, int] = {}
         for record, names in zip(evenings, named, strict=True):
@@ -434,7 +437,7 @@ def test_games_played_are_the_games_a_player_sat_in(seed):
 @settings(max_examples=60, deadline=None)
 @given(seed=SEEDS)
 def test_best_round_is_at_least_the_average_round(seed):
-    book = record_book(random_table(random.Random(seed)))
+    _evenings, book, _named = generated(seed)
     for player in book.players:
         for figures in player.games.values():
             assert (figures.best_round is None) == (figures.average_round is None)
