@@ -257,11 +257,13 @@ class _Facts:
 
 
 def _scores(result: Mapping[str, Any]) -> list[tuple[int, dict[str, Number]]]:
+    """Every round's number (from 1) and scores, exact."""
     return [(number, {p: exact(s) for p, s in hand["scores"].items()})
             for number, hand in enumerate(result["rounds"], 1)]
 
 
 def _tromplemond(record: Mapping[str, Any], game: Game, unit: str) -> _Facts:
+    """Round scores (none in a void game), standing by total, TROMP! lines, pots in ``unit``."""
     void = record.get("void") is True
     rounds = [] if void else _scores(game.result)
     found = [("highest_tromplemond_round", top, number,
@@ -273,6 +275,7 @@ def _tromplemond(record: Mapping[str, Any], game: Game, unit: str) -> _Facts:
 
 
 def _clumond(record: Mapping[str, Any], game: Game, unit: str) -> _Facts:
+    """Stack changes, standing by stack, and each round's pot as worked out, in chips."""
     found = []
     for number, hand in enumerate(game.result["rounds"], 1):
         b = hand["breakdown"]
@@ -283,6 +286,7 @@ def _clumond(record: Mapping[str, Any], game: Game, unit: str) -> _Facts:
 
 
 def _trumplestiltskin(record: Mapping[str, Any], game: Game, unit: str) -> _Facts:
+    """Hand scores (not hands thrown in), standing by total, and the Gnome's total."""
     hands = game.result["rounds"]
     rounds = [(number, scores) for (number, scores), hand in zip(_scores(game.result), hands,
                                                                   strict=True)
@@ -293,6 +297,7 @@ def _trumplestiltskin(record: Mapping[str, Any], game: Game, unit: str) -> _Fact
 
 
 def _trefeltromp(record: Mapping[str, Any], game: Game, unit: str) -> _Facts:
+    """Stack changes of the seated in hands that are over, and standing by net chips."""
     rounds = []
     for (number, scores), hand in zip(_scores(game.result), game.result["rounds"], strict=True):
         b = hand["breakdown"]
@@ -302,6 +307,7 @@ def _trefeltromp(record: Mapping[str, Any], game: Game, unit: str) -> _Facts:
 
 
 def _tremp(record: Mapping[str, Any], game: Game, unit: str) -> _Facts:
+    """Each player's team's game points per hand, no standing, and the game's length."""
     players = game.players
     teams = team_names(players)
     rounds = [(number, {p: scores[teams[team_of(players, p)]] for p in players})
