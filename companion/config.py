@@ -55,7 +55,7 @@ BODY_SECONDS = 10.0
 STREAMS_PER_ADDRESS = 40
 """Event streams one address may hold open (``COMPANION_STREAMS_PER_ADDRESS``): four tables
 of a tablet and nine phones behind one café's Wi-Fi; beyond, its screens poll every 2 s
-(``companion.web.doorbell``)."""
+(``companion.live.streams``)."""
 NEW_TABLE_LIMIT = "10/minute;60/hour"
 """Tables one address may make (``COMPANION_NEW_TABLE_LIMIT``): a club's evening behind one
 router starts a table or two a minute; each table costs a slow hash of its recovery code."""
@@ -130,7 +130,7 @@ def engine_options(url: str) -> dict[str, Any]:
 
 def event_streams(environ: Mapping[str, str]) -> int:
     """How many screens' event streams a server process holds open at most
-    (``COMPANION_STREAMS``; see ``companion.web.doorbell``): each waits in a greenlet (or
+    (``COMPANION_STREAMS``; see ``companion.live.streams``): each waits in a greenlet (or
     holds a thread, with gunicorn's gthread worker).
 
     >>> event_streams({}), event_streams({"COMPANION_STREAMS": "0"})
@@ -142,7 +142,7 @@ def event_streams(environ: Mapping[str, str]) -> int:
 def requests_at_once(environ: Mapping[str, str], url: str = "sqlite://") -> int:
     """How many requests a server process works on at once (``COMPANION_REQUESTS_AT_ONCE``;
     0: no limit; by default :data:`DEFAULT_AT_ONCE` for the database at ``url``); the
-    others wait their turn (see ``companion.web.gate``).
+    others wait their turn (see ``companion.live.gate``).
 
     >>> requests_at_once({}), requests_at_once({"COMPANION_REQUESTS_AT_ONCE": "0"})
     (2, 0)

@@ -10,7 +10,8 @@ from __future__ import annotations
 from flask import Flask
 
 from ..extensions import db
-from . import doorbell, errors, filters, versions
+from ..live import streams, versions
+from . import errors, filters
 from .api import bp as api_bp
 from .flow import FLOWS_EXTENSION
 from .games import FLOWS
@@ -35,7 +36,7 @@ def register(app: Flask) -> None:
     app.extensions[FLOWS_EXTENSION] = dict(FLOWS)
     versions.install(app)
     with app.app_context():
-        doorbell.install(app, db.engine)
+        streams.install(app, db.engine)
     for name, flow in FLOWS.items():
         if flow.blueprint is not None:
             app.register_blueprint(flow.blueprint,

@@ -40,6 +40,7 @@ from typing import Any, ClassVar
 from flask import Blueprint, abort, current_app
 from werkzeug.datastructures import MultiDict
 
+from ..live.versions import at_version
 from ..rules import RuleError, game_module
 from ..rules.common import and_list, describe_counts
 from ..store import Game, Table
@@ -47,7 +48,6 @@ from ..store import rounds as round_store
 from ..store.sealed import SealedStatus
 from .charts import score_chart
 from .forms import MAX_SEATS, FormError, money_text
-from .versions import at_version
 
 FLOWS_EXTENSION = "companion.flows"
 

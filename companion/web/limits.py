@@ -21,7 +21,7 @@ from ..extensions import limiter
 REFUSAL_PAUSE = 1.0
 """Seconds a request refused for a rate limit waits for its answer (:class:`PausedRefusals`)."""
 PUSHING = "companion.pushing"
-"""``g`` key: the request is an event stream's own answer (:mod:`companion.web.push`)."""
+"""``g`` key: the request is an event stream's own answer (:mod:`companion.live.push`)."""
 DRAWN_FROM = "companion_drawn_from"
 """``g`` key: how many rounds this request's answer is drawn from (:func:`drawn_from`)."""
 

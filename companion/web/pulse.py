@@ -6,7 +6,7 @@ on every ``companion:tick`` with what the page shows now: the table's version
 ``v``, and a stamp of the scoreboard ``s`` and of the seats ``p``. The answer:
 
 - ``204`` and nothing when the version is the table's (before the app even
-  starts, by :mod:`companion.web.polls`);
+  starts, by :mod:`companion.live.polls`);
 - otherwise the regions whose stamp changed, each swapped in by its id
   (htmx out-of-band swaps): the round always (it follows every change), the
   scoreboard only when the record changed, the seats only when they did; and

@@ -39,7 +39,7 @@ REMEMBERED = 10
 READ_TABLE = "companion_read_table"
 """``g`` key: the table a request that only reads has in hand, found by :func:`find_table`
 or given before it runs (an event stream's answer starts from the table another answer
-to the same change found: :mod:`companion.web.push`)."""
+to the same change found: :mod:`companion.live.push`)."""
 
 
 def find_table(code: str) -> Table:

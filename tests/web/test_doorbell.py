@@ -10,8 +10,8 @@ import pytest
 from sqlalchemy import update
 
 from companion.extensions import db
+from companion.live import streams as bell
 from companion.store import Table
-from companion.web import doorbell as bell
 
 pytestmark = pytest.mark.db
 
@@ -112,7 +112,7 @@ def test_a_wrong_code_has_no_stream(client):
 def test_a_stream_opening_on_a_newer_version_wakes_the_streams_waiting_on_an_older_one():
     # The tablet reopens its stream after a change the others' streams were not told of yet
     # (the ring comes a moment later): they hear of it now, not at their next heartbeat.
-    doorbell = bell.Doorbell(lookup=None, limit=10)
+    doorbell = bell.Streams(lookup=None, limit=10)
     doorbell.listen(7, 4)
     heard = []
     waiting = threading.Thread(target=lambda: heard.append(doorbell.wait(7, 4, 30.0)))
@@ -121,7 +121,7 @@ def test_a_stream_opening_on_a_newer_version_wakes_the_streams_waiting_on_an_old
     doorbell.listen(7, 5)
     waiting.join(timeout=5.0)
     assert heard == [5]
-    doorbell.ring({7: 5})  # the ring that follows changes nothing more
+    doorbell.announce({7: 5})  # the ring that follows changes nothing more
     assert doorbell.latest(7) == (5, None)
     doorbell.leave(7)
     doorbell.leave(7)

@@ -19,6 +19,7 @@ from typing import Any
 from flask import Blueprint, abort
 from werkzeug.datastructures import MultiDict
 
+from ....live.versions import at_version
 from ....rules import RuleError, ledger, settle_up
 from ....rules import tromplemond as rules
 from ....rules.common import and_list
@@ -28,7 +29,6 @@ from ....store import tromplemond as store
 from ...charts import score_chart
 from ...flow import Checklist, GameFlow, SealedStep, View, checklist, corrected_from
 from ...forms import money_text
-from ...versions import at_version
 from ...vote import Slip, slip_for
 from . import forms
 

@@ -39,8 +39,9 @@ from flask import Flask, Response, current_app, g, has_request_context
 
 from ..extensions import db
 from ..store import Table
-from ..store.changes import ANY_TABLE, Step, changed, locked_first, take_steps
+from ..store.changes import changed, locked_first
 from ..transactions import reads_only
+from .commits import ANY_TABLE, Step, take_steps
 
 EXTENSION = "companion.versions"
 
