@@ -70,6 +70,9 @@ record, an evening's page, CSV or record, a table's evenings, each drawn from mo
 table behind one Wi-Fi, which opens such a page once and then follows it live; 30 in a
 burst took the other tables' taps' p95 to three times its value on PostgreSQL
 (``scripts/bench_hostile.py``)."""
+REFUSAL_PAUSE = 1.0
+"""Seconds a request refused for a rate limit (or an event stream refused) waits for its
+answer (``companion.web.limits.PausedRefusals``); a setting of the same name changes it."""
 HEAVY_ROUNDS = 50
 """From how many rounds a page counts as heavy: a longer game's page takes ten taps' time
 and more (``scripts/bench_records.py``); the usual games (8 to 30 rounds) never count."""

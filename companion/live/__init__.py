@@ -58,7 +58,8 @@ from typing import Any
 
 PUBLIC = {
     "at_version": "versions", "locked": "versions", "set_aside": "gate",
-    "request_state": "state", "RequestState": "state", "ChangeFeed": "feed",
+    "request_state": "state", "state_if_any": "state", "RequestState": "state",
+    "ChangeFeed": "feed",
     "Hooks": "hooks", "written": "commits",
 }
 """The package's public names, by the module that makes them. They are imported when first

@@ -34,7 +34,7 @@ from contextlib import nullcontext
 from dataclasses import dataclass, field
 from typing import Any
 
-from flask import Flask, Response, current_app, g, request, session
+from flask import Flask, Response, current_app, request, session
 from flask.ctx import RequestContext
 from flask.sessions import SessionMixin
 from sqlalchemy import inspect
@@ -43,10 +43,10 @@ from werkzeug.exceptions import HTTPException
 
 from ..store import Table
 from ..store.codes import normalise_code
-from ..web.limits import PUSHING
-from ..web.roles import READ_TABLE
 from .gate import GATE
+from .hooks import hooks
 from .polls import VERSION
+from .state import request_state
 
 EVENT = "pulse"
 """The name of a stream's message that brings a pulse answer."""
@@ -162,12 +162,13 @@ class PagePush:
                     RequestContext(self.app, environ, session=self.session):
                 if request.url_rule is None or not is_pulse(request.url_rule.endpoint):
                     return None
-                setattr(g, PUSHING, True)
+                state = request_state()
+                state.pushed = True
                 if shared is not None:
-                    g.setdefault(READ_TABLE, shared)
+                    state.read_table = shared
                 answer = self.app.view_functions[request.url_rule.endpoint](
                     **(request.view_args or {}))
-                self.shared.keep(g.get(READ_TABLE))
+                self.shared.keep(state.read_table)
         except HTTPException:  # refused (or nothing new): the page polls, as before
             return None
         except Exception as error:  # the stream goes on; the page polls and gets the error
@@ -184,8 +185,8 @@ class PagePush:
 
 
 def is_pulse(endpoint: str) -> bool:
-    """True for a live page's pulse (the views of :mod:`companion.web.pulse`)."""
-    return endpoint.startswith("pulse.")
+    """True for a live page's pulse (the pages say which: :mod:`companion.live.hooks`)."""
+    return hooks().is_pulse(endpoint)
 
 
 def page_push(table: Table) -> PagePush | None:

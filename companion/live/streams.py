@@ -23,8 +23,9 @@ How a stream hears of a change (:class:`Streams`):
   apart (within :data:`SPREAD` seconds), so their polls come one after
   another, not in one burst;
 - a change made anywhere else (another worker or server, a script) is heard
-  within :data:`WATCH_EVERY` seconds: while streams are open, one thread reads
-  the versions of their tables that often.
+  through the app's change feed (:mod:`companion.live.feed`): today within
+  :data:`~companion.live.feed.WATCH_EVERY` seconds, while streams are open, one
+  thread reading the versions of their tables that often.
 
 Each open stream waits in a greenlet of gunicorn's gevent worker (or holds
 one of the gthread worker's threads, which keeps ``EVENT_STREAMS`` of them
@@ -51,18 +52,17 @@ from flask import Blueprint, Flask, Response, current_app
 from flask_limiter.util import get_remote_address
 from sqlalchemy.engine import Engine
 
+from ..config import REFUSAL_PAUSE
 from ..extensions import db
-from ..web.limits import REFUSAL_PAUSE, wrong_codes
-from ..web.roles import find_table
 from .commits import take_committed
-from .polls import VersionLookup
+from .feed import ChangeFeed, feed_for
+from .hooks import EXTENSION as HOOKS
+from .hooks import NO_HOOKS, Hooks, hooks
 from .push import Origin, PagePush, SharedTable, made_by, page_push
 
 EXTENSION = "companion.streams"
 HEARTBEAT = 15.0
 """Seconds between two messages of a stream when nothing changes."""
-WATCH_EVERY = 0.5
-"""Seconds between two reads of the open streams' tables' versions."""
 LIFETIME = 300.0
 """Seconds a stream lasts; the browser opens the next one at once."""
 RETRY_MS = 500
@@ -76,8 +76,6 @@ SPREAD = 0.2
 FULL = "event: full\ndata: \n\n"
 """The whole stream of a server that holds as many streams as it may: the page closes it and
 polls (a refusal by status, such as a 204, would be logged as an error by the browser)."""
-
-bp = Blueprint("doorbell", __name__)
 
 
 @dataclass
@@ -97,7 +95,8 @@ class TableStreams:
 class Streams:
     """Every table's streams in this process, and the thread that watches their versions."""
 
-    lookup: VersionLookup
+    feed: ChangeFeed
+    """How this process hears that a table changed."""
     limit: int
     per_address: int | None = None
     """Streams one address may hold open at once (None: as many as the process)."""
@@ -107,7 +106,8 @@ class Streams:
     _lock: threading.Lock = field(default_factory=threading.Lock)
     _streams: int = 0
     _by_address: Counter[str] = field(default_factory=Counter)
-    _watcher: threading.Thread | None = None
+    _following: bool = False
+    """True while the feed tells this process's streams of changes made elsewhere."""
 
     # -- streams
 
@@ -141,10 +141,9 @@ class Streams:
                 bell.version, bell.maker = version, None
                 bell.news.notify_all()
             bell.listeners += 1
-            if self._watcher is None:
-                self._watcher = threading.Thread(target=self._watch, name="table-streams-watch",
-                                                 daemon=True)
-                self._watcher.start()
+            if not self._following:
+                self._following = True
+                self.feed.follow(self._followed, self.announce)
             return bell.shared
 
     def leave(self, table_id: int, address: str | None = None) -> None:
@@ -197,26 +196,24 @@ class Streams:
         with self._lock:
             heard = [table_id for table_id in table_ids if table_id in self._tables]
         if heard:
-            versions = self.lookup.of_tables(heard)
+            versions = self.feed.versions(heard)
             # Only the version the tap made is its page's (not a later one read here).
             mine = (maker is not None and len(table_ids) == 1
                     and maker.version is not None and maker.version in versions.values())
             self.announce(versions, maker if mine else None)
 
-    def _watch(self) -> None:
-        """While streams are open: read their tables' versions every ``WATCH_EVERY`` s."""
-        stop = threading.Event()
-        while True:
-            stop.wait(WATCH_EVERY)
-            with self._lock:
-                if self.stopping():
-                    for bell in self._tables.values():
-                        bell.news.notify_all()
-                if not self._tables:
-                    self._watcher = None
-                    return
-                table_ids = list(self._tables)
-            self.announce(self.lookup.of_tables(table_ids))
+    def _followed(self) -> list[int] | None:
+        """For the feed: the tables whose streams are open (None when none is: the feed
+        rests until the next opens). Once the process is stopping, every stream is woken
+        to end."""
+        with self._lock:
+            if self.stopping():
+                for bell in self._tables.values():
+                    bell.news.notify_all()
+            if not self._tables:
+                self._following = False
+                return None
+            return list(self._tables)
 
     # -- a stream's messages
 
@@ -261,8 +258,6 @@ def streams() -> Streams:
     return current_app.extensions[EXTENSION]
 
 
-@bp.get("/t/<code>/events")
-@wrong_codes
 def events(code: str) -> Response:
     """The table's event stream: its version now, and at once each time it changes (with
     the page's pulse answer, when the page says its pulse: :mod:`companion.live.push`)."""
@@ -271,7 +266,7 @@ def events(code: str) -> Response:
     # (and asks again in a while). Said before anything is looked up: a refusal costs little.
     if bell.full_for(address):
         return _event_stream(_full(current_app.config.get("REFUSAL_PAUSE", REFUSAL_PAUSE)))
-    table = find_table(code)
+    table = hooks().find_table(code)
     table_id, version, page = table.id, table.version, page_push(table)
     db.session.remove()  # a stream holds no transaction (nor a connection) while it waits
     return _event_stream(bell.stream(table_id, version, page, address))
@@ -302,12 +297,19 @@ def announce_after_request(response: Response) -> Response:
     return response
 
 
-def install(app: Flask, engine: Engine) -> None:
-    """Give the app its event streams and their route."""
-    app.extensions[EXTENSION] = Streams(VersionLookup(engine), app.config["EVENT_STREAMS"],
-                                         app.config["STREAMS_PER_ADDRESS"])
+def install(app: Flask, engine: Engine, told: Hooks = NO_HOOKS) -> None:
+    """Give the app its event streams, their route and the change feed they hear from
+    (``CHANGE_FEED``), with what the pages tell the live layer (``told``)."""
+    app.extensions[HOOKS] = told
+    app.extensions[EXTENSION] = Streams(feed_for(app.config.get("CHANGE_FEED", "polling"),
+                                                 engine),
+                                        app.config["EVENT_STREAMS"],
+                                        app.config["STREAMS_PER_ADDRESS"])
+    # (The endpoint keeps the name it had when the streams were "the doorbell".)
+    bp = Blueprint("doorbell", __name__)
+    bp.add_url_rule("/t/<code>/events", "events", told.counted(events))
     app.register_blueprint(bp)
     app.after_request(announce_after_request)
 
 
-__all__ = ["TableStreams", "Streams", "bp", "install", "streams"]
+__all__ = ["Streams", "TableStreams", "install", "streams"]

@@ -30,7 +30,7 @@ from werkzeug.datastructures import MultiDict
 from werkzeug.exceptions import HTTPException
 
 from ..extensions import db
-from ..live.versions import locked
+from ..live import locked
 from ..store import Game, Seat, Table, changes, queries
 from ..store import rounds as round_store
 from .errors import message_of

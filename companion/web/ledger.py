@@ -27,7 +27,7 @@ from typing import Any
 from flask import Blueprint, Response, abort, jsonify, redirect, render_template, request, url_for
 
 from ..extensions import db
-from ..live.versions import at_version
+from ..live import at_version
 from ..rules import RuleError, game_module
 from ..rules import evening as ledger_of
 from ..store import ENDED, PLAYING, Game, Table, changes, evenings

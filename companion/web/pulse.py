@@ -27,6 +27,12 @@ from .regions import game_page_context, join_context, phone_pulse, tablet_pulse
 bp = Blueprint("pulse", __name__)
 
 
+def is_pulse(endpoint: str) -> bool:
+    """True for a live page's pulse (the views here): the answers an event stream may make
+    for its page (:mod:`companion.live.push`)."""
+    return endpoint.startswith("pulse.")
+
+
 @bp.get("/t/<code>/pulse")
 @wrong_codes
 def keeper(code: str):
@@ -57,4 +63,4 @@ def join(code: str):
     return render_template("seats/_join_pulse.html", **join_context(table, pulse=True))
 
 
-__all__ = ["bp"]
+__all__ = ["bp", "is_pulse"]

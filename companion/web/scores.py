@@ -14,7 +14,7 @@ from flask import Blueprint, abort, jsonify, render_template, request, url_for
 from markupsafe import Markup
 
 from ..extensions import db
-from ..live.versions import at_version
+from ..live import at_version
 from ..store import Game, Table, queries
 from .flow import flow_for, flows
 from .limits import drawn_from, heavy_pages, wrong_codes

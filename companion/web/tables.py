@@ -5,7 +5,7 @@ from __future__ import annotations
 from flask import Blueprint, abort, redirect, render_template, request, url_for
 
 from ..extensions import db
-from ..live.gate import set_aside
+from ..live import set_aside
 from ..rules import RuleError
 from ..rules.common import describe_counts
 from ..store import ENDED, PENDING, Seat, SeatRequest, Table, changes, queries, spaced

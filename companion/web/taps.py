@@ -63,7 +63,7 @@ from sqlalchemy import event
 from sqlalchemy.orm import Session
 
 from ..extensions import db
-from ..live.commits import written
+from ..live import written
 from ..store import Table
 from ..store import taps as store
 from ..store.changes import changed

@@ -246,8 +246,8 @@ def test_a_refused_request_waits_a_second_for_its_answer_outside_the_gate(app, s
 def test_streams_asked_for_at_the_same_moment_are_held_to_the_limit_too():
     """Fifty streams asked for at once all pass the first look (none is open yet); only as
     many as the address may hold open, the others say ``full``."""
-    bell = event_streams.Streams(lookup=SimpleNamespace(of_tables=lambda ids: {}), limit=100,
-                             per_address=2)
+    quiet = SimpleNamespace(versions=lambda ids: {}, follow=lambda *told: None)
+    bell = event_streams.Streams(feed=quiet, limit=100, per_address=2)
     asked = [bell.stream(7, 1, address="203.0.113.9") for _ in range(3)]
     assert not bell.full_for("203.0.113.9")
     first = [next(stream) for stream in asked]

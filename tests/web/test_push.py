@@ -9,6 +9,7 @@ import threading
 
 import pytest
 
+from companion.live import feed
 from companion.live import streams as bell
 from tests.web.test_live import HTMX, pulse_of
 
@@ -22,7 +23,7 @@ def quick(monkeypatch):
     """A heartbeat every second; the screens hear a change at once; no watch."""
     monkeypatch.setattr(bell, "HEARTBEAT", 1.0)
     monkeypatch.setattr(bell, "SPREAD", 0.0)
-    monkeypatch.setattr(bell, "WATCH_EVERY", 60.0)
+    monkeypatch.setattr(feed, "WATCH_EVERY", 60.0)
 
 
 def open_stream(device, code, *, page: str | None = None, pulse: str | None = None):

@@ -19,7 +19,6 @@ from typing import Any
 from flask import Blueprint, abort
 from werkzeug.datastructures import MultiDict
 
-from ....live.versions import at_version
 from ....rules import RuleError, ledger, settle_up
 from ....rules import tromplemond as rules
 from ....rules.common import and_list
@@ -321,8 +320,8 @@ class TromplemondFlow(GameFlow, folder="tromplemond"):
                              problem=str(error))
         draft = round_store.current_draft(game)
         facts = draft.facts
-        vote = at_version(table, ("vote", game.id, draft.round_index),
-                          lambda: store.vote_status(game, draft.round_index), VOTE_FROM)
+        vote = self.per_version(table, ("vote", game.id, draft.round_index),
+                                lambda: store.vote_status(game, draft.round_index), VOTE_FROM)
         result = now.result
         off, how = facts.get("shown_early") or facts.get("voted_off"), None
         if facts.get("shown_early"):
@@ -355,8 +354,9 @@ class TromplemondFlow(GameFlow, folder="tromplemond"):
         else:
             fields["dealer"] = now.dealer
             fields["checklists"] = self.checklists(game, draft, now.dealer)
-            fields["timer"] = at_version(table, ("timer", game.id, draft.round_index),
-                                         lambda: _timer(game, draft.round_index), TIMER_FROM)
+            fields["timer"] = self.per_version(table, ("timer", game.id, draft.round_index),
+                                               lambda: _timer(game, draft.round_index),
+                                               TIMER_FROM)
         if phase is Phase.HANDS:
             fields.update(off=off, off_how=how, **self._hands(record, draft, off))
         return RoundView(**fields)
