@@ -18,6 +18,7 @@ from .home import bp as home_bp
 from .ledger import bp as ledger_bp
 from .pulse import bp as pulse_bp
 from .pwa import bp as pwa_bp
+from .records import bp as records_bp
 from .rounds import bp as rounds_bp
 from .scores import bp as games_bp
 from .seats import bp as seats_bp
@@ -25,7 +26,7 @@ from .tables import bp as tables_bp
 from .vote import bp as vote_bp
 
 BLUEPRINTS = (home_bp, tables_bp, seats_bp, games_bp, rounds_bp, vote_bp, pulse_bp, ledger_bp,
-              api_bp, pwa_bp)
+              api_bp, pwa_bp, records_bp)
 
 
 def register(app: Flask) -> None:
