@@ -10,28 +10,24 @@ const SCALE = 2; // a sharp picture on a phone's screen
 
 /** The PNG of an SVG document, drawn at `scale` times its size. */
 export async function pngFromSvg(svgText, scale = SCALE) {
-  const blob = new Blob([svgText], { type: "image/svg+xml" });
-  const url = URL.createObjectURL(blob);
-  try {
-    const image = new Image();
-    image.decoding = "async";
-    const loaded = new Promise((resolve, reject) => {
-      image.onload = resolve;
-      image.onerror = () => reject(new Error("the picture could not be drawn"));
-    });
-    image.src = url;
-    await loaded;
-    const canvas = document.createElement("canvas");
-    canvas.width = Math.round(image.width * scale);
-    canvas.height = Math.round(image.height * scale);
-    const context = canvas.getContext("2d");
-    context.scale(scale, scale);
-    context.drawImage(image, 0, 0);
-    return await new Promise((resolve, reject) =>
-      canvas.toBlob((png) => (png ? resolve(png) : reject(new Error("no PNG"))), "image/png"));
-  } finally {
-    URL.revokeObjectURL(url);
-  }
+  // A data: URL, not a blob: one: the app's CSP lets images load from 'self' and data: only.
+  const url = `data:image/svg+xml;charset=utf-8,${encodeURIComponent(svgText)}`;
+  const image = new Image();
+  image.decoding = "async";
+  const loaded = new Promise((resolve, reject) => {
+    image.onload = resolve;
+    image.onerror = () => reject(new Error("the picture could not be drawn"));
+  });
+  image.src = url;
+  await loaded;
+  const canvas = document.createElement("canvas");
+  canvas.width = Math.round(image.width * scale);
+  canvas.height = Math.round(image.height * scale);
+  const context = canvas.getContext("2d");
+  context.scale(scale, scale);
+  context.drawImage(image, 0, 0);
+  return new Promise((resolve, reject) =>
+    canvas.toBlob((png) => (png ? resolve(png) : reject(new Error("no PNG"))), "image/png"));
 }
 
 /** How the recap is shared on this browser: "files", "text" or "copy". */
