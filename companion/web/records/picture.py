@@ -13,11 +13,14 @@ from xml.sax.saxutils import escape
 
 from .book import Recap
 
-WIDTH = 640
-MARGIN = 32
-LINE = 30
-WRAP = 44
-"""Characters on a line of the body (18 px text on a 576 px wide column)."""
+WIDTH = 440
+"""Narrow, so that on a phone's screen (and in a chat) the text is still big enough to read."""
+MARGIN = 24
+LINE = 28
+WRAP = 36
+"""Characters on a line of the body (18 px text on a 392 px wide column)."""
+NAME_ROOM = 22
+"""Characters of a name beside its money (a longer one is cut short: the text has it whole)."""
 
 BACKGROUND, INK, MUTED, GAIN, LOSS, ACCENT = (
     "#111418", "#f4f1ea", "#b9c0c8", "#7ee2a8", "#ff9a8c", "#f2c14e")
@@ -37,9 +40,9 @@ def recap_svg(recap: Recap) -> str:
         parts.append(f'<text x="{x}" y="{y}" font-size="{size}" fill="{fill}" '
                      f'font-weight="{weight}" text-anchor="{anchor}">{escape(content)}</text>')
 
-    for line in textwrap.wrap(recap.title, 32) or [""]:
-        text(line, size=30, weight="bold", fill=ACCENT)
-        y += 38
+    for line in textwrap.wrap(recap.title, 24) or [""]:
+        text(line, size=28, weight="bold", fill=ACCENT)
+        y += 36
     text(recap.subtitle, size=16, fill=MUTED)
     y += LINE + 12
 
@@ -61,7 +64,7 @@ def recap_svg(recap: Recap) -> str:
     if recap.money:
         heading("Money tonight")
         for name, money, amount in recap.money:
-            text(name)
+            text(name if len(name) <= NAME_ROOM else f"{name[:NAME_ROOM - 1]}\u2026")
             text(money, x=WIDTH - MARGIN, anchor="end",
                  fill=GAIN if amount > 0 else LOSS if amount < 0 else MUTED, weight="bold")
             y += LINE
