@@ -113,7 +113,9 @@ function setUp(section) {
   if (copyButton) copyButton.addEventListener("click", copy);
 }
 
-const section = document.querySelector("[data-testid='recap']");
+const section = typeof document === "undefined"
+  ? null // under node's test runner (tests/js/recap.test.mjs)
+  : document.querySelector("[data-testid='recap']");
 if (section && !section.dataset.ready) {
   section.dataset.ready = "yes";
   setUp(section);
