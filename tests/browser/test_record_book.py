@@ -155,6 +155,7 @@ def test_two_evenings_at_one_table(tromplemond_table, new_context, screenshot):
     sam.wait_for_function("window.__shared.length > 0", timeout=WAIT_MS)
     shared = sam.evaluate("window.__shared")[0]
     assert shared["files"][0]["type"] == "image/png" and shared["files"][0]["size"] > 1000
+    print(f"recap PNG: {shared['files'][0]['size']} bytes")
     assert "Tromplemond: won by Rob" in shared["text"]
     owing = ledger_of(second)["owing"]
     assert owing
