@@ -210,7 +210,7 @@ def leave(code: str, position: int):
     return redirect(url_for("seats.join", code=table.code), code=303)
 
 
-@after_repeat("seats.claim", "seats.ask")
+@after_repeat("seats.claim", "seats.ask", "seats.again")
 def _key_again(code: str) -> None:
     """A claim (or a request) answered as a repeat: the first answer, with the cookie that
     holds the phone's key, was lost. The key is made from the session, so it is the same:
