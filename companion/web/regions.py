@@ -20,7 +20,7 @@ from ..live import at_version
 from ..store import Game, Seat, SeatRequest, Table, queries
 from .flow import GameFlow, View, flow_for, flows
 from .forms import FormError
-from .roles import Phone, is_keeper, phone
+from .roles import Phone, is_keeper, phone, welcome_back
 
 
 def table_flow(table: Table) -> GameFlow:
@@ -229,7 +229,8 @@ def keeper_context(table: Table, *, pulse: bool = False) -> dict[str, Any]:
 def join_context(table: Table, *, pulse: bool = False, **extra: object) -> dict[str, Any]:
     """What the join page shows (the free seats, this phone's standing there), its pulse."""
     me = phone(table)
-    return ({"table": table, "flow": table_flow(table), "me": me, **extra}
+    again = welcome_back(table) if me.seat is None and not me.waiting else None
+    return ({"table": table, "flow": table_flow(table), "me": me, "again": again, **extra}
             | pulse_context(table, url_for("pulse.join", code=table.code), stamps(table, None, me),
                             pulse))
 

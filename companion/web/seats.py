@@ -5,7 +5,7 @@ from __future__ import annotations
 from flask import Blueprint, abort, redirect, render_template, request, url_for
 
 from ..extensions import db
-from ..store import Seat, Table, changes, key_hash, queries
+from ..store import Seat, Table, changes, key_hash, players, queries
 from .forms import FormError, clean_name, seat_called, whole_number
 from .limits import wrong_codes
 from .live import live_table
@@ -18,6 +18,7 @@ from .roles import (
     phone_key_or_new,
     remember_phone,
     require_seat_at,
+    welcome_back,
 )
 from .taps import after_repeat
 
@@ -145,6 +146,27 @@ def _ask(table: Table, seat: Seat, key: str, name: str | None = None):
     return _seat_page(table)
 
 
+@bp.post("/j/<code>/again")
+@wrong_codes
+def again(code: str):
+    """Sit again as the player this device sat as (the next evening or game), in one tap
+    and without asking: the signed cookie shows it held that player's seat here."""
+    table = find_table(code)
+    if phone(table).seat is not None:
+        return _seat_page(table)
+    welcome = welcome_back(table)
+    if welcome is None:
+        return _refuse(table, 409, "That seat is no longer free: pick one below.")
+    key = phone_key_or_new(table)
+    if not players.sit_again(table, welcome.seat, welcome.player, key_hash(key)):
+        db.session.rollback()
+        return _refuse(table, 409, "Someone took that seat a moment ago. Pick another.")
+    changes.bump(table)
+    db.session.commit()
+    remember_phone(table, key)
+    return _seat_page(table)
+
+
 @bp.post("/j/<code>/ask")
 @wrong_codes
 def ask(code: str):
@@ -188,7 +210,7 @@ def leave(code: str, position: int):
     return redirect(url_for("seats.join", code=table.code), code=303)
 
 
-@after_repeat("seats.claim", "seats.ask")
+@after_repeat("seats.claim", "seats.ask", "seats.again")
 def _key_again(code: str) -> None:
     """A claim (or a request) answered as a repeat: the first answer, with the cookie that
     holds the phone's key, was lost. The key is made from the session, so it is the same:
