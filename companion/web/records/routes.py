@@ -6,13 +6,13 @@ from flask import Blueprint, Response, abort, redirect, render_template, request
 from werkzeug.exceptions import HTTPException
 
 from ...extensions import db
+from ...live import at_version
 from ...store import Table, evenings
 from ...store.evenings import Evening
 from ..api import make_evening, make_game, read_json
 from ..limits import api_calls, drawn_from, heavy_pages, wrong_codes
 from ..qr import public_url
 from ..roles import find_table, is_keeper, phone, remember_keeper
-from ..versions import at_version
 from .book import night, table_book, table_evenings
 from .picture import recap_svg
 
