@@ -16,7 +16,7 @@ def test_home_page_loads_htmx_and_app_js_without_errors(new_context, screenshot)
     assert page.locator(f'script[src="{HTMX_URL}"]').count() == 1
     assert page.locator(f'script[src="/static/{HTMX_COPY}"]').count() == 0, "no fallback needed"
     assert page.locator('link[rel="manifest"]').get_attribute("href") == "/manifest.webmanifest"
-    assert page.locator('script[src="/static/app.js"]').count() == 1
+    assert page.locator('script[type="module"][src="/static/app/boot.js"]').count() == 1
     screenshot(page, "home")
 
 
