@@ -31,6 +31,10 @@ import {
 } from "./sync-page.js";
 import { startTaps } from "./taps-page.js";
 import { watchWakeLock } from "./wakelock.js";
+// Imported by the modules above, and named here too: the browser then fetches every
+// module as soon as it has read this one, not level by level.
+import "./sync.js";
+import "./taps.js";
 
 function registerServiceWorker() {
   if (!("serviceWorker" in navigator)) {
