@@ -12,6 +12,7 @@
 const SHELL = self.COMPANION_SHELL || [
   "/static/app/boot.js",
   "/static/app/boosted.js",
+  "/static/app/connection.js",
   "/static/app/countdown.js",
   "/static/app/forms.js",
   "/static/app/load-htmx.js",

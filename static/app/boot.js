@@ -15,13 +15,15 @@
  *                  no connection opens the offline page;
  *   countdown.js   running countdowns tick between polls;
  *   slip.js        a slip is sealed on the device before it is sent;
- *   taps-page.js   taps that survive bad Wi-Fi (taps.js: its decisions), "Reconnecting…".
+ *   connection.js  "Reconnecting…" when the page has lost its table;
+ *   taps-page.js   taps that survive bad Wi-Fi (taps.js: its decisions).
  *
  * A module script runs after the page is parsed and before DOMContentLoaded: load-htmx.js
  * relies on that. Nothing here needs an inline script, so the CSP forbids them all.
  */
 
 import { offlineFallback, syncBoostedBody } from "./boosted.js";
+import { watchConnection } from "./connection.js";
 import { runCountdowns } from "./countdown.js";
 import { confirmSubmits, countPicks, keepChoices, nameDealers } from "./forms.js";
 import { loadHtmx } from "./load-htmx.js";
@@ -62,6 +64,7 @@ function start() {
   keepChoices();
   sendPageStamps();
   startSlips();
+  watchConnection(); // before startTaps: the page hears, then kept taps go
   startTaps(); // after sendPageStamps (as taps.js ran after app.js)
 }
 

@@ -1,4 +1,4 @@
-/* Taps that survive bad Wi-Fi, and a screen that says when it has lost the table.
+/* Taps that survive bad Wi-Fi.
  *
  * A tap is a request that changes something (an htmx POST: a form of the round, a boosted
  * form). With this module:
@@ -7,7 +7,8 @@
  *     (companion/web/taps.py);
  *  2. while a tap is on its way its button says so ("Sending…") and cannot be tapped
  *     again; a tap made meanwhile on another button waits for it (a tap never stops
- *     another: htmx would stop the first, which may still have gone in);
+ *     another: htmx would stop the first, which may still have gone in); <body data-taps>
+ *     says how many taps are not answered yet;
  *  3. a tap that cannot reach the server (no connection at the moment of the tap, or the
  *     request failed, or no answer came in time) is kept, and its button says so: "Not
  *     sent: no connection — will send when you're back", with "Send again". It is sent
@@ -17,21 +18,15 @@
  *     on meanwhile (its form is no longer on the screen), and the page says so; one that
  *     may have gone in is always sent again: the server answers a repeat from the first,
  *     and refuses a tap meant for a round that is over, with its own message;
- *  4. a page that follows a table (it has a #pulse or a live region) says when it has lost
- *     it: no poll answered for a few seconds (without a stream), or its stream silent for
- *     longer than the heartbeat allows and then no answer to the poll it sends to ask, or
- *     the device offline: "Reconnecting…" (#connection), and <body data-connection="lost">
- *     marks what it shows as possibly out of date; when it hears again it polls at once to
- *     catch up; <body data-taps> says how many taps are not answered yet;
- *  5. a link tapped with no connection and no service worker (plain http on a LAN) keeps
+ *  4. a link tapped with no connection and no service worker (plain http on a LAN) keeps
  *     the page and says "No connection" (boosted.js sends companion:no-connection).
  *
- * The decisions are plain functions: the taps' in taps.js, the connection's in sync.js.
- * This module wires them to htmx's events and the page. sync-page.js says when the stream
- * speaks (companion:heard).
+ * The decisions are plain functions in taps.js; this module wires them to htmx's events and
+ * the page's buttons. A kept tap goes again when the page hears the server: a request
+ * answered, or the stream speaking (sync-page.js sends companion:heard). connection.js
+ * says when the page has lost its table ("Reconnecting…").
  */
 
-import { caughtUp, connection, silent } from "./sync.js";
 import {
   MESSAGES, SEND_TIMEOUT_MS, TAP_HEADER, afterFailure, held, newKey, nextWaiting, outcome,
   plan, rearmed, sameFields, sameValues, toResend,
@@ -39,11 +34,6 @@ import {
 
 var taps = {};          // the taps not yet answered, by key
 var sending = null;     // the key of the tap on its way
-var heard = Date.now(); // when the page last heard the server
-var since = Date.now(); // when it began listening the way it does now
-var streaming = null;   // whether it hears its table's stream (body data-stream)
-var state = "idle";     // what #connection says: connection()
-var asking = false;     // its stream went silent: a poll asks whether the server is there
 
 function makeKey() {
   var bytes = new Uint8Array(16);
@@ -485,59 +475,14 @@ function onSettle() {
       show(tap);
     }
   });
-  check();
-}
-
-/* Whether the page hears its table. */
-function following() {
-  return Boolean(document.getElementById("pulse")
-    || document.querySelector('[hx-trigger*="companion:tick"]'));
 }
 
 function hear() {
-  heard = Date.now();
-  asking = false;
-  check();
+  // The page heard the server (connection.js says so on the line): kept taps may go again.
   sendKept("heard");
 }
 
-function check() {
-  var body = document.body;
-  if (!body) {
-    return;
-  }
-  var now = Date.now();
-  var nowStreaming = body.getAttribute("data-stream") === "on";
-  if (nowStreaming !== streaming) {
-    streaming = nowStreaming;
-    since = now;
-  }
-  var page = { now: now, online: navigator.onLine, following: following(),
-               streaming: streaming && !asking, heard: heard, since: since };
-  if (page.following && silent(page)) {
-    asking = true;
-    since = now;
-    page.streaming = false;
-    page.since = now;
-    body.dispatchEvent(new CustomEvent("companion:tick"));
-  }
-  var was = state;
-  state = connection(page);
-  var line = document.getElementById("connection");
-  if (state === "lost") {
-    body.setAttribute("data-connection", "lost");
-  } else {
-    body.removeAttribute("data-connection");
-  }
-  if (line) {
-    line.hidden = state !== "lost";
-  }
-  if (caughtUp(was, state)) {
-    body.dispatchEvent(new CustomEvent("companion:tick"));  // catch up at once
-  }
-}
-
-/** Keys, buttons that say how a tap is doing, kept taps sent again, and #connection. */
+/** Keys, buttons that say how a tap is doing, and kept taps sent again. */
 export function startTaps() {
   document.addEventListener("htmx:confirm", onConfirm);
   window.addEventListener("htmx:configRequest", onConfigRequest, true);
@@ -557,10 +502,6 @@ export function startTaps() {
   });
   window.addEventListener("online", function () {
     list().forEach(function (tap) { taps[tap.key] = rearmed(tap); });
-    check();
     sendKept("online");
   });
-  window.addEventListener("offline", check);
-  window.setInterval(check, 1000);
-  check();
 }
