@@ -7,7 +7,7 @@ import test from "node:test";
 
 const APP = new URL("../../static/app/", import.meta.url);
 const MODULES = readdirSync(APP).filter((name) => name.endsWith(".js")).sort();
-const IMPORT = /^\s*import\s+(?:([\s\S]*?)\s+from\s+)?["']([^"']+)["'];/gm;
+const IMPORT = /^\s*import\s+(?:([^;"']*?)\s+from\s+)?["']([^"']+)["'];/gm;
 
 function importsOf(name) {
   const source = readFileSync(new URL(name, APP), "utf8");
