@@ -1097,6 +1097,8 @@ def main() -> None:
         env = {**os.environ, "DATABASE_URL": url, "SECRET_KEY": secrets.token_hex(32),
                # every table is made from this one address, hundreds in a minute
                "COMPANION_NEW_TABLE_LIMIT": "100000/minute",
+               # and every screen comes from it too (at a table each phone has its own)
+               "COMPANION_STREAMS_PER_ADDRESS": "100000",
                "PYTHONPATH": os.pathsep.join(
                    p for p in (str(ROOT), os.environ.get("PYTHONPATH")) if p)}
         if db_name == "postgresql":
