@@ -18,12 +18,13 @@ from typing import Any
 
 from flask import Blueprint, abort, current_app, jsonify, request
 
-from ..extensions import csrf, db
+from ..extensions import csrf
 from ..live import set_aside
 from ..rules import RuleError, game_module, replay
 from ..rules import evening as ledger_of
 from ..rules.common import whole_number
 from ..store import ENDED, NAME_LENGTH, RECORD_FIELDS, changes, evenings
+from .actions import table_action
 from .flow import flow_for
 from .forms import MAX_SEATS, FormError, clean_name
 from .limits import api_calls
@@ -148,6 +149,7 @@ def _check_rounds(games: object, what: str) -> None:
 
 @bp.post("/games")
 @api_calls
+@table_action(find=False)
 def import_game():
     """Make a table playing the posted game record; answer its URLs and recovery code."""
     record = read_json_body("a game record")
@@ -173,7 +175,6 @@ def import_game():
         first_dealer=names.index(record.get("first_dealer", names[0])) + 1,
         recovery=set_aside(changes.new_recovery))
     game = changes.start_game(table, record)
-    db.session.commit()
     return _made(table, recovery,
                  game_url=public_url("games.game", code=table.code, number=game.number))
 
@@ -187,6 +188,7 @@ def _within_the_store(paid: Any) -> None:
 
 @bp.post("/evenings")
 @api_calls
+@table_action(find=False)
 def import_evening():
     """Make a table with the posted evening's games and payments; answer as for a game.
 
@@ -226,7 +228,6 @@ def import_evening():
     evening = evenings.open_evening(table)
     evening.name = name
     evenings.add_payments(evening, record.get("paid"))
-    db.session.commit()
     return _made(table, recovery,
                  evening_url=public_url("ledger.evening", code=table.code,
                                         number=evening.number))
