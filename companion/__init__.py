@@ -102,9 +102,8 @@ def compile_templates(app: Flask) -> int:
     """Compile every template now, before a request needs it; returns how many.
 
     The server does it once, before its worker is forked (``gunicorn.conf.py``):
-    otherwise each template is compiled the first time a request renders it (74
-    templates, 0.65 s in all), and the first pages after a start wait for it: in
-    process, the first tablet page of a new server took 116 ms, 15 ms with this.
+    otherwise each template is compiled the first time a request renders it, and the
+    first pages after a start would wait for it (``docs/performance.md``).
     """
     names = app.jinja_env.list_templates(extensions=["html"])
     for name in names:

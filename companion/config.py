@@ -39,10 +39,8 @@ SECRET_KEY_FILE = "secret_key"
 DEFAULT_STREAMS = 1000
 """Event streams a server process holds at most: 200 tables of five screens."""
 DEFAULT_AT_ONCE = {"sqlite": 2, "postgresql": 1}
-"""Requests a server process works on at once, by database (``scripts/bench_load.py`` at
-200 tables, the event streams bringing the answers: on PostgreSQL one at a time gave write
-p95 22.5–22.6 ms against 25.4–30.9 with two; on SQLite two gave 12.9–13.0 against
-14.5–14.8 with one)."""
+"""Requests a server process works on at once, by database: the faster of one and two in
+``scripts/bench_load.py`` at 200 tables (``docs/performance.md``)."""
 SQLITE_FILE = "companion.sqlite3"
 
 # Inbound limits (each in the README's "Limits", with why).
@@ -68,8 +66,8 @@ HEAVY_PAGE_LIMIT = "20/minute;300/hour"
 record, an evening's page, CSV or record, a table's evenings, each drawn from more than
 ``HEAVY_ROUNDS`` rounds (``companion.web.limits``). Two a minute for each device of a full
 table behind one Wi-Fi, which opens such a page once and then follows it live; 30 in a
-burst took the other tables' taps' p95 to three times its value on PostgreSQL
-(``scripts/bench_hostile.py``)."""
+burst slowed the other tables' taps several times over on PostgreSQL
+(``scripts/bench_hostile.py``, ``docs/performance.md``)."""
 REFUSAL_PAUSE = 1.0
 """Seconds a request refused for a rate limit (or an event stream refused) waits for its
 answer (``companion.web.limits.PausedRefusals``); a setting of the same name changes it."""
@@ -292,8 +290,8 @@ DEFAULTS: dict[str, Any] = {
     "COMPRESS_ALGORITHM": ["gzip"],
     "COMPRESS_ALGORITHM_STREAMING": ["gzip"],
     "COMPRESS_MIN_SIZE": 2048,
-    # The fastest level: a region of 12 KB in 0.12 ms instead of 0.27 (level 6), about 7 %
-    # larger; every changed poll of every screen is compressed on the server's one core.
+    # The fastest level (about half the time of level 6, a few per cent larger): every
+    # changed poll of every screen is compressed on the server's one core.
     "COMPRESS_LEVEL": 1,
     # Wrong codes only (a right one never counts), per address: a table of eight phones on
     # one café Wi-Fi with a few typos each stays far below; guessing one of 28**8 codes

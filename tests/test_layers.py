@@ -160,3 +160,20 @@ def test_a_tap_enters_at_most_fifteen_modules(trace):
 
 CEILING = 35
 """The most modules a tap enters today (``docs/performance.md``): no change may add one."""
+
+
+def test_every_write_commits_through_the_action_helpers():
+    """No route commits by hand: one request, one commit, in ``game_action`` or
+    ``table_action`` (``companion/web/actions.py``); the taps' own bookkeeping
+    (``companion/web/taps.py``) commits a repeat's claim and a late answer."""
+    committing = {}
+    for name, path in MODULES.items():
+        if not under(name, "companion.web") or name in {"companion.web.actions",
+                                                          "companion.web.taps"}:
+            continue
+        calls = [node.lineno for node in ast.walk(ast.parse(path.read_text(encoding="utf-8")))
+                 if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
+                 and node.func.attr == "commit"]
+        if calls:
+            committing[name] = calls
+    assert committing == {}

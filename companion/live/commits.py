@@ -18,17 +18,12 @@ from sqlalchemy import event
 from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.orm import Session, SessionTransaction
 
-from ..store.changes import VERSION_ONLY, raised
-
-COMMITTED = "companion.committed"
-"""``Session.info`` key: the tables whose version the session's committed transactions raised."""
+from ..store.changes import VERSION_ONLY, notes, raised
 
 TOUCHED = "companion.touched"
-"""``Session.info`` and ``Connection.info`` key: the database tables the open transaction
-wrote to (``*``: a statement whose table is not known)."""
-
-STEPPED = "companion.stepped"
-"""``Session.info`` key: the committed raises (:class:`Step`) not yet taken."""
+"""``Connection.info`` key: the database tables the open transaction wrote to (``*``: a
+statement whose table is not known), the same set as the session's notes'
+(:attr:`~companion.store.changes.ChangeNotes.written`)."""
 
 ANY_TABLE = "*"
 """In a transaction's written tables: a statement whose table is not known."""
@@ -49,17 +44,21 @@ class Step(NamedTuple):
 
 def take_steps(session: Session) -> list[Step]:
     """The raises of tables' versions ``session`` committed since this was last asked."""
-    return session.info.pop(STEPPED, [])
+    noted = notes(session)
+    steps, noted.stepped = noted.stepped, []
+    return steps
 
 
 def take_committed(session: Session) -> set[int]:
     """The tables whose version ``session`` raised and committed since this was last asked."""
-    return session.info.pop(COMMITTED, set())
+    noted = notes(session)
+    committed, noted.committed = noted.committed, set()
+    return committed
 
 
 def written(session: Session) -> set[str]:
     """The database tables ``session``'s open transaction wrote to so far."""
-    return session.info.get(TOUCHED, set())
+    return notes(session).written or set()
 
 
 @event.listens_for(Session, "after_begin")
@@ -68,7 +67,7 @@ def _after_begin(session: Session, transaction: SessionTransaction,
     # One set for the transaction, reached from the session and from the statements of
     # its connection (_note_write).
     touched: set[str] = set()
-    session.info[TOUCHED] = touched
+    notes(session).written = touched
     connection.info[TOUCHED] = touched
 
 
@@ -87,21 +86,16 @@ def _note_write(connection: Connection, cursor: Any, statement: str, parameters:
 @event.listens_for(Session, "after_commit")
 def _after_commit(session: Session) -> None:
     bumped, steps = raised(session)
+    noted = notes(session)
     if bumped:
-        session.info.setdefault(COMMITTED, set()).update(bumped)
+        noted.committed.update(bumped)
     if steps:
-        touched = session.info.get(TOUCHED)
+        touched = noted.written
         wrote = frozenset({ANY_TABLE} if touched is None else touched)
-        session.info.setdefault(STEPPED, []).extend(
-            Step(table_id, version, wrote) for table_id, version in steps)
-
-
-@event.listens_for(Session, "after_transaction_end")
-def _after_transaction_end(session: Session, transaction: SessionTransaction) -> None:
-    if transaction.parent is None and not transaction.nested:
-        # (The connection keeps its set until its next transaction begins: what it runs
-        # outside a session's transaction meanwhile is written to a set nobody reads.)
-        session.info.pop(TOUCHED, None)
+        noted.stepped.extend(Step(table_id, version, wrote) for table_id, version in steps)
+    # (The store forgets the written tables at the transaction's end. The connection keeps
+    # its set until its next transaction begins: what it runs outside a session's
+    # transaction meanwhile is written to a set nobody reads.)
 
 
 __all__ = ["ANY_TABLE", "Step", "take_committed", "take_steps", "written"]

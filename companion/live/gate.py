@@ -1,50 +1,37 @@
 """At most a few requests at work at once in a server process; the others wait their turn.
 
-gunicorn's gevent worker starts a greenlet for every request at once, and a
-greenlet gives the interpreter up each time it waits for the database. On
-PostgreSQL each statement is such a wait: with every request let in, a tap
-(a dozen statements) waited behind every request that came in meanwhile, a
-dozen times over, and took several times its own work (``scripts/bench_load.py``
-at 200 tables: write p95 144 ms). Letting in two at a time
-(``COMPANION_REQUESTS_AT_ONCE``), in the order they come, a request waited at
-most once, at the door, and shared the interpreter with one other (write p95
-50 ms; on SQLite, whose statements never wait, it changed nothing). Since the
-event streams bring the answers (a change makes four answers, each a few
-milliseconds of the interpreter), one at a time is best on PostgreSQL: a tap
-then runs its round trips alone (:data:`~companion.config.DEFAULT_AT_ONCE`).
-With one place, changes may take it.
+gunicorn's gevent worker starts a greenlet for every request at once, and a greenlet
+gives the interpreter up each time it waits for the database. On PostgreSQL each
+statement is such a wait: with every request let in, a tap (a dozen statements) waited
+behind every request that came in meanwhile, a dozen times over. Let in a few at a time
+(``COMPANION_REQUESTS_AT_ONCE``), in the order they come, a request waits at most once,
+at the door. One at a time is best on PostgreSQL (a tap then runs its round trips alone:
+:data:`~companion.config.DEFAULT_AT_ONCE`); on SQLite, whose statements never wait, two.
 
-Changes (any method but GET and HEAD) take at most ``size - 1`` of the places,
-so that a screen's poll never waits for taps alone: a tap holds its place for a
-dozen round trips, a poll for a few milliseconds, and when taps held every
-place the polls queued behind them (``scripts/bench_load.py``, 200 tables on
-PostgreSQL: poll p95 63–118 ms; with a place kept for reading, 18 ms).
+- Changes (any method but GET and HEAD) take at most ``size - 1`` of the places, so that
+  a screen's poll never waits for taps alone: a tap holds its place for a dozen round
+  trips, a poll for a few milliseconds. With one place, changes may take it.
+- Work done for a page outside any request (an event stream making its page's pulse
+  answer, :mod:`companion.live.push`) takes a place only when no request is waiting for
+  one: a change makes several such answers at once, and a tap that came just after would
+  wait behind all of them. The answers are the server's own work, sent when it is ready; a
+  request is someone waiting at the table. (Under a load that never leaves the server idle
+  they would wait for good: the server would be past its limit then anyway.)
+- Among the requests waiting, the changes go in before the reads: a tap is a player
+  waiting for the button they pressed; a screen's poll catches up with a change it will
+  show a moment later either way.
 
-Work done for a page outside any request (an event stream making its page's pulse
-answer, :mod:`companion.live.push`) takes a place only when no request is waiting
-for one: a change makes four such answers at once, and a tap that came just after
-waited behind all of them (``scripts/bench_load.py``, 200 tables on PostgreSQL:
-door wait p95 12 ms, inside 10; letting the requests go first took the write p95 from
-43.7 and 95.3 ms to 24.4 and 34.2 in runs one after the other). The answers are the
-server's own work, sent when it is ready; a request is someone waiting at the table.
-Under a load that never leaves the server idle they would wait for good: the server
-would be past its limit then anyway.
+A request holds its place while the app makes its answer, not while the answer is sent:
+an event stream (whose messages are sent for minutes) and a slow phone's download hold
+none. Unchanged polls are answered before it (:mod:`companion.live.polls`): one statement
+each, they never wait here. Nor does a request whose body is still coming: it is read
+first (:mod:`companion.web.intake`). A request may give its place up for work that needs
+neither the database nor the interpreter (:func:`set_aside`: the slow hash of a new
+table's recovery code, in a thread of its own) and take one again after, ahead of the
+requests waiting.
 
-Among the requests waiting, the changes go in before the reads: a tap is a player
-waiting for the button they pressed; a screen's poll catches up with a change it
-will show a moment later either way (``scripts/bench_load.py --polling``, 200 tables
-on PostgreSQL, runs one after the other: write p95 18.0, 16.6 and 16.3 ms, p99 23–24,
-before; 15.1 and 15.0, p99 18, after; the polls' p95 7.1–7.8 both ways).
-
-A request holds its place while the app makes its answer, not while the
-answer is sent: an event stream (whose messages are sent for minutes) and a
-slow phone's download hold none. Unchanged polls are answered before it
-(:mod:`companion.live.polls`): one statement each, they never wait here. Nor
-does a request whose body is still coming: it is read first
-(:mod:`companion.web.intake`). A request may give its place up for work that
-needs neither the database nor the interpreter (:func:`set_aside`: the slow
-hash of a new table's recovery code, in a thread of its own) and take one again
-after, ahead of the requests waiting.
+What each of these choices was measured to bring: ``docs/performance.md``, "Figures once
+kept in docstrings".
 """
 
 from __future__ import annotations
@@ -178,10 +165,10 @@ GATE = "companion.gate"
 def set_aside(work: Callable[..., T], *args: Any) -> T:
     """``work(*args)``, done with this request's place at the gate given up meanwhile (and
     under gevent, in a thread of its own): for work that needs neither the database nor the
-    interpreter, such as a slow hash (hashlib lets the interpreter go while it hashes). A
-    table made took 0.16 s of its recovery code's hash with every other tap and poll
-    waiting; now they go on. Call it before the request's first statement: a place given up
-    while holding a transaction would keep other writers waiting all the same."""
+    interpreter, such as a slow hash (hashlib lets the interpreter go while it hashes): the
+    other taps and polls go on meanwhile. Call it before the request's first statement: a
+    place given up while holding a transaction would keep other writers waiting all the
+    same."""
     turn = request.environ.get(TURN) if has_request_context() else None
     gate = current_app.extensions.get(GATE) if turn is not None else None
     if gate is None or not turn.admitted:

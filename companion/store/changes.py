@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import secrets
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
 from typing import Any
 
 from sqlalchemy import delete, event, inspect, select, update
@@ -48,8 +49,9 @@ def bump(table: Table) -> None:
         update(Table.__table__).where(row.id == table.id).values(version=row.version + 1)
         .returning(row.version).execution_options(**{VERSION_ONLY: True})).scalar_one()
     set_committed_value(table, "version", version)
-    db.session.info.setdefault(BUMPED, set()).add(table.id)
-    db.session.info.setdefault(STEPS, []).append((table.id, version))
+    noted = notes(db.session)
+    noted.bumped.add(table.id)
+    noted.steps.append((table.id, version))
 
 
 def find_to_change(code: str) -> Table | None:
@@ -62,21 +64,21 @@ def find_to_change(code: str) -> Table | None:
     """
     table = db.session.scalar(table_to_change(code))
     if table is not None:
-        db.session.info.setdefault(LOCKED, {})[table.id] = []
+        notes(db.session).locked[table.id] = []
     return table
 
 
 def locked_first(table_id: int) -> bool:
     """True when the open transaction locked the table's row before it read anything else
     of it (:func:`find_to_change`): nothing it read of the table since needs reading again."""
-    return table_id in db.session.info.get(LOCKED, {})
+    return table_id in notes(db.session).locked
 
 
 def hold(table_id: int, row: object) -> None:
     """Keep ``row``, read after table ``table_id``'s lock, in the session until the
     transaction ends: the session holds a row that nothing refers to only weakly, and a
     later step of the transaction looks for it there instead of reading it again."""
-    db.session.info[LOCKED][table_id].append(row)
+    notes(db.session).locked[table_id].append(row)
 
 
 def commit_keeping(table: Table, *rows: object) -> None:
@@ -106,16 +108,40 @@ def commit_keeping(table: Table, *rows: object) -> None:
             session.expire(row, collections)  # (no names at all would expire the whole row)
 
 
-BUMPED = "companion.bumped"
-"""``Session.info`` key: the tables whose version the session's open transaction raised."""
+NOTES = "companion.changes"
+"""The one ``Session.info`` key: the session's :class:`ChangeNotes`."""
 
-LOCKED = "companion.locked"
-"""``Session.info`` key: the tables the open transaction found with :func:`find_to_change`,
-each with the rows :func:`hold` keeps for it."""
 
-STEPS = "companion.steps"
-"""``Session.info`` key: each raise of a version by the open transaction, (table id, new
-version): the database made it from the version just before."""
+@dataclass
+class ChangeNotes:
+    """What a session's transactions raised and wrote, in one object (:func:`notes`).
+
+    The store notes what the open transaction raises (a rollback forgets it); the live
+    layer (:mod:`companion.live.commits`) keeps what each commit raised until it is taken.
+    """
+
+    bumped: set[int] = field(default_factory=set)
+    """The tables whose version the open transaction raised."""
+    locked: dict[int, list[object]] = field(default_factory=dict)
+    """The tables the open transaction found with :func:`find_to_change`, each with the rows
+    :func:`hold` keeps for it."""
+    steps: list[tuple[int, int]] = field(default_factory=list)
+    """Each raise of a version by the open transaction, (table id, new version): the
+    database made it from the version just before."""
+    written: set[str] | None = None
+    """The database tables the open transaction wrote to (None: not known)."""
+    committed: set[int] = field(default_factory=set)
+    """The tables whose version the session's committed transactions raised, not yet taken."""
+    stepped: list[Any] = field(default_factory=list)
+    """The committed raises (``companion.live.commits.Step``), not yet taken."""
+
+
+def notes(session: Session | Any) -> ChangeNotes:
+    """``session``'s notes (made on first use)."""
+    noted = session.info.get(NOTES)
+    if noted is None:
+        noted = session.info[NOTES] = ChangeNotes()
+    return noted
 
 VERSION_ONLY = "companion_version_only"
 """Execution option of :func:`bump`'s statement: it writes the version, nothing a screen
@@ -124,23 +150,26 @@ shows is made from (so it is not counted among the tables written)."""
 
 def changed(session: Session) -> set[int]:
     """The tables whose version ``session``'s open transaction raised so far (:func:`bump`)."""
-    return session.info.get(BUMPED, set())
+    noted = session.info.get(NOTES)
+    return noted.bumped if noted is not None else set()
 
 
 def raised(session: Session) -> tuple[set[int], list[tuple[int, int]]]:
     """What ``session``'s transaction, just committed, raised: the tables, and each raise
     (table id, new version). Taken once: asked again, it is empty (the commit's listeners in
     :mod:`companion.live.commits` take it)."""
-    return session.info.pop(BUMPED, None) or set(), session.info.pop(STEPS, None) or []
+    noted = notes(session)
+    bumped, steps = noted.bumped, noted.steps
+    noted.bumped, noted.steps = set(), []
+    return bumped, steps
 
 
 @event.listens_for(Session, "after_transaction_end")
 def _after_transaction_end(session: Session, transaction: SessionTransaction) -> None:
     # The end of the whole transaction without a commit (a rollback): its raises never were.
-    if transaction.parent is None and not transaction.nested:
-        session.info.pop(BUMPED, None)
-        session.info.pop(LOCKED, None)
-        session.info.pop(STEPS, None)
+    noted = session.info.get(NOTES)
+    if noted is not None and transaction.parent is None and not transaction.nested:
+        noted.bumped, noted.locked, noted.steps, noted.written = set(), {}, [], None
 
 
 def _fresh_join_code() -> str:

@@ -41,6 +41,9 @@ from .regions import phone_region, tablet_region, tap_answer
 from .roles import find_table, is_keeper, phone, require_keeper, require_seat_at
 from .taps import answer_will_be
 
+READS = frozenset({"GET", "HEAD", "OPTIONS"})
+"""Methods that only read: a ``find=False`` action answers them without a commit."""
+
 
 class Who(Enum):
     """Who may take an action."""
@@ -99,13 +102,14 @@ class Act:
         return self.flow.moment(self.table, self.game, self.player)
 
 
-def load_game(code: str, number: int) -> tuple[Table, Game]:
-    """The table and its game ``number``, or a 404 a player can act on.
+def load_game(code: str, number: int, *, to_change: bool = False) -> tuple[Table, Game]:
+    """The table and its game ``number``, or a 404 a player can act on (``to_change``: for
+    an action, the table's row locked first).
 
     Under a game's own URL (its blueprint's: ``…/games/<n>/tremp/judge``) the game
     must be of that kind: another game's screen on it is a 404 too (:func:`_same_game`).
     """
-    table = find_table(code)
+    table = find_table(code, to_change=to_change)
     if changes.locked_first(table.id):  # the game and its draft, read after the lock
         game = round_store.latest_game_with_draft(table)
     else:
@@ -132,8 +136,8 @@ def keeper_game(code: str, number: int) -> tuple[Table, Game]:
     return table, game
 
 
-def _finish(made: Any, default: Callable[[], Response], table: Table, *rows: object,
-            expected: tuple[int, str | None],
+def _finish(made: Any, default: Callable[[], Response] | None, table: Table | None,
+            *rows: object, expected: tuple[int, str | None] = (200, None),
             after_commit: list[Callable[[], None]] = ()) -> Response:
     """One commit and one answer: a refusal (4xx) changes nothing; else commit, then answer
     (what the action read of ``table`` and ``rows`` is not read again for it).
@@ -148,25 +152,51 @@ def _finish(made: Any, default: Callable[[], Response], table: Table, *rows: obj
         answer_will_be(response.status_code, response.headers.get("Location"))
     else:
         answer_will_be(*expected)
-    changes.commit_keeping(table, *rows)
+    if table is None:
+        db.session.commit()
+    else:
+        changes.commit_keeping(table, *rows)
     for then in after_commit:
         then()
     return response if response is not None else default()
 
 
-def table_action(view: Callable[..., Any]) -> Callable[..., Response]:
-    """Make a view a scorekeeper's change to the table itself (seats, dealer, games).
+def table_action(view: Callable[..., Any] | None = None, *, who: Who | None = Who.KEEPER,
+                 find: bool = True) -> Any:
+    """Make a view a change to a table (its seats, dealer, games, ledger), or the making of
+    one: one commit and one answer, as for a game (``@table_action`` or
+    ``@table_action(who=None)``).
 
-    The table is found and the scorekeeper checked; the view gets the table
-    and returns ``None`` (done: back to the scorekeeper's screen) or a
-    response of its own; then one commit and one answer, as for a game.
+    The table is found by the URL's code, its row locked first, and ``who`` checked:
+    ``Who.KEEPER`` (the default) the scorekeeper's screen; None anyone with the table's
+    code (the view checks the rest: a phone's own seat, a payment's payee). The view gets
+    the table (and the URL's other values) and returns ``None`` (done: back to the
+    scorekeeper's screen) or a response of its own (a page, a redirect, JSON): one with a
+    status below 400 is committed and sent; a refusal changes nothing.
+
+    ``find=False``: the URL names no table (making one, taking one over by the codes in the
+    form, an import): the view gets the URL's values only, and answers itself; the
+    decorated route keeps its own rate limit. A GET there (the form) only reads.
     """
+    if view is None:
+        return lambda view: table_action(view, who=who, find=find)
+    if not find:
+
+        @wraps(view)
+        def making(**values: Any) -> Response:
+            made = view(**values)
+            if request.method in READS:
+                return make_response(made)
+            return _finish(made, None, None)
+
+        return making
 
     @wraps(view)
     @wrong_codes
     def action(code: str, **values: Any) -> Response:
-        table = find_table(code)
-        require_keeper(table)
+        table = find_table(code, to_change=True)
+        if who is Who.KEEPER:
+            require_keeper(table)
         page = url_for("tables.keeper", code=table.code)
         return _finish(view(table, **values), lambda: redirect(page, code=303), table,
                        expected=(303, page))
@@ -259,7 +289,7 @@ def game_action(who: Who, *phases: Enum, refuse: str | None = None, same_round: 
         @wraps(view)
         @wrong_codes
         def action(code: str, number: int, **values: Any) -> Response:
-            table, game = load_game(code, number)
+            table, game = load_game(code, number, to_change=True)
             keeper, seat = _actor(table, who, values.get("position"))
             require_playing(table, game)
             flow = flow_for(game.game)

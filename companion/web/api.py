@@ -18,12 +18,13 @@ from typing import Any
 
 from flask import Blueprint, abort, current_app, jsonify, request
 
-from ..extensions import csrf, db
+from ..extensions import csrf
 from ..live import set_aside
 from ..rules import RuleError, game_module, replay
 from ..rules import evening as ledger_of
 from ..rules.common import whole_number
 from ..store import ENDED, NAME_LENGTH, RECORD_FIELDS, Game, Table, changes, evenings, players
+from .actions import table_action
 from .flow import flow_for
 from .forms import MAX_SEATS, FormError, clean_name
 from .limits import api_calls
@@ -153,10 +154,10 @@ def _check_rounds(games: object, what: str) -> None:
 
 @bp.post("/games")
 @api_calls
+@table_action(find=False)
 def import_game():
     """Make a table playing the posted game record; answer its URLs and recovery code."""
     table, _key, recovery, game = make_game(read_json_body("a game record"))
-    db.session.commit()
     return _made(table, recovery,
                  game_url=public_url("games.game", code=table.code, number=game.number))
 
@@ -200,6 +201,7 @@ def _within_the_store(paid: Any) -> None:
 
 @bp.post("/evenings")
 @api_calls
+@table_action(find=False)
 def import_evening():
     """Make a table with the posted evening's games and payments; answer as for a game.
 
@@ -208,7 +210,6 @@ def import_evening():
     the rules say it runs on.
     """
     table, _key, recovery, evening = make_evening(read_json_body("an evening record"))
-    db.session.commit()
     return _made(table, recovery,
                  evening_url=public_url("ledger.evening", code=table.code,
                                         number=evening.number))

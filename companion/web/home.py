@@ -6,6 +6,7 @@ from flask import Blueprint, redirect, render_template, request, url_for
 
 from ..extensions import db
 from ..store import changes, check_recovery, is_code, normalise_code, queries
+from .actions import table_action
 from .limits import wrong_codes
 from .roles import remember_keeper
 
@@ -37,6 +38,7 @@ def join_code():
 
 @bp.route("/recover", methods=["GET", "POST"])
 @wrong_codes
+@table_action(find=False)
 def recover():
     """Take a table over on this device with its join code and recovery code."""
     if request.method == "GET":
@@ -54,7 +56,6 @@ def recover():
             "No table has that code and recovery code. The recovery code is on the old "
             "scorekeeper screen, under \u201cRecovery code\u201d.")), 404
     key, new_recovery = changes.take_over(table)
-    db.session.commit()
-    remember_keeper(table, key, new_recovery)
+    remember_keeper(table, key, new_recovery)  # (the cookie goes with the answer)
     # The new recovery code is shown open on the screen this device lands on.
     return redirect(url_for("tables.keeper", code=table.code, new_recovery=1), code=303)

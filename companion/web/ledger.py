@@ -32,13 +32,13 @@ from ..rules import RuleError, game_module
 from ..rules import evening as ledger_of
 from ..store import ENDED, PLAYING, Game, Table, changes, evenings
 from ..store.evenings import Evening, Payment
+from .actions import table_action
 from .flow import flow_for
 from .forms import UNITS as MONEY_UNITS
 from .forms import FormError, clean_name, read_money
 from .limits import drawn_from, heavy_pages, wrong_codes
 from .live import live_table
-from .roles import find_table, is_keeper, phone, require_keeper
-from .taps import answer_will_be
+from .roles import find_table, is_keeper, phone
 
 bp = Blueprint("ledger", __name__)
 
@@ -238,14 +238,13 @@ def _page_url(table: Table, evening: Evening) -> str:
 
 
 def _saved(table: Table, evening: Evening):
-    """Commit the change and go back to the ledger (every other screen's follows live)."""
-    answer_will_be(303, _page_url(table, evening))  # kept with the tap's key (.taps)
-    db.session.commit()
+    """Back to the ledger once the change is committed (every other screen's follows live):
+    :func:`~companion.web.actions.table_action` commits it."""
     return _page(table, evening)
 
 
 def _checked(table: Table, evening: Evening, what: str):
-    """Commit the change when the rules still read the evening; else refuse it, unchanged."""
+    """The change kept when the rules still read the evening; else refused, unchanged."""
     try:
         ledger_of(evenings.evening_record(evening))
     except RuleError as error:
@@ -430,10 +429,9 @@ def _player(shown: Ledger, name: object, what: str) -> str:
 
 
 @bp.post(EVENING + "/paid")
-@wrong_codes
-def mark_paid(code: str, number: int):
+@table_action(who=None)
+def mark_paid(table: Table, number: int):
     """Mark a transfer paid: the payee's phone, or the scorekeeper. Part of it may be paid."""
-    table = find_table(code)
     evening = _locked(table, number)
     shown = ledger_view(table, evening)
     form = request.form
@@ -463,10 +461,9 @@ def mark_paid(code: str, number: int):
 
 
 @bp.post(EVENING + "/payments/<int:payment_id>/undo")
-@wrong_codes
-def undo_payment(code: str, number: int, payment_id: int):
+@table_action(who=None)
+def undo_payment(table: Table, number: int, payment_id: int):
     """Take back a payment marked by mistake: the scorekeeper, or the payee's phone."""
-    table = find_table(code)
     evening = _locked(table, number)
     payment = next((p for p in evening.payments if p.id == payment_id), None)
     if payment is None:
@@ -482,17 +479,11 @@ def undo_payment(code: str, number: int, payment_id: int):
 # --------------------------------------------------------------------------- the scorekeeper
 
 
-def _keeper_evening(code: str, number: int) -> tuple[Table, Evening]:
-    table = find_table(code)
-    require_keeper(table)
-    return table, _locked(table, number)
-
-
 @bp.post(EVENING + "/games/<int:game_number>/chip-value")
-@wrong_codes
-def chip_value(code: str, number: int, game_number: int):
+@table_action
+def chip_value(table: Table, number: int, game_number: int):
     """Set (or clear) a chip game's chip value: what one chip is worth in the table's money."""
-    table, evening = _keeper_evening(code, number)
+    evening = _locked(table, number)
     if evening.closed:
         abort(409, f"Evening {number} is closed: its chip values stay as they were.")
     game = next((g for g in evening.games if g.number == game_number), None)
@@ -512,10 +503,10 @@ def chip_value(code: str, number: int, game_number: int):
 
 
 @bp.post(EVENING + "/name")
-@wrong_codes
-def name(code: str, number: int):
+@table_action
+def name(table: Table, number: int):
     """Name the evening ("Friday"), or clear its name."""
-    table, evening = _keeper_evening(code, number)
+    evening = _locked(table, number)
     try:
         named = clean_name(request.form.get("name", ""), "The evening's name")
     except FormError as error:
@@ -525,10 +516,10 @@ def name(code: str, number: int):
 
 
 @bp.post(EVENING + "/close")
-@wrong_codes
-def close(code: str, number: int):
+@table_action
+def close(table: Table, number: int):
     """Close the evening: every game over (the one being played may be ended with it)."""
-    table, evening = _keeper_evening(code, number)
+    evening = _locked(table, number)
     if evening.closed:
         abort(409, f"Evening {number} is already closed.")
     games = evening.games

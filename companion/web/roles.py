@@ -39,11 +39,17 @@ REMEMBERED = 10
 """How many tables a cookie remembers per role (a cookie holds about 4 KB)."""
 
 
-def find_table(code: str) -> Table:
-    """The table with join code ``code``, or a 404 a player can act on."""
+def find_table(code: str, *, to_change: bool = False) -> Table:
+    """The table with join code ``code``, or a 404 a player can act on.
+
+    ``to_change``: for an action that changes the table (the action helpers say so,
+    :mod:`companion.web.actions`): its row is locked before anything else of it is read
+    (:func:`companion.store.changes.find_to_change`)."""
     normal = normalise_code(code)
     if not is_code(normal):
         table = None
+    elif to_change:  # the action locks its row first
+        table = changes.find_to_change(normal)
     elif reads_only():
         state = request_state()  # (the table may be in hand: RequestState.read_table)
         table = state.read_table
@@ -51,8 +57,8 @@ def find_table(code: str) -> Table:
             table = db.session.scalar(queries.table_by_code(normal))
             if table is not None and state.read_table is None:
                 state.read_table = table
-    else:  # a request that changes the table locks its row first
-        table = changes.find_to_change(normal)
+    else:
+        table = db.session.scalar(queries.table_by_code(normal))
     if table is None:
         abort(404, f"There is no table with the code {code[:20]}. Check the code under the "
                    "QR code on the scorekeeper's screen.")

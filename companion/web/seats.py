@@ -6,6 +6,7 @@ from flask import Blueprint, abort, redirect, render_template, request, url_for
 
 from ..extensions import db
 from ..store import Seat, Table, changes, key_hash, players, queries
+from .actions import table_action
 from .forms import FormError, clean_name, seat_called, whole_number
 from .limits import wrong_codes
 from .live import live_table
@@ -80,12 +81,11 @@ def name_seat(code: str, position: int):
 
 
 @bp.post("/j/<code>/claim")
-@wrong_codes
-def claim(code: str):
+@table_action(who=None)
+def claim(table: Table):
     """Take a free seat (typing a name into a blank one): with one tap before the table's
     first game, with the scorekeeper's approval after it. The cookie then holds the seat
     (or the request)."""
-    table = find_table(code)
     if phone(table).seat is not None:
         return _seat_page(table)  # never two seats for one phone
     seat = _chosen_seat(table)
@@ -129,8 +129,7 @@ def _sit(table: Table, seat: Seat):
     if not changes.claim_seat(table, seat, key, name):
         db.session.rollback()
         return _refuse(table, 409, "Someone took that seat a moment ago. Pick another.")
-    db.session.commit()
-    remember_phone(table, key)
+    remember_phone(table, key)  # (the cookie goes with the answer, after the commit)
     return _seat_page(table)
 
 
@@ -141,17 +140,15 @@ def _ask(table: Table, seat: Seat, key: str, name: str | None = None):
     except changes.TooManyRequests as error:
         db.session.rollback()
         return _refuse(table, 429, str(error))
-    db.session.commit()
     remember_phone(table, key)
     return _seat_page(table)
 
 
 @bp.post("/j/<code>/again")
-@wrong_codes
-def again(code: str):
+@table_action(who=None)
+def again(table: Table):
     """Sit again as the player this device sat as (the next evening or game), in one tap
     and without asking: the signed cookie shows it held that player's seat here."""
-    table = find_table(code)
     if phone(table).seat is not None:
         return _seat_page(table)
     welcome = welcome_back(table)
@@ -159,20 +156,17 @@ def again(code: str):
         return _refuse(table, 409, "That seat is no longer free: pick one below.")
     key = phone_key_or_new(table)
     if not players.sit_again(table, welcome.seat, welcome.player, key_hash(key)):
-        db.session.rollback()
         return _refuse(table, 409, "Someone took that seat a moment ago. Pick another.")
     changes.bump(table)
-    db.session.commit()
-    remember_phone(table, key)
+    remember_phone(table, key)  # (the cookie goes with the answer, after the commit)
     return _seat_page(table)
 
 
 @bp.post("/j/<code>/ask")
-@wrong_codes
-def ask(code: str):
+@table_action(who=None)
+def ask(table: Table):
     """Ask the scorekeeper for a seat: a held one back (this phone lost its cookie), or a
     free one once the table has started a game."""
-    table = find_table(code)
     if phone(table).seat is not None:
         return _seat_page(table)
     seat = _chosen_seat(table)
@@ -184,28 +178,24 @@ def ask(code: str):
 
 
 @bp.post("/j/<code>/withdraw")
-@wrong_codes
-def withdraw(code: str):
+@table_action(who=None)
+def withdraw(table: Table):
     """Stop asking for a seat (the wrong one was tapped): back to the join page, a newcomer."""
-    table = find_table(code)
     me = phone(table)
     if me.seat is not None:
         return _seat_page(table)
     if me.waiting:
         changes.withdraw_request(table, me.request)
-        db.session.commit()
     forget_phone(table)
     return redirect(url_for("seats.join", code=table.code), code=303)
 
 
 @bp.post("/t/<code>/seats/<int:position>/leave")
-@wrong_codes
-def leave(code: str, position: int):
+@table_action(who=None)
+def leave(table: Table, position: int):
     """Give up this phone's seat (the name stays; another phone may take it)."""
-    table = find_table(code)
     seat = require_seat_at(table, position)
     changes.free_seat(table, seat)
-    db.session.commit()
     forget_phone(table)
     return redirect(url_for("seats.join", code=table.code), code=303)
 

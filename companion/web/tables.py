@@ -57,6 +57,7 @@ def _form_page(form, *, error: str | None = None, status: int = 200):
 
 @bp.route("/new", methods=["GET", "POST"])
 @new_tables
+@table_action(find=False)
 def new():
     """The create-table form (GET) and making the table (POST): this device keeps score.
 
@@ -100,8 +101,7 @@ def new():
     table, key, recovery = changes.create_table(
         name=name, game=flow.name, names=names, allow_phone_names=allow_phone_names,
         first_dealer=dealer, unit=flow.default_unit, recovery=made)
-    db.session.commit()
-    remember_keeper(table, key, recovery)
+    remember_keeper(table, key, recovery)  # (the cookie goes with the answer, after the commit)
     return redirect(url_for("tables.keeper", code=table.code), code=303)
 
 

@@ -9,6 +9,7 @@ from ...extensions import db
 from ...live import at_version
 from ...store import Table, evenings
 from ...store.evenings import Evening
+from ..actions import table_action
 from ..api import make_evening, make_game, read_json
 from ..limits import api_calls, drawn_from, heavy_pages, wrong_codes
 from ..qr import public_url
@@ -116,6 +117,7 @@ def import_page():
 
 @bp.post("/import")
 @api_calls
+@table_action(find=False)
 def import_file():
     """Make a table of the picked record, with the same checks, limits and refusals as
     ``POST /api/games`` and ``/api/evenings``; this screen becomes its scorekeeper."""
@@ -130,9 +132,7 @@ def import_file():
         _what, make = KINDS[kind]
         table, key, recovery, made = make(record)
     except HTTPException as refused:
-        db.session.rollback()
         return _import_page(refused.description, refused.code or 400)
-    db.session.commit()
     remember_keeper(table, key, recovery)
     if kind == "evening":
         return redirect(url_for("ledger.evening", code=table.code, number=made.number),
