@@ -112,7 +112,8 @@ def compile_templates(app: Flask) -> int:
 
 
 def _htmx_context(app: Flask) -> dict[str, str]:
-    """Where base.html tells app.js to load htmx from: the URL, its hash, the app's own copy."""
+    """Where base.html tells static/app/load-htmx.js to load htmx from: the URL, its hash,
+    the app's own copy."""
     url, sri = app.config["HTMX_URL"], app.config["HTMX_SRI"]
     fallback = htmx_fallback(url, sri)
     return {"htmx_url": url, "htmx_sri": sri,

@@ -2,7 +2,7 @@
 
 In process (Flask's test client, a SQLite file in a temporary folder): a table with its
 scorekeeper and three phones, Trefeltromp started and dealt, so that Bo is to bet. Then
-ONE bet, sent as ``static/taps.js`` sends a tap (``HX-Request: true``, the tap's key in
+ONE bet, sent as ``static/app/taps-page.js`` sends a tap (``HX-Request: true``, the tap's key in
 ``X-Companion-Tap``, the page's id in ``X-Companion-Page``), is traced with
 ``sys.setprofile``: the project modules entered (files under ``companion/``), the
 templates rendered (Flask's ``template_rendered`` signal) and entered (the ones they

@@ -39,7 +39,7 @@ SLIP_FORM = re.compile(r'<form [^>]*?class="slip-form"[^>]*? data-seal-key="([^"
 
 
 def sealed_fields(page: str, choice: str) -> dict[str, str] | None:
-    """The fields a slip form on ``page`` sends for ``choice`` once static/slip.js has
+    """The fields a slip form on ``page`` sends for ``choice`` once static/app/slip.js has
     sealed it (PyNaCl in place of tweetnacl: the same box, the same padded plaintext);
     None when the page holds no slip form."""
     found = SLIP_FORM.search(page)
@@ -263,7 +263,7 @@ class TableActions:
     def vote(self, code: str, phone: FlaskClient, target: str, *, number: int = 1,
              stage: int | None = None, htmx: bool = False) -> TestResponse:
         """A phone drops its slip naming ``target``, picked on the phone and sealed there
-        (to the key its slip form shows) as static/slip.js does; with no slip form on the
+        (to the key its slip form shows) as static/app/slip.js does; with no slip form on the
         phone's screen, in clear (as a phone without JavaScript sends it)."""
         page = phone.get(f"/t/{code}/seat/round", headers={"HX-Request": "true"})
         data = sealed_fields(page.get_data(as_text=True), target) or {"choice": target}

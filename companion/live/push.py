@@ -3,7 +3,7 @@
 A page that follows a table live polls its pulse (:mod:`companion.web.pulse`) each time
 its event stream (:mod:`companion.live.streams`) says a new version. When the page
 opens its stream with its pulse's URL and an id of its own (``?page=…&pulse=…``,
-``static/app.js``), the stream makes that poll's answer itself, as the poll would have
+``static/app/sync-page.js``), the stream makes that poll's answer itself, as the poll would have
 it (the same view, with the page's cookie session, in the app's gate), and sends it::
 
     event: pulse
@@ -53,7 +53,7 @@ EVENT = "pulse"
 PAGE_HEADER = "X-Companion-Page"
 """The page a tap comes from (its id, as it opened its stream)."""
 PAGE_ID = re.compile(r"[0-9a-z]{8,32}")
-"""A page's id: app.js makes one at random for each page it shows."""
+"""A page's id: sync-page.js makes one at random for each page it shows."""
 PULSE_URL = re.compile(r'<div id="pulse"[^>]*? hx-get="([^"]*)"')
 """The new pulse URL in a pulse answer (its #pulse, made by the ``pulse`` macro)."""
 LONGEST_URL = 500

@@ -4,10 +4,10 @@ A page that follows a table live (it has a ``#pulse``) keeps one event stream
 open, ``GET /t/<code>/events`` (server-sent events). The stream says the
 table's version when it opens, again as soon as the version changes, and
 every :data:`HEARTBEAT` seconds in between, so that the page knows it still
-hears. When the page opened it with its pulse (``static/app.js`` does), a
+hears. When the page opened it with its pulse (``static/app/sync-page.js`` does), a
 change comes as the answer the page's poll would get, made in the stream
 (:mod:`companion.live.push`): the screen makes no request at all. Otherwise
-app.js polls the page's pulse when the version it hears is not the one the
+sync-page.js polls the page's pulse when the version it hears is not the one the
 page shows: one request per change, not one every two seconds. Either way a
 screen has a change within moments, not up to two seconds later. Without a
 stream (an old browser, a proxy that holds the stream back, a server that
@@ -32,7 +32,7 @@ one of the gthread worker's threads, which keeps ``EVENT_STREAMS`` of them
 for streams besides those for requests), and at most ``EVENT_STREAMS`` are
 open at once, at most ``STREAMS_PER_ADDRESS`` from one address (the
 client's, as the rate limits take it): a stream asked for beyond either says
-only ``full`` (app.js then closes it, polls, and asks again later). One
+only ``full`` (sync-page.js then closes it, polls, and asks again later). One
 address cannot take every place (it once opened all 1,000 in 7 s, and every
 other screen polled); a café's Wi-Fi, one address for a table or two of
 phones, stays well inside its share. A stream ends after :data:`LIFETIME`

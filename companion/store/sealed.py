@@ -19,7 +19,7 @@ public key is stored with the sealing (``public_key``) and given to the
 devices in the slip form; the private key lives only in the sealing key store
 (:mod:`companion.store.sealing_keys`: a shared memory region, or a Redis that
 keeps nothing on disk), never in the database, a file, a log or the
-environment. A slip is sealed **on the device** (``static/slip.js``, with
+environment. A slip is sealed **on the device** (``static/app/slip.js``, with
 tweetnacl): a key pair of its own, ``box`` to the sealing's public key, the
 plaintext (:func:`slip_plaintext`) naming the sealing and the chooser as well
 as the choice and padded to :data:`PLAIN_BYTES`, so every sealed slip
@@ -119,7 +119,7 @@ class SealError(ValueError):
 
 def slip_plaintext(sealing_id: int, chooser: str, choice: str) -> bytes:
     """What a slip seals: ``[sealing, chooser, choice]`` as JSON, padded with spaces to
-    :data:`PLAIN_BYTES` (JSON ignores them), as ``static/slip.js`` makes it.
+    :data:`PLAIN_BYTES` (JSON ignores them), as ``static/app/slip.js`` makes it.
 
     >>> plain = slip_plaintext(7, "Rob", "Emily")
     >>> len(plain), plain[:24]

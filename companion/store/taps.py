@@ -1,6 +1,6 @@
 """Taps applied: a tap's key, kept with its answer, so that a tap sent again is applied once.
 
-A phone makes a key for each tap (``static/taps.js``) and sends the same key
+A phone makes a key for each tap (``static/app/taps-page.js``) and sends the same key
 when it sends that tap again (its answer was lost, or the Wi-Fi dropped while
 it was on its way). The web layer (:mod:`companion.web.taps`) turns the key
 into a **digest** of the key, the device's session and the request itself,

@@ -45,7 +45,7 @@ def content_security_policy(htmx_url: str) -> str:
         f"script-src {script_src}",
         "style-src 'self'",
         "img-src 'self' data:",
-        # On plain http there is no Screen Wake Lock: app.js keeps the scorekeeper's screen
+        # On plain http there is no Screen Wake Lock: sync-page.js keeps the scorekeeper's screen
         # on with nosleep.js, which plays a tiny looping video built into it as data: URIs.
         # Only media gets data:; scripts and styles stay as strict.
         "media-src 'self' data:",

@@ -1,6 +1,6 @@
 """A tap is applied once: every request that writes may carry a key, and a key is applied once.
 
-A tap is a request that changes something (a POST). ``static/taps.js`` gives
+A tap is a request that changes something (a POST). ``static/app/taps-page.js`` gives
 each tap a key made on the device (128 random bits, header
 :data:`TAP_HEADER`) and sends the same key when it sends the tap again: its
 answer was lost, or the connection dropped while it was on its way, and the
@@ -73,13 +73,13 @@ from .regions import page_pulse, tap_answer
 from .roles import find_table, is_keeper
 
 TAP_HEADER = "X-Companion-Tap"
-"""The header that carries a tap's key (``static/taps.js``)."""
+"""The header that carries a tap's key (``static/app/taps-page.js``)."""
 
 TAP_FIELD = "tap"
 """The form field that carries the key a plain form was drawn with."""
 
 KEY = re.compile(r"[A-Za-z0-9_-]{16,64}")
-"""What a key looks like: ``taps.js`` sends 32 hex digits, a page draws 22 base64 ones."""
+"""What a key looks like: ``taps-page.js`` sends 32 hex digits, a page draws 22 base64 ones."""
 
 WRITES = frozenset({"POST", "PUT", "PATCH", "DELETE"})
 

@@ -3,7 +3,7 @@ screen for a player without a phone, and the status everyone sees.
 
 A slip is chosen on the device (big radio tiles: nothing is sent while a
 player makes up their mind) and dropped with one tap. The device seals it
-before it is sent (``static/slip.js``: see :mod:`companion.store.sealed`), so
+before it is sent (``static/app/slip.js``: see :mod:`companion.store.sealed`), so
 the request carries the choice only sealed, in a body of the same size
 whoever it names, to a URL that names no choice. Without JavaScript the
 choice goes in clear (the slip says so), in a value padded to

@@ -129,9 +129,9 @@ def run(tmp_path: Path, slips: dict[str, str]) -> list[str]:
                                     keeper.get(f"/t/{code}/round", htmx=True)[1]).group(1)
         for voter, target in slips.items():
             v = version()
-            for phone in phones.values():  # every screen polls, as app.js does
+            for phone in phones.values():  # every screen polls, as sync-page.js does
                 phone.get(f"/t/{code}/seat/round?v={v}", htmx=True)
-            # Sealed on the phone, to the key its slip form shows (as static/slip.js does).
+            # Sealed on the phone, to the key its slip form shows (as static/app/slip.js does).
             _, page = phones[voter].get(f"/t/{code}/seat/round", htmx=True)
             status, _ = phones[voter].post(f"/t/{code}/games/1/sealed/vote",
                                            {**sealed_fields(page, target), "stage": "1"},

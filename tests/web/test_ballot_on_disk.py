@@ -1,7 +1,7 @@
 """Gone means gone: after the reveal, no copy of the database opens a slip.
 
 A vote is played through the pages (the phones seal their slips as
-static/slip.js does). Before the last slip, the test reads what a copy of the
+static/app/slip.js does). Before the last slip, the test reads what a copy of the
 server's disk would hold — SQLite: the database file, its WAL and a dump
 (``iterdump``); PostgreSQL: the relation files of the sealing tables under the
 data directory (after a CHECKPOINT), the WAL segments written during the

@@ -27,7 +27,8 @@ def quick(monkeypatch):
 
 
 def open_stream(device, code, *, page: str | None = None, pulse: str | None = None):
-    """A page's stream (with its id and pulse, as app.js opens it) and its messages."""
+    """A page's stream (with its id and pulse, as static/app/sync-page.js opens it) and its
+    messages."""
     query = {} if page is None else {"page": page, "pulse": pulse}
     response = device.get(f"/t/{code}/events", query_string=query, buffered=False)
     said = iter(response.response)

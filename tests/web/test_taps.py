@@ -1,6 +1,6 @@
 """A tap is applied once: a tap sent again with its key is answered from the first.
 
-The phone gives every tap a key (``static/taps.js``, header ``X-Companion-Tap``) and
+The phone gives every tap a key (``static/app/taps-page.js``, header ``X-Companion-Tap``) and
 sends the same key when it sends the tap again; a plain form carries a key drawn with
 the page. The server applies a key once per session (``companion.web.taps``). These
 tests use the checklist's old toggle form (``step=``, which a page drawn before the
@@ -31,7 +31,7 @@ STEP = "deck:0"
 
 
 def key() -> str:
-    """A tap's key, as taps.js makes one: 128 random bits."""
+    """A tap's key, as taps-page.js makes one: 128 random bits."""
     return secrets.token_hex(16)
 
 
