@@ -1,7 +1,7 @@
 """How a game plugs into the app: its **flow**.
 
-Every game the app offers has one flow object, registered in
-``companion.web.games.FLOWS`` by its record name. The generic pages (the
+Every game the app offers has one flow object, found from the game registry
+(``companion.rules.games``) by its record name. The generic pages (the
 new-table form, the tablet, the phone, the score page, the record, the rules
 help) know nothing of any game: they ask the table's flow, and include the
 templates it names. A flow provides:
@@ -510,7 +510,7 @@ class DefaultFlow(GameFlow):
 
 
 def flows() -> Mapping[str, GameFlow]:
-    """The app's flows, by game name (``companion.web.games.FLOWS`` when the app was made)."""
+    """The app's flows, by game name (``companion.web.games.load_flows`` when the app was made)."""
     return current_app.extensions[FLOWS_EXTENSION]
 
 

@@ -49,8 +49,11 @@ from companion.extensions import csrf, db, limiter
 from companion.store import SeatRequest, changes, queries
 from companion.store.evenings import Evening, Payment
 from companion.web import versions
-from companion.web.games import FLOWS
+from companion.web.games import load_flows
 from tests.web.phases import LARGE_EVENING, LARGEST, PHASES, Phase, Place
+
+FLOWS = load_flows()
+"""Every registered game's flow."""
 
 pytestmark = pytest.mark.db
 

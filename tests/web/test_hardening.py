@@ -8,8 +8,11 @@ from sqlalchemy import func, select
 from companion.extensions import db, limiter
 from companion.store import Table
 from companion.store.evenings import AMOUNT_LIMIT
-from companion.web.games import FLOWS
+from companion.web.games import load_flows
 from tests.web.phases import PHASES
+
+FLOWS = load_flows()
+"""Every registered game's flow."""
 
 pytestmark = pytest.mark.db
 
