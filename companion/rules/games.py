@@ -11,9 +11,9 @@ from __future__ import annotations
 import importlib
 from collections.abc import Mapping
 from dataclasses import dataclass
-from types import ModuleType
 from typing import Any
 
+from .contract import GameRules
 from .errors import RuleError
 
 
@@ -67,9 +67,9 @@ for _game in ("tromplemond", "clumond", "trumplestiltskin", "trefeltromp", "trem
     add_game(_game)
 
 
-def game_module(game: object) -> ModuleType:
-    """The rules module of ``game`` (one of :data:`GAMES`)."""
-    return importlib.import_module(registered(game).rules)  # type: ignore[arg-type]
+def game_module(game: object) -> GameRules:
+    """The rules module of ``game`` (one of :data:`GAMES`): it meets :class:`GameRules`."""
+    return importlib.import_module(registered(game).rules)  # type: ignore[arg-type,return-value]
 
 
 def replay(record: Mapping[str, Any]) -> dict[str, Any]:

@@ -34,7 +34,6 @@ from collections import OrderedDict
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from enum import Enum
-from types import ModuleType
 from typing import Any, ClassVar
 
 from flask import Blueprint, abort, current_app
@@ -42,6 +41,7 @@ from werkzeug.datastructures import MultiDict
 
 from ..rules import RuleError, game_module
 from ..rules.common import and_list, describe_counts
+from ..rules.contract import GameRules
 from ..store import Game, Table
 from ..store import rounds as round_store
 from ..store.sealed import SealedStatus
@@ -312,7 +312,7 @@ class GameFlow:
     # -- the rules
 
     @property
-    def rules(self) -> ModuleType:
+    def rules(self) -> GameRules:
         """The game's pure rules module."""
         return game_module(self.name)
 
@@ -405,9 +405,8 @@ class GameFlow:
         return game.status == "playing"
 
     def dealer_now(self, record: Mapping[str, Any], result: Mapping[str, Any]) -> str | None:
-        """Who deals the round in progress (the rules' ``next_dealer``, where they have one)."""
-        next_dealer = getattr(self.rules, "next_dealer", None)
-        return next_dealer(record) if next_dealer is not None else None
+        """Who deals the round in progress (the rules' ``next_dealer``)."""
+        return self.rules.next_dealer(record)
 
     def checklists(self, game: Game, draft: round_store.RoundDraft,
                    dealer: str | None) -> tuple[Checklist, ...]:
