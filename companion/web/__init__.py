@@ -10,10 +10,8 @@ from __future__ import annotations
 from flask import Flask
 
 from ..extensions import db
-from . import doorbell, errors, filters, versions
+from . import doorbell, errors, filters, games, versions
 from .api import bp as api_bp
-from .flow import FLOWS_EXTENSION
-from .games import load_flows
 from .home import bp as home_bp
 from .ledger import bp as ledger_bp
 from .pulse import bp as pulse_bp
@@ -32,16 +30,9 @@ def register(app: Flask) -> None:
     """Register the blueprints (the games' own under their prefix), errors and filters."""
     for blueprint in BLUEPRINTS:
         app.register_blueprint(blueprint)
-    flows = load_flows()
-    app.extensions[FLOWS_EXTENSION] = flows
+    games.install(app)
     versions.install(app)
     with app.app_context():
         doorbell.install(app, db.engine)
-    for name, flow in flows.items():
-        if flow.blueprint is not None:
-            app.register_blueprint(flow.blueprint,
-                                   url_prefix=f"/t/<code>/games/<int:number>/{name}")
-    sheets = [flow.stylesheet for flow in flows.values() if flow.stylesheet]
-    app.context_processor(lambda: {"game_stylesheets": sheets})
     errors.register(app)
     filters.register(app)

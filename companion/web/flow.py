@@ -29,14 +29,16 @@ dealing checklists and the scoreboard.
 from __future__ import annotations
 
 import json
+import sys
 import threading
 from collections import OrderedDict
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from enum import Enum
+from pathlib import Path
 from typing import Any, ClassVar
 
-from flask import Blueprint, abort, current_app
+from flask import Blueprint, abort, current_app, url_for
 from werkzeug.datastructures import MultiDict
 
 from ..rules import RuleError, game_module
@@ -50,6 +52,9 @@ from .forms import MAX_SEATS, FormError, money_text
 from .versions import at_version
 
 FLOWS_EXTENSION = "companion.flows"
+
+STYLESHEET_ENDPOINT = "game_stylesheet"
+"""The endpoint that serves a game's own stylesheet (``/static/css/<game>.css``)."""
 
 
 # --------------------------------------------------------------------------- replayed results
@@ -289,16 +294,18 @@ class GameFlow:
     """The fields that correct a past round (None: past rounds are not corrected here)."""
     default_unit: ClassVar[str] = "chips"
     """The money unit a new table of this game starts with."""
-    stylesheet: ClassVar[str | None] = None
-    """The game's own stylesheet under ``static/`` (``css/clumond.css``), if it has one."""
+    stylesheet: ClassVar[Path | None] = None
+    """The game's own stylesheet (``companion/web/games/clumond/clumond.css``), if it has one:
+    served at ``/static/css/clumond.css`` (``companion.web.games.install``)."""
     sealed_steps: ClassVar[Mapping[str, SealedStep]] = {}
     """The game's sealed choices, by the name in their URL."""
 
     def __init_subclass__(cls, *, folder: str | None = None, stylesheet: bool = False,
                           **kwargs: Any) -> None:
         """``class TrempFlow(GameFlow, folder="tremp", stylesheet=True)``: the game's
-        template folder holds the usual parts (``_tablet``, ``_phone``, ``_scores``,
-        ``_options``, ``_correct``), and ``static/css/tremp.css`` is its stylesheet."""
+        template folder (``templates/tremp/`` in its package, its blueprint's
+        ``template_folder``) holds the usual parts (``_tablet``, ``_phone``, ``_scores``,
+        ``_options``, ``_correct``), and ``tremp.css`` beside the flow is its stylesheet."""
         super().__init_subclass__(**kwargs)
         if folder is not None:
             cls.tablet_template = f"{folder}/_tablet.html"
@@ -307,7 +314,8 @@ class GameFlow:
             cls.options_template = f"{folder}/_options.html"
             cls.correction_template = f"{folder}/_correct.html"
         if folder is not None and stylesheet:
-            cls.stylesheet = f"css/{folder}.css"
+            module = sys.modules[cls.__module__].__file__
+            cls.stylesheet = Path(module or ".").parent / f"{folder}.css"
 
     # -- the rules
 
@@ -513,6 +521,16 @@ def flows() -> Mapping[str, GameFlow]:
     return current_app.extensions[FLOWS_EXTENSION]
 
 
+def game_stylesheets() -> dict[str, Path]:
+    """The app's games' own stylesheets, by URL (none in an app without the games).
+
+    Every page links them all: one cached file each, so a screen moving to another game
+    never waits for one, and the service worker keeps them with the app shell."""
+    found: Mapping[str, GameFlow] = current_app.extensions.get(FLOWS_EXTENSION, {})
+    return {url_for(STYLESHEET_ENDPOINT, game=name): flow.stylesheet
+            for name, flow in found.items() if flow.stylesheet is not None}
+
+
 def flow_for(game: str) -> GameFlow:
     """The flow of ``game``; 404 for a game the app does not know."""
     flow = flows().get(game)
@@ -521,5 +539,6 @@ def flow_for(game: str) -> GameFlow:
     return flow
 
 
-__all__ = ["Checklist", "Correction", "DefaultFlow", "DefaultPhase", "GameFlow", "SealedStep",
-           "Step", "View", "checklist", "corrected_from", "flow_for", "flows"]
+__all__ = ["FLOWS_EXTENSION", "STYLESHEET_ENDPOINT", "Checklist", "Correction", "DefaultFlow",
+           "DefaultPhase", "GameFlow", "SealedStep", "Step", "View", "checklist",
+           "corrected_from", "flow_for", "flows", "game_stylesheets"]

@@ -246,8 +246,10 @@ def test_templates_compiled_at_the_start_leave_none_to_compile_for_a_game(
 
     from companion import compile_templates
 
-    templates = Path(__file__).resolve().parents[2] / "templates"
-    assert compile_templates(app) == len(list(templates.rglob("*.html")))
+    root = Path(__file__).resolve().parents[2]
+    templates = [*(root / "templates").rglob("*.html"),
+                 *(root / "companion" / "web" / "games").glob("*/templates/**/*.html")]
+    assert compile_templates(app) == len(templates)
     compiled = []
     compile_now = app.jinja_env.compile
     monkeypatch.setattr(app.jinja_env, "compile",

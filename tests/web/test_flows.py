@@ -273,3 +273,27 @@ def test_the_five_games_are_listed_in_one_place():
                     found.append(str(path.relative_to(ROOT)))
                     break
     assert found == ["companion/rules/games.py"]
+
+
+def test_each_game_keeps_its_templates_and_stylesheet_in_its_package():
+    """A game's templates and stylesheet live in its web package, nowhere at the top level;
+    the pages link its stylesheet at the URL they always had."""
+    from companion.rules import GAMES
+
+    for game in GAMES:
+        package = WEB / "games" / game
+        assert not (ROOT / "templates" / game).exists(), f"templates/{game}/ is left"
+        assert not (ROOT / "static" / "css" / f"{game}.css").exists()
+        assert (package / "templates" / game / "_tablet.html").is_file()
+    assert sorted(p.parent.name for p in (WEB / "games").glob("*/*.css")) == sorted(
+        ["clumond", "trefeltromp", "tremp", "trumplestiltskin"])
+
+
+def test_a_games_stylesheet_is_served_as_a_static_file(client):
+    page = client.get("/").get_data(as_text=True)
+    assert '<link rel="stylesheet" href="/static/css/tremp.css">' in page
+    sheet = client.get("/static/css/tremp.css")
+    assert sheet.status_code == 200 and sheet.mimetype == "text/css"
+    assert "no-store" not in sheet.headers.get("Cache-Control", "")
+    assert sheet.data == (WEB / "games" / "tremp" / "tremp.css").read_bytes()
+    assert client.get("/static/css/tromplemond.css").status_code == 404  # it has none

@@ -13,8 +13,10 @@ from __future__ import annotations
 import importlib
 import importlib.util
 
+from flask import Flask, Response, send_from_directory
+
 from ...rules.games import GAMES, registered
-from ..flow import DefaultFlow, GameFlow
+from ..flow import FLOWS_EXTENSION, STYLESHEET_ENDPOINT, DefaultFlow, GameFlow, game_stylesheets
 
 
 def _has_package(path: str) -> bool:
@@ -37,4 +39,29 @@ def load_flows() -> dict[str, GameFlow]:
     return {name: load_flow(name) for name in GAMES}
 
 
-__all__ = ["load_flow", "load_flows"]
+
+
+def install(app: Flask) -> dict[str, GameFlow]:
+    """Give ``app`` every registered game: its flow (``flows()``), its blueprint (with its
+    templates) under ``/t/<code>/games/<number>/<game>``, and its stylesheet; the flows."""
+    flows = load_flows()
+    app.extensions[FLOWS_EXTENSION] = flows
+    for name, flow in flows.items():
+        if flow.blueprint is not None:
+            app.register_blueprint(flow.blueprint,
+                                   url_prefix=f"/t/<code>/games/<int:number>/{name}")
+    sheets = {name: flow.stylesheet for name, flow in flows.items() if flow.stylesheet}
+
+    def stylesheet(game: str) -> Response:
+        """A game's stylesheet, from its package, cached as the app's static files are."""
+        path = sheets[game]
+        return send_from_directory(path.parent, path.name)
+
+    if sheets:
+        app.add_url_rule(f"/static/css/<any({', '.join(sheets)}):game>.css",
+                         endpoint=STYLESHEET_ENDPOINT, view_func=stylesheet)
+    app.context_processor(lambda: {"game_stylesheets": list(game_stylesheets())})
+    return flows
+
+
+__all__ = ["install", "load_flow", "load_flows"]

@@ -38,7 +38,7 @@ from ...flow import GameFlow, SealedStep, View, checklist, corrected_from
 from ...vote import Slip, slip_for
 from . import forms
 
-bp = Blueprint("trefeltromp", __name__)
+bp = Blueprint("trefeltromp", __name__, template_folder="templates")
 
 NAME = "trefeltromp"
 

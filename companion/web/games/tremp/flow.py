@@ -33,7 +33,7 @@ from ...charts import score_chart
 from ...flow import GameFlow, View, corrected_from
 from . import forms
 
-bp = Blueprint("tremp", __name__)
+bp = Blueprint("tremp", __name__, template_folder="templates")
 
 NAME = "tremp"
 

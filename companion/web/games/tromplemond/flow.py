@@ -32,7 +32,7 @@ from ...versions import at_version
 from ...vote import Slip, slip_for
 from . import forms
 
-bp = Blueprint("tromplemond", __name__)
+bp = Blueprint("tromplemond", __name__, template_folder="templates")
 
 NAME = "tromplemond"
 

@@ -31,7 +31,7 @@ from ...charts import score_chart
 from ...flow import GameFlow, View, corrected_from
 from . import forms
 
-bp = Blueprint("trumplestiltskin", __name__)
+bp = Blueprint("trumplestiltskin", __name__, template_folder="templates")
 
 NAME = "trumplestiltskin"
 
