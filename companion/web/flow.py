@@ -199,6 +199,19 @@ class View:
         return list(self.game.players)
 
     @property
+    def winners(self) -> list[str]:
+        """The winners (empty before the end; in a team game, both partners)."""
+        return list(self.result["winners"]) if self.result else []
+
+    @property
+    def drawn_for(self) -> int | None:
+        """Which moment of the round this is: how many things were done in it so far (None:
+        the game does not tell its moments apart). Every form of the round carries it
+        (``round_fields``) and an action that asks (``game_action(moment=…)``) refuses a
+        tap drawn for an earlier one: a double tap, or two screens at once, acts once."""
+        return None
+
+    @property
     def mid_choice(self) -> bool:
         """True while this screen's player is making a choice the page must not wipe.
 
@@ -292,6 +305,8 @@ class GameFlow:
     """The fields of the start form (None: nothing to ask, the game starts at once)."""
     correction_template: ClassVar[str | None] = None
     """The fields that correct a past round (None: past rounds are not corrected here)."""
+    round_word: ClassVar[str] = "round"
+    """What players call a round of the game (``hand``), in refusals."""
     default_unit: ClassVar[str] = "chips"
     """The money unit a new table of this game starts with."""
     stylesheet: ClassVar[Path | None] = None

@@ -83,7 +83,7 @@ def test_one_games_screens_refuse_another_game(app, actions):
     for rule in others:
         path = (rule.replace("<code>", code).replace("<int:number>", "1")
                 .replace("<int:position>", "1"))
-        answers = [actions.post(path, {"round": "1", "at": "0"}, client=client)
+        answers = [actions.post(path, {"round": "1", "moment": "0"}, client=client)
                    for client in (actions.keeper, phones[0])]
         assert {answer.status_code for answer in answers} <= {403, 404}, path
         assert any(answer.status_code == 404

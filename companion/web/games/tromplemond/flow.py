@@ -207,10 +207,6 @@ class RoundView(View):
         """This phone's seat."""
         return next((s.position for s in self.table.seats if s.name == self.me), None)
 
-    @property
-    def winners(self) -> list[str]:
-        """The winners (empty before the end)."""
-        return list(self.result["winners"]) if self.result else []
 
     @property
     def money_now(self) -> dict[str, int]:
