@@ -15,8 +15,6 @@ from pathlib import Path
 
 import pytest
 
-from companion import create_app
-from companion.extensions import db
 from companion.rules import GAMES, replay
 from companion.rules.contract import GameRules
 from companion.rules.games import add_game, forget_game, game_module
@@ -31,19 +29,11 @@ PACKAGE = ".".join(HERE.relative_to(ROOT).parts)
 
 
 @pytest.fixture
-def sixes(tmp_path):
-    """The app with Sixes in the registry, and a table of three playing it."""
+def sixes():
+    """Sixes in the registry (asked for before ``app``: the app finds it when made)."""
     add_game("sixes", rules=f"{PACKAGE}.rules", web=f"{PACKAGE}.web")  # the registry line
-    app = create_app({"TESTING": True, "SECRET_KEY": "tests", "PUBLIC_URL": "",
-                      "SQLALCHEMY_DATABASE_URI": f"sqlite:///{tmp_path / 'sixes.sqlite3'}",
-                      "RATELIMIT_STORAGE_URI": "memory://"})
-    with app.app_context():
-        db.create_all()
-    yield app
+    yield
     forget_game("sixes")
-    with app.app_context():
-        db.session.remove()
-        db.engine.dispose()
 
 
 def moment(page: str) -> str:
@@ -51,10 +41,10 @@ def moment(page: str) -> str:
     return re.search(r'name="moment" value="(\d+)"', page).group(1)
 
 
-def test_a_sixth_game_plays_options_a_round_a_correction_and_the_scoreboard(sixes):
+def test_a_sixth_game_plays_options_a_round_a_correction_and_the_scoreboard(sixes, app):
     assert "sixes" in GAMES and isinstance(game_module("sixes"), GameRules)
-    keeper = sixes.test_client()
-    actions = TableActions(sixes, keeper)
+    keeper = app.test_client()
+    actions = TableActions(app, keeper)
     assert "Sixes (2 to 6 players)" in keeper.get("/new?game=sixes").get_data(as_text=True)
     code = actions.create_table(game="sixes", players=["Ann", "Bo", "Cy"])
     ann, bo, cy = actions.seat_everyone(code)
