@@ -17,9 +17,9 @@ waited for whichever thread held the interpreter, up to a switch interval at
 every statement: at 200 tables (``scripts/bench_load.py``) a write's p95 was
 five to twenty times its own work. ``COMPANION_WORKER=gthread`` still runs
 threads: ``COMPANION_THREADS`` for requests, and one more for each stream
-(at most ``COMPANION_STREAMS``: see ``companion.web.doorbell``). Either way
+(at most ``COMPANION_STREAMS``: see ``companion.live.streams``). Either way
 the app works on ``COMPANION_REQUESTS_AT_ONCE`` requests at once (default 2
-on SQLite, 1 on PostgreSQL; ``companion.web.gate``).
+on SQLite, 1 on PostgreSQL; ``companion.live.gate``).
 
 More workers (``WEB_CONCURRENCY``) need the rate limits in shared storage
 (``RATELIMIT_STORAGE_URI=redis://…``): gunicorn refuses to start otherwise.
@@ -135,7 +135,7 @@ def post_worker_init(worker) -> None:
     """
     import gc
 
-    from companion.web.doorbell import EXTENSION
+    from companion.live.streams import EXTENSION
 
     gc.collect()
     gc.freeze()

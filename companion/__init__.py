@@ -79,10 +79,10 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     from .web import taps
 
     taps.install(app)  # after the headers' hook: its answer to a repeat gets them too
-    from .web.gate import GATE, Gate
+    from .live.gate import GATE, Gate
+    from .live.polls import UnchangedPolls
     from .web.intake import BodyIntake
     from .web.limits import PausedRefusals
-    from .web.polls import UnchangedPolls
 
     with app.app_context():
         if app.config["REQUESTS_AT_ONCE"]:

@@ -55,7 +55,7 @@ BODY_SECONDS = 10.0
 STREAMS_PER_ADDRESS = 40
 """Event streams one address may hold open (``COMPANION_STREAMS_PER_ADDRESS``): four tables
 of a tablet and nine phones behind one café's Wi-Fi; beyond, its screens poll every 2 s
-(``companion.web.doorbell``)."""
+(``companion.live.streams``)."""
 NEW_TABLE_LIMIT = "10/minute;60/hour"
 """Tables one address may make (``COMPANION_NEW_TABLE_LIMIT``): a club's evening behind one
 router starts a table or two a minute; each table costs a slow hash of its recovery code."""
@@ -70,6 +70,9 @@ record, an evening's page, CSV or record, a table's evenings, each drawn from mo
 table behind one Wi-Fi, which opens such a page once and then follows it live; 30 in a
 burst took the other tables' taps' p95 to three times its value on PostgreSQL
 (``scripts/bench_hostile.py``)."""
+REFUSAL_PAUSE = 1.0
+"""Seconds a request refused for a rate limit (or an event stream refused) waits for its
+answer (``companion.web.limits.PausedRefusals``); a setting of the same name changes it."""
 HEAVY_ROUNDS = 50
 """From how many rounds a page counts as heavy: a longer game's page takes ten taps' time
 and more (``scripts/bench_records.py``); the usual games (8 to 30 rounds) never count."""
@@ -130,7 +133,7 @@ def engine_options(url: str) -> dict[str, Any]:
 
 def event_streams(environ: Mapping[str, str]) -> int:
     """How many screens' event streams a server process holds open at most
-    (``COMPANION_STREAMS``; see ``companion.web.doorbell``): each waits in a greenlet (or
+    (``COMPANION_STREAMS``; see ``companion.live.streams``): each waits in a greenlet (or
     holds a thread, with gunicorn's gthread worker).
 
     >>> event_streams({}), event_streams({"COMPANION_STREAMS": "0"})
@@ -142,7 +145,7 @@ def event_streams(environ: Mapping[str, str]) -> int:
 def requests_at_once(environ: Mapping[str, str], url: str = "sqlite://") -> int:
     """How many requests a server process works on at once (``COMPANION_REQUESTS_AT_ONCE``;
     0: no limit; by default :data:`DEFAULT_AT_ONCE` for the database at ``url``); the
-    others wait their turn (see ``companion.web.gate``).
+    others wait their turn (see ``companion.live.gate``).
 
     >>> requests_at_once({}), requests_at_once({"COMPANION_REQUESTS_AT_ONCE": "0"})
     (2, 0)

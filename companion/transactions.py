@@ -45,12 +45,12 @@ from flask_sqlalchemy.session import Session as FlaskSession
 from sqlalchemy import event, exc
 from sqlalchemy.engine import Engine
 
+from .live.state import STATE, request_state
+
 WRITERS = threading.RLock()
 """The SQLite writers of this process, one at a time (see the module)."""
 WRITERS_PATIENCE = 10.0  # seconds, as SQLite's busy timeout
 QUEUED = "companion_writer_queued"
-COMMITTED = "companion_committed"
-"""``g`` key: this request has committed its change."""
 IDLE_PING = 2.0
 """Seconds a server connection may lie unused in the pool before it is pinged again."""
 RETURNED = "companion_returned"
@@ -62,7 +62,10 @@ def reads_only() -> bool:
     any request once it has committed its change (it only draws its answer after)."""
     if not has_request_context():
         return False
-    return request.method in ("GET", "HEAD", "OPTIONS") or g.get(COMMITTED, False)
+    if request.method in ("GET", "HEAD", "OPTIONS"):
+        return True
+    state = g.get(STATE)
+    return state is not None and state.committed
 
 
 def write_again() -> None:
@@ -70,12 +73,12 @@ def write_again() -> None:
     of its own: that transaction begins as a writer's (on SQLite, in the writers' queue:
     :data:`WRITERS`), not as a read."""
     if has_request_context():
-        g.pop(COMMITTED, None)
+        request_state().committed = False
 
 
 def _note_commit(_connection: Any) -> None:
     if has_request_context():
-        setattr(g, COMMITTED, True)
+        request_state().committed = True
 
 
 class Session(FlaskSession):

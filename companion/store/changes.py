@@ -8,13 +8,11 @@ changing a table in the same millisecond both count.
 
 from __future__ import annotations
 
-import re
 import secrets
 from collections.abc import Mapping, Sequence
-from typing import Any, NamedTuple
+from typing import Any
 
 from sqlalchemy import delete, event, inspect, select, update
-from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session, SessionTransaction
 from sqlalchemy.orm.attributes import set_committed_value
@@ -114,67 +112,13 @@ LOCKED = "companion.locked"
 """``Session.info`` key: the tables the open transaction found with :func:`find_to_change`,
 each with the rows :func:`hold` keeps for it."""
 
-COMMITTED = "companion.committed"
-"""``Session.info`` key: the tables whose version the session's committed transactions raised."""
-
-
 STEPS = "companion.steps"
 """``Session.info`` key: each raise of a version by the open transaction, (table id, new
 version): the database made it from the version just before."""
 
-TOUCHED = "companion.touched"
-"""``Session.info`` and ``Connection.info`` key: the database tables the open transaction
-wrote to (``*``: a statement whose table is not known)."""
-
-STEPPED = "companion.stepped"
-"""``Session.info`` key: the committed raises (:class:`Step`) not yet taken."""
-
 VERSION_ONLY = "companion_version_only"
 """Execution option of :func:`bump`'s statement: it writes the version, nothing a screen
 shows is made from (so it is not counted among the tables written)."""
-
-ANY_TABLE = "*"
-"""In a transaction's written tables: a statement whose table is not known."""
-
-_WRITE = re.compile(r"\s*(?:INSERT\s+(?:OR\s+\w+\s+)?INTO|UPDATE|DELETE\s+FROM)\s+"
-                    r"(?:\"?\w+\"?\.)?\"?(\w+)", re.IGNORECASE)  # (a schema before the name)
-_READ = ("SELECT", "SAVEPOINT", "RELEASE", "ROLLBACK", "PRAGMA", "SHOW", "SET ")
-
-
-class Step(NamedTuple):
-    """A committed change of a table: the database raised its version to ``version`` (from
-    the one just before), and the transaction wrote to the database tables ``wrote``."""
-
-    table_id: int
-    version: int
-    wrote: frozenset[str]
-
-
-def take_steps(session: Session) -> list[Step]:
-    """The raises of tables' versions ``session`` committed since this was last asked."""
-    return session.info.pop(STEPPED, [])
-
-
-@event.listens_for(Session, "after_begin")
-def _after_begin(session: Session, transaction: SessionTransaction,
-                 connection: Connection) -> None:
-    # One set for the transaction, reached from the session and from the statements of
-    # its connection (_note_write).
-    touched: set[str] = set()
-    session.info[TOUCHED] = touched
-    connection.info[TOUCHED] = touched
-
-
-@event.listens_for(Engine, "before_cursor_execute")
-def _note_write(connection: Connection, cursor: Any, statement: str, parameters: Any,
-                context: Any, executemany: bool) -> None:
-    touched = connection.info.get(TOUCHED)
-    if touched is None or statement.lstrip()[:9].upper().startswith(_READ):
-        return
-    if context is not None and context.execution_options.get(VERSION_ONLY):
-        return
-    written = _WRITE.match(statement)
-    touched.add(written.group(1).lower() if written else ANY_TABLE)
 
 
 def changed(session: Session) -> set[int]:
@@ -182,22 +126,11 @@ def changed(session: Session) -> set[int]:
     return session.info.get(BUMPED, set())
 
 
-def take_committed(session: Session) -> set[int]:
-    """The tables whose version ``session`` raised and committed since this was last asked."""
-    return session.info.pop(COMMITTED, set())
-
-
-@event.listens_for(Session, "after_commit")
-def _after_commit(session: Session) -> None:
-    bumped = session.info.pop(BUMPED, None)
-    if bumped:
-        session.info.setdefault(COMMITTED, set()).update(bumped)
-    steps = session.info.pop(STEPS, None)
-    if steps:
-        touched = session.info.get(TOUCHED)
-        wrote = frozenset({ANY_TABLE} if touched is None else touched)
-        session.info.setdefault(STEPPED, []).extend(
-            Step(table_id, version, wrote) for table_id, version in steps)
+def raised(session: Session) -> tuple[set[int], list[tuple[int, int]]]:
+    """What ``session``'s transaction, just committed, raised: the tables, and each raise
+    (table id, new version). Taken once: asked again, it is empty (the commit's listeners in
+    :mod:`companion.live.commits` take it)."""
+    return session.info.pop(BUMPED, None) or set(), session.info.pop(STEPS, None) or []
 
 
 @event.listens_for(Session, "after_transaction_end")
@@ -207,9 +140,6 @@ def _after_transaction_end(session: Session, transaction: SessionTransaction) ->
         session.info.pop(BUMPED, None)
         session.info.pop(LOCKED, None)
         session.info.pop(STEPS, None)
-        # (The connection keeps its set until its next transaction begins: what it runs
-        # outside a session's transaction meanwhile is written to a set nobody reads.)
-        session.info.pop(TOUCHED, None)
 
 
 def _fresh_join_code() -> str:

@@ -10,12 +10,16 @@ from __future__ import annotations
 from flask import Flask
 
 from ..extensions import db
-from . import doorbell, errors, filters, games, versions
+from ..live import Hooks, streams, versions
+from . import errors, filters, games
 from .api import bp as api_bp
 from .home import bp as home_bp
 from .ledger import bp as ledger_bp
+from .limits import wrong_codes
 from .pulse import bp as pulse_bp
+from .pulse import is_pulse
 from .pwa import bp as pwa_bp
+from .roles import find_table
 from .rounds import bp as rounds_bp
 from .scores import bp as games_bp
 from .seats import bp as seats_bp
@@ -33,6 +37,7 @@ def register(app: Flask) -> None:
     games.install(app)
     versions.install(app)
     with app.app_context():
-        doorbell.install(app, db.engine)
+        streams.install(app, db.engine, Hooks(find_table=find_table, counted=wrong_codes,
+                                              is_pulse=is_pulse))
     errors.register(app)
     filters.register(app)

@@ -33,6 +33,7 @@ from werkzeug.datastructures import MultiDict
 from werkzeug.exceptions import HTTPException
 
 from ..extensions import db
+from ..live import locked
 from ..store import Game, Seat, Table, changes, queries
 from ..store import rounds as round_store
 from .errors import message_of
@@ -42,7 +43,6 @@ from .live import is_htmx
 from .regions import phone_region, tablet_region, tap_answer
 from .roles import find_table, is_keeper, phone, require_keeper, require_seat_at
 from .taps import answer_will_be
-from .versions import locked
 
 
 class Who(Enum):

@@ -19,13 +19,13 @@ from typing import Any
 from flask import Blueprint, abort, current_app, jsonify, request
 
 from ..extensions import csrf, db
+from ..live import set_aside
 from ..rules import RuleError, game_module, replay
 from ..rules import evening as ledger_of
 from ..rules.common import whole_number
 from ..store import ENDED, NAME_LENGTH, RECORD_FIELDS, changes, evenings
 from .flow import flow_for
 from .forms import MAX_SEATS, FormError, clean_name
-from .gate import set_aside
 from .limits import api_calls
 from .qr import public_url
 

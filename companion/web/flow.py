@@ -32,15 +32,16 @@ import json
 import sys
 import threading
 from collections import OrderedDict
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Hashable, Mapping, Sequence, Set
 from dataclasses import dataclass, replace
 from enum import Enum
 from pathlib import Path
-from typing import Any, ClassVar
+from typing import Any, ClassVar, TypeVar
 
 from flask import Blueprint, abort, current_app, url_for
 from werkzeug.datastructures import MultiDict
 
+from ..live import at_version
 from ..rules import RuleError, game_module
 from ..rules.common import and_list, describe_counts
 from ..rules.contract import GameRules
@@ -49,12 +50,13 @@ from ..store import rounds as round_store
 from ..store.sealed import SealedStatus
 from .charts import score_chart
 from .forms import MAX_SEATS, FormError, money_text
-from .versions import at_version
 
 FLOWS_EXTENSION = "companion.flows"
 
 STYLESHEET_ENDPOINT = "game_stylesheet"
 """The endpoint that serves a game's own stylesheet (``/static/css/<game>.css``)."""
+
+T = TypeVar("T")
 
 
 # --------------------------------------------------------------------------- replayed results
@@ -394,6 +396,16 @@ class GameFlow:
         """
         shared = at_version(table, ("moment", game.id), lambda: self.table_moment(table, game))
         return self.personal(shared, table, game, me)
+
+    @staticmethod
+    def per_version(table: Table, what: Hashable, make: Callable[[], T],
+                    depends_on: Set[str] | None = None) -> T:
+        """``make()``, made once for the table's version and shared by every screen that
+        asks (``what`` names it among the table's values); with ``depends_on`` (the
+        database tables it is made from), kept for later versions while no change writes
+        to them (:func:`companion.live.at_version`). For a part of a moment that not every
+        moment needs (a vote's tally, a timer)."""
+        return at_version(table, what, make, depends_on)
 
     def table_moment(self, table: Table, game: Game) -> View:
         """The game now as every screen of the table sees it (the tablet's view).

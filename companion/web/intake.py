@@ -1,6 +1,6 @@
 """A request's body is read whole, within a size and a time limit, before the request goes in.
 
-The gate (:mod:`companion.web.gate`) lets a few requests into the app at once.
+The gate (:mod:`companion.live.gate`) lets a few requests into the app at once.
 A request that took its place there before its body had come held it while the
 app waited for the body: one POST that sent its headers and never its body
 (a guest's script, or a phone whose upload stalled on weak Wi-Fi) kept every

@@ -27,6 +27,7 @@ from typing import Any
 from flask import Blueprint, Response, abort, jsonify, redirect, render_template, request, url_for
 
 from ..extensions import db
+from ..live import at_version
 from ..rules import RuleError, game_module
 from ..rules import evening as ledger_of
 from ..store import ENDED, PLAYING, Game, Table, changes, evenings
@@ -38,7 +39,6 @@ from .limits import drawn_from, heavy_pages, wrong_codes
 from .live import live_table
 from .roles import find_table, is_keeper, phone, require_keeper
 from .taps import answer_will_be
-from .versions import at_version
 
 bp = Blueprint("ledger", __name__)
 

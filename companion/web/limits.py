@@ -13,17 +13,12 @@ import time
 from collections.abc import Callable, Iterable
 from typing import Any
 
-from flask import current_app, g
+from flask import current_app
 from limits import parse_many
 
+from ..config import REFUSAL_PAUSE
 from ..extensions import limiter
-
-REFUSAL_PAUSE = 1.0
-"""Seconds a request refused for a rate limit waits for its answer (:class:`PausedRefusals`)."""
-PUSHING = "companion.pushing"
-"""``g`` key: the request is an event stream's own answer (:mod:`companion.web.push`)."""
-DRAWN_FROM = "companion_drawn_from"
-"""``g`` key: how many rounds this request's answer is drawn from (:func:`drawn_from`)."""
+from ..live import request_state, state_if_any
 
 
 @limiter.request_filter
@@ -31,7 +26,8 @@ def _pushing() -> bool:
     """An event stream's answer is no request of the device's: the stream's own request
     was counted. No limit counts it, and the limits cost it nothing (at 200 tables on
     PostgreSQL, they were an eighth of a pushed answer's time in the server)."""
-    return g.get(PUSHING, False)
+    state = state_if_any()
+    return state is not None and state.pushed
 
 
 def in_words(limits: str) -> str:
@@ -78,12 +74,13 @@ new_tables = limiter.limit(
 def drawn_from(rounds: int) -> None:
     """Say that this request's answer is drawn from ``rounds`` rounds: beyond
     ``HEAVY_ROUNDS`` it counts towards :data:`heavy_pages`."""
-    g.setdefault(DRAWN_FROM, 0)
-    g.companion_drawn_from = max(g.companion_drawn_from, rounds)
+    state = request_state()
+    state.drawn_from = max(state.drawn_from, rounds)
 
 
 def _heavy(_response) -> bool:
-    return g.get(DRAWN_FROM, 0) > current_app.config["HEAVY_ROUNDS"]
+    state = state_if_any()
+    return state is not None and state.drawn_from > current_app.config["HEAVY_ROUNDS"]
 
 
 heavy_pages = limiter.shared_limit(

@@ -2,7 +2,7 @@
 
 A region is rendered with its table's version (``?v=<version>``); a poll whose
 version is still current gets 204 and no body, so htmx leaves the page alone.
-Those are answered before the app, by :mod:`companion.web.polls`, with one
+Those are answered before the app, by :mod:`companion.live.polls`, with one
 indexed lookup; here the region is rendered for a poll that needs it.
 """
 
@@ -41,7 +41,7 @@ def live_table(code: str, page: str | Callable[[Table], str], *, keeper: bool = 
     if keeper and not is_keeper(table):
         abort(403, "This screen no longer runs the table: another device took it over.")
     if request.args.get("v") == str(table.version):
-        # Most polls are answered before the app (companion.web.polls); a plain one lands here.
+        # Most polls are answered before the app (companion.live.polls); a plain one lands here.
         abort(Response(status=204))
     url = page(table) if callable(page) else url_for(page, code=table.code, **page_values)
     elsewhere = page_instead(url)

@@ -6,7 +6,7 @@ on every ``companion:tick`` with what the page shows now: the table's version
 ``v``, and a stamp of the scoreboard ``s`` and of the seats ``p``. The answer:
 
 - ``204`` and nothing when the version is the table's (before the app even
-  starts, by :mod:`companion.web.polls`);
+  starts, by :mod:`companion.live.polls`);
 - otherwise the regions whose stamp changed, each swapped in by its id
   (htmx out-of-band swaps): the round always (it follows every change), the
   scoreboard only when the record changed, the seats only when they did; and
@@ -25,6 +25,12 @@ from .live import live_table
 from .regions import pulse_answer
 
 bp = Blueprint("pulse", __name__)
+
+
+def is_pulse(endpoint: str) -> bool:
+    """True for a live page's pulse (the views here): the answers an event stream may make
+    for its page (:mod:`companion.live.push`)."""
+    return endpoint.startswith("pulse.")
 
 
 @bp.get("/t/<code>/pulse")
@@ -57,4 +63,4 @@ def join(code: str):
     return pulse_answer("join", table)
 
 
-__all__ = ["bp"]
+__all__ = ["bp", "is_pulse"]

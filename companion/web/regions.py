@@ -26,10 +26,10 @@ from urllib.parse import parse_qs
 from flask import render_template, request, url_for
 
 from ..extensions import db
+from ..live import at_version
 from ..store import Game, Seat, SeatRequest, Table, queries
 from .flow import GameFlow, View, flow_for
 from .roles import Phone, is_keeper, phone
-from .versions import at_version
 
 
 def table_flow(table: Table) -> GameFlow:

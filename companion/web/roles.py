@@ -12,9 +12,10 @@ import hashlib
 import hmac
 from dataclasses import dataclass
 
-from flask import abort, current_app, g, session
+from flask import abort, current_app, session
 
 from ..extensions import db
+from ..live import request_state
 from ..store import (
     DENIED,
     PENDING,
@@ -36,23 +37,18 @@ REMEMBERED = 10
 """How many tables a cookie remembers per role (a cookie holds about 4 KB)."""
 
 
-READ_TABLE = "companion_read_table"
-"""``g`` key: the table a request that only reads has in hand, found by :func:`find_table`
-or given before it runs (an event stream's answer starts from the table another answer
-to the same change found: :mod:`companion.web.push`)."""
-
-
 def find_table(code: str) -> Table:
     """The table with join code ``code``, or a 404 a player can act on."""
     normal = normalise_code(code)
     if not is_code(normal):
         table = None
     elif reads_only():
-        table = g.get(READ_TABLE)
+        state = request_state()  # (the table may be in hand: RequestState.read_table)
+        table = state.read_table
         if table is None or table.code != normal:
             table = db.session.scalar(queries.table_by_code(normal))
-            if table is not None:
-                g.setdefault(READ_TABLE, table)
+            if table is not None and state.read_table is None:
+                state.read_table = table
     else:  # a request that changes the table locks its row first
         table = changes.find_to_change(normal)
     if table is None:

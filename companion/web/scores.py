@@ -15,13 +15,13 @@ from flask import Blueprint, abort, jsonify, render_template, request, url_for
 from markupsafe import Markup
 
 from ..extensions import db
+from ..live import at_version
 from ..store import Game, Table, queries
 from .flow import flow_for, flows
 from .limits import drawn_from, heavy_pages, wrong_codes
 from .live import live_table
 from .regions import page, pulse_context, scoreboard_context, scoreboard_region, stamps
 from .roles import find_table, phone
-from .versions import at_version
 
 bp = Blueprint("games", __name__)
 

@@ -7,6 +7,7 @@ from typing import Any
 from flask import Blueprint, abort, redirect, render_template, request, url_for
 
 from ..extensions import db
+from ..live import set_aside
 from ..rules import RuleError
 from ..rules.common import describe_counts
 from ..store import ENDED, PENDING, Seat, SeatRequest, Table, changes, queries, spaced
@@ -21,7 +22,6 @@ from .forms import (
     seat_called,
     whole_number,
 )
-from .gate import set_aside
 from .limits import new_tables, wrong_codes
 from .live import live_table
 from .qr import join_url, qr_svg

@@ -63,9 +63,10 @@ from sqlalchemy import event
 from sqlalchemy.orm import Session
 
 from ..extensions import db
+from ..live import written
 from ..store import Table
 from ..store import taps as store
-from ..store.changes import TOUCHED, changed
+from ..store.changes import changed
 from ..transactions import write_again
 from .live import is_htmx
 from .regions import page_pulse, tap_answer
@@ -234,7 +235,7 @@ def _keep_with_the_change(session: Session) -> None:
             or session is not db.session():
         return
     session.flush()
-    wrote = session.info.get(TOUCHED, set()) - {store.Tap.__tablename__}
+    wrote = written(session) - {store.Tap.__tablename__}
     if not changed(session) and not wrote:
         store.drop(g.get(DIGEST))
         setattr(g, DIGEST, None)  # (nothing of it is kept: sent again, it is judged afresh)

@@ -143,7 +143,7 @@ def restart_server(live_server, live_wsgi) -> Callable[[], float]:
     import time
 
     from companion import create_app
-    from companion.web.doorbell import EXTENSION
+    from companion.live.streams import EXTENSION
 
     def restart() -> float:
         old = live_wsgi.app
@@ -152,8 +152,8 @@ def restart_server(live_server, live_wsgi) -> Callable[[], float]:
         bell = old.extensions[EXTENSION]
         bell.stopping = lambda: True
         with bell._lock:
-            for table in bell._bells.values():
-                table.rung.notify_all()
+            for table in bell._tables.values():
+                table.news.notify_all()
         return serving
 
     return restart

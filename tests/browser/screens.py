@@ -25,7 +25,7 @@ SCORE_ROWS = '[data-testid="score-table"] tbody tr[data-round]:not([data-round="
 SUIT_LETTERS = {"♠": "S", "♥": "H", "♦": "D", "♣": "C"}
 
 FULL = "event: full\ndata: \n\n"
-"""What a server holding as many event streams as it may says (companion.web.doorbell.FULL)."""
+"""What a server holding as many event streams as it may says (companion.live.streams.FULL)."""
 
 
 def in_first_screen(page, locator, what: str = "") -> None:

@@ -18,9 +18,9 @@ from collections.abc import Callable, Iterable
 from urllib.parse import urlsplit
 
 from companion.extensions import db, limiter
+from companion.live import versions
 from companion.store import ALPHABET, queries, sealed, sealing_keys
 from companion.store import rounds as round_store
-from companion.web import versions
 
 HTMX = {"HX-Request": "true"}
 GENERIC = ("tick", "confirm", "undo", "rounds/")

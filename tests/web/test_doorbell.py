@@ -10,8 +10,9 @@ import pytest
 from sqlalchemy import update
 
 from companion.extensions import db
+from companion.live import feed
+from companion.live import streams as bell
 from companion.store import Table
-from companion.web import doorbell as bell
 
 pytestmark = pytest.mark.db
 
@@ -38,7 +39,7 @@ def message(said) -> bytes:
 
 
 def test_a_stream_says_the_version_then_each_change_at_once(client, actions, monkeypatch):
-    monkeypatch.setattr(bell, "WATCH_EVERY", 60.0)  # only this process's ring can be quick
+    monkeypatch.setattr(feed, "WATCH_EVERY", 60.0)  # only this process's ring can be quick
     code = actions.create_table()
     v = version(actions, code)
     response, said = open_stream(actions.phone(), code)
@@ -70,7 +71,7 @@ def test_a_change_made_elsewhere_is_heard_within_the_watch(app, client, actions)
         db.session.commit()
     started = time.monotonic()
     while (got := message(said)) == f"data: {v}\n\n".encode():
-        assert time.monotonic() - started < 3 * bell.WATCH_EVERY + bell.HEARTBEAT
+        assert time.monotonic() - started < 3 * feed.WATCH_EVERY + bell.HEARTBEAT
     assert got == f"data: {v + 1}\n\n".encode()
     response.close()
 
@@ -112,7 +113,7 @@ def test_a_wrong_code_has_no_stream(client):
 def test_a_stream_opening_on_a_newer_version_wakes_the_streams_waiting_on_an_older_one():
     # The tablet reopens its stream after a change the others' streams were not told of yet
     # (the ring comes a moment later): they hear of it now, not at their next heartbeat.
-    doorbell = bell.Doorbell(lookup=None, limit=10)
+    doorbell = bell.Streams(feed=feed.PollingFeed(None, every=60.0), limit=10)
     doorbell.listen(7, 4)
     heard = []
     waiting = threading.Thread(target=lambda: heard.append(doorbell.wait(7, 4, 30.0)))
@@ -121,7 +122,7 @@ def test_a_stream_opening_on_a_newer_version_wakes_the_streams_waiting_on_an_old
     doorbell.listen(7, 5)
     waiting.join(timeout=5.0)
     assert heard == [5]
-    doorbell.ring({7: 5})  # the ring that follows changes nothing more
+    doorbell.announce({7: 5})  # the ring that follows changes nothing more
     assert doorbell.latest(7) == (5, None)
     doorbell.leave(7)
     doorbell.leave(7)

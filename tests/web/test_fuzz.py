@@ -46,9 +46,9 @@ from werkzeug.routing import Rule
 from werkzeug.security import generate_password_hash
 
 from companion.extensions import csrf, db, limiter
+from companion.live import versions
 from companion.store import SeatRequest, changes, queries
 from companion.store.evenings import Evening, Payment
-from companion.web import versions
 from companion.web.games import load_flows
 from tests.web.phases import LARGE_EVENING, LARGEST, PHASES, Phase, Place
 

@@ -7,7 +7,7 @@ import time
 
 import pytest
 
-from companion.web.gate import Gate
+from companion.live.gate import Gate
 from tests.conftest import at_once
 
 
@@ -166,7 +166,7 @@ def test_a_request_stepping_out_lets_the_others_in_and_goes_back_in_first():
     """A request gives its place up for work that needs neither the database nor the
     interpreter (a slow hash: ``set_aside``); the others go in meanwhile, and it goes back
     in ahead of those that came while it was out."""
-    from companion.web.gate import TURN
+    from companion.live.gate import TURN
 
     seen: list[str] = []
     out, done, b_may_leave = threading.Event(), threading.Event(), threading.Event()

@@ -16,8 +16,8 @@ from sqlalchemy import func, select
 
 from companion import config
 from companion.extensions import db
+from companion.live import streams as event_streams
 from companion.store import Table
-from companion.web import doorbell
 from tests.rules import gen_tremp
 
 pytestmark = pytest.mark.db
@@ -197,7 +197,7 @@ def test_event_streams_per_address_at_and_over_the_limit(app, actions):
         assert next(said).startswith(b"retry: ")  # open, and listening
         streams.append((response, said))
     over = cafe.get(f"/t/{code}/events", buffered=False)
-    assert b"".join(over.response) == doorbell.FULL.encode(), "the 41st screen polls"
+    assert b"".join(over.response) == event_streams.FULL.encode(), "the 41st screen polls"
     elsewhere = actions.phone().get(f"/t/{code}/events", buffered=False)
     assert next(iter(elsewhere.response)).startswith(b"retry: ")
     elsewhere.close()
@@ -207,7 +207,7 @@ def test_event_streams_per_address_at_and_over_the_limit(app, actions):
     again.close()
     for response, _said in streams:
         response.close()
-    assert app.extensions[doorbell.EXTENSION].open_streams == 0
+    assert app.extensions[event_streams.EXTENSION].open_streams == 0
 
 
 def test_a_refused_request_waits_a_second_for_its_answer_outside_the_gate(app, shipped):
@@ -246,13 +246,13 @@ def test_a_refused_request_waits_a_second_for_its_answer_outside_the_gate(app, s
 def test_streams_asked_for_at_the_same_moment_are_held_to_the_limit_too():
     """Fifty streams asked for at once all pass the first look (none is open yet); only as
     many as the address may hold open, the others say ``full``."""
-    bell = doorbell.Doorbell(lookup=SimpleNamespace(of_tables=lambda ids: {}), limit=100,
-                             per_address=2)
+    quiet = SimpleNamespace(versions=lambda ids: {}, follow=lambda *told: None)
+    bell = event_streams.Streams(feed=quiet, limit=100, per_address=2)
     asked = [bell.stream(7, 1, address="203.0.113.9") for _ in range(3)]
     assert not bell.full_for("203.0.113.9")
     first = [next(stream) for stream in asked]
     assert [said.startswith("retry:") for said in first] == [True, True, False]
-    assert first[2] == doorbell.FULL and bell.open_streams == 2
+    assert first[2] == event_streams.FULL and bell.open_streams == 2
     for stream in asked:
         stream.close()
     assert bell.open_streams == 0 and not bell.full_for("203.0.113.9")

@@ -9,7 +9,8 @@ import threading
 
 import pytest
 
-from companion.web import doorbell as bell
+from companion.live import feed
+from companion.live import streams as bell
 from tests.web.test_live import HTMX, pulse_of
 
 pytestmark = pytest.mark.db
@@ -22,7 +23,7 @@ def quick(monkeypatch):
     """A heartbeat every second; the screens hear a change at once; no watch."""
     monkeypatch.setattr(bell, "HEARTBEAT", 1.0)
     monkeypatch.setattr(bell, "SPREAD", 0.0)
-    monkeypatch.setattr(bell, "WATCH_EVERY", 60.0)
+    monkeypatch.setattr(feed, "WATCH_EVERY", 60.0)
 
 
 def open_stream(device, code, *, page: str | None = None, pulse: str | None = None):
@@ -225,8 +226,8 @@ def test_a_tables_streams_look_the_table_up_once_for_one_change(app, client, act
 def test_a_shared_table_that_lacks_what_an_answer_needs_is_looked_up_again(
         app, client, actions, monkeypatch):
     from companion.extensions import db
+    from companion.live.push import SharedTable
     from companion.store import Table
-    from companion.web.push import Shared
 
     code, phones = table_with_phones(actions)
     phone = phones[1]
@@ -235,7 +236,7 @@ def test_a_shared_table_that_lacks_what_an_answer_needs_is_looked_up_again(
     with app.app_context():  # the table without its seats and game, its session closed
         bare = db.session.get(Table, actions.table(code).id)
         db.session.expunge_all()
-    monkeypatch.setattr(Shared, "at", lambda self, version: bare)  # another answer's
+    monkeypatch.setattr(SharedTable, "at", lambda self, version: bare)  # another answer's
     answers, answer = pushed(next_news(said, v))
     response.close()
     assert answers == shown

@@ -17,8 +17,8 @@ import pytest
 from sqlalchemy import func, select
 
 from companion.extensions import db
+from companion.live.gate import GATE
 from companion.store.taps import Tap, prune
-from companion.web.gate import GATE
 from companion.web.taps import TAP_HEADER
 
 from ..conftest import at_once

@@ -10,7 +10,7 @@ from __future__ import annotations
 import pytest
 
 from companion.extensions import db
-from companion.web.polls import VersionLookup
+from companion.live.polls import VersionLookup
 from tests.conftest import at_once
 
 pytestmark = pytest.mark.db

@@ -10,9 +10,9 @@ import pytest
 from sqlalchemy import text
 
 from companion.extensions import db
+from companion.live.commits import ANY_TABLE, Step, take_steps
+from companion.live.versions import VersionMemo
 from companion.store import changes
-from companion.store.changes import ANY_TABLE, Step
-from companion.web.versions import VersionMemo
 
 from .test_live import HTMX, oob_ids, pulse_of
 
@@ -85,7 +85,7 @@ def test_a_commit_says_which_tables_its_change_wrote(app, actions):
         db.session.execute(text("SELECT 1"))
         changes.bump(table)
         db.session.commit()
-        assert changes.take_steps(db.session()) == [
+        assert take_steps(db.session()) == [
             Step(table.id, before + 1, frozenset())]  # the version alone: nothing
         table = changes.find_to_change(code)
         table.name = "Saturday"
@@ -93,7 +93,7 @@ def test_a_commit_says_which_tables_its_change_wrote(app, actions):
         db.session.execute(text("UPDATE seats SET name = name WHERE table_id = :t"),
                            {"t": table.id})
         db.session.commit()
-        [step] = changes.take_steps(db.session())
+        [step] = take_steps(db.session())
         assert step.wrote == {"tables", "seats"} and step.version == before + 2
         schema = "main" if db.engine.dialect.name == "sqlite" else "public"
         for seats in ('"seats"', f"{schema}.seats", f'"{schema}"."seats"'):
@@ -102,16 +102,16 @@ def test_a_commit_says_which_tables_its_change_wrote(app, actions):
             db.session.execute(text(f"UPDATE {seats} SET name = name WHERE table_id = :t"),
                                {"t": table.id})
             db.session.commit()
-            assert changes.take_steps(db.session())[0].wrote == {"seats"}, seats
+            assert take_steps(db.session())[0].wrote == {"seats"}, seats
         table = changes.find_to_change(code)
         changes.bump(table)
         db.session.execute(text("WITH x AS (SELECT 1) UPDATE seats SET name = name"))
         db.session.commit()
-        assert changes.take_steps(db.session())[0].wrote == {ANY_TABLE}
+        assert take_steps(db.session())[0].wrote == {ANY_TABLE}
         table = changes.find_to_change(code)
         changes.bump(table)
         db.session.rollback()
-        assert changes.take_steps(db.session()) == []  # never was
+        assert take_steps(db.session()) == []  # never was
 
 
 @pytest.mark.db

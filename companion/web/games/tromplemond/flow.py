@@ -28,7 +28,6 @@ from ....store import tromplemond as store
 from ...charts import score_chart
 from ...flow import Checklist, GameFlow, SealedStep, View, checklist, corrected_from
 from ...forms import money_text
-from ...versions import at_version
 from ...vote import Slip, slip_for
 from . import forms
 
@@ -317,8 +316,8 @@ class TromplemondFlow(GameFlow, folder="tromplemond"):
                              problem=str(error))
         draft = round_store.current_draft(game)
         facts = draft.facts
-        vote = at_version(table, ("vote", game.id, draft.round_index),
-                          lambda: store.vote_status(game, draft.round_index), VOTE_FROM)
+        vote = self.per_version(table, ("vote", game.id, draft.round_index),
+                                lambda: store.vote_status(game, draft.round_index), VOTE_FROM)
         result = now.result
         off, how = facts.get("shown_early") or facts.get("voted_off"), None
         if facts.get("shown_early"):
@@ -351,8 +350,9 @@ class TromplemondFlow(GameFlow, folder="tromplemond"):
         else:
             fields["dealer"] = now.dealer
             fields["checklists"] = self.checklists(game, draft, now.dealer)
-            fields["timer"] = at_version(table, ("timer", game.id, draft.round_index),
-                                         lambda: _timer(game, draft.round_index), TIMER_FROM)
+            fields["timer"] = self.per_version(table, ("timer", game.id, draft.round_index),
+                                               lambda: _timer(game, draft.round_index),
+                                               TIMER_FROM)
         if phase is Phase.HANDS:
             fields.update(off=off, off_how=how, **self._hands(record, draft, off))
         return RoundView(**fields)

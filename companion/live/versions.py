@@ -35,12 +35,14 @@ from collections import OrderedDict
 from collections.abc import Callable, Hashable, Iterable, Set
 from typing import TypeVar
 
-from flask import Flask, Response, current_app, g, has_request_context
+from flask import Flask, Response, current_app
 
 from ..extensions import db
 from ..store import Table
-from ..store.changes import ANY_TABLE, Step, changed, locked_first, take_steps
+from ..store.changes import changed, locked_first
 from ..transactions import reads_only
+from .commits import ANY_TABLE, Step, take_steps
+from .state import request_state, state_if_any
 
 EXTENSION = "companion.versions"
 
@@ -147,13 +149,15 @@ def locked(table: Table) -> None:
     was read under that lock (``changes.find_to_change``, as every request that writes finds
     its table), so nothing needs reading again."""
     assert locked_first(table.id), "an action finds its table with find_to_change"
-    g.companion_locked = True
+    request_state().locked = True
 
 
 def _keepable() -> bool:
     """True when the facts this request reads are committed ones it does not change."""
-    return reads_only() or (has_request_context() and g.get("companion_locked", False)
-                            and not changed(db.session))
+    if reads_only():
+        return True
+    state = state_if_any()
+    return state is not None and state.locked and not changed(db.session)
 
 
 def at_version(table: Table, what: Hashable, make: Callable[[], T],

@@ -21,7 +21,7 @@ place the polls queued behind them (``scripts/bench_load.py``, 200 tables on
 PostgreSQL: poll p95 63–118 ms; with a place kept for reading, 18 ms).
 
 Work done for a page outside any request (an event stream making its page's pulse
-answer, :mod:`companion.web.push`) takes a place only when no request is waiting
+answer, :mod:`companion.live.push`) takes a place only when no request is waiting
 for one: a change makes four such answers at once, and a tap that came just after
 waited behind all of them (``scripts/bench_load.py``, 200 tables on PostgreSQL:
 door wait p95 12 ms, inside 10; letting the requests go first took the write p95 from
@@ -39,7 +39,7 @@ before; 15.1 and 15.0, p99 18, after; the polls' p95 7.1–7.8 both ways).
 A request holds its place while the app makes its answer, not while the
 answer is sent: an event stream (whose messages are sent for minutes) and a
 slow phone's download hold none. Unchanged polls are answered before it
-(:mod:`companion.web.polls`): one statement each, they never wait here. Nor
+(:mod:`companion.live.polls`): one statement each, they never wait here. Nor
 does a request whose body is still coming: it is read first
 (:mod:`companion.web.intake`). A request may give its place up for work that
 needs neither the database nor the interpreter (:func:`set_aside`: the slow
@@ -121,7 +121,7 @@ class Gate:
     @contextmanager
     def reading(self) -> Iterator[None]:
         """Hold a reading place while the block runs, for work done outside a request
-        (an event stream's answer: :mod:`companion.web.push`). It goes in only when no
+        (an event stream's answer: :mod:`companion.live.push`). It goes in only when no
         request is waiting for the place."""
         with self._place(False, self._later):
             yield

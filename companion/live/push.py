@@ -1,7 +1,7 @@
 """Push: a screen's event stream brings its page's pulse answer, not only the news of it.
 
 A page that follows a table live polls its pulse (:mod:`companion.web.pulse`) each time
-its event stream (:mod:`companion.web.doorbell`) says a new version. When the page
+its event stream (:mod:`companion.live.streams`) says a new version. When the page
 opens its stream with its pulse's URL and an id of its own (``?page=…&pulse=…``,
 ``static/app.js``), the stream makes that poll's answer itself, as the poll would have
 it (the same view, with the page's cookie session, in the app's gate), and sends it::
@@ -34,7 +34,7 @@ from contextlib import nullcontext
 from dataclasses import dataclass, field
 from typing import Any
 
-from flask import Flask, Response, current_app, g, request, session
+from flask import Flask, Response, current_app, request, session
 from flask.ctx import RequestContext
 from flask.sessions import SessionMixin
 from sqlalchemy import inspect
@@ -44,9 +44,9 @@ from werkzeug.exceptions import HTTPException
 from ..store import Table
 from ..store.codes import normalise_code
 from .gate import GATE
-from .limits import PUSHING
+from .hooks import hooks
 from .polls import VERSION
-from .roles import READ_TABLE
+from .state import request_state
 
 EVENT = "pulse"
 """The name of a stream's message that brings a pulse answer."""
@@ -64,7 +64,7 @@ log = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True)
-class Maker:
+class Origin:
     """The page a change came from, and the pulse URL its tap's answer gave it."""
 
     page: str
@@ -85,7 +85,7 @@ def version_of(url: str) -> int | None:
     return int(found.group(1)) if found else None
 
 
-def made_by(response: Response) -> Maker | None:
+def made_by(response: Response) -> Origin | None:
     """The page an htmx tap came from (its ``X-Companion-Page``), and the pulse URL its
     answer gives that page, if it gives one."""
     page = request.headers.get(PAGE_HEADER, "")
@@ -95,11 +95,11 @@ def made_by(response: Response) -> Maker | None:
     if (request.headers.get("HX-Request") == "true" and response.status_code == 200
             and response.mimetype == "text/html" and not response.is_streamed):
         url = pulse_url(response.get_data(as_text=True))
-    return Maker(page, url, version_of(url) if url else None)
+    return Origin(page, url, version_of(url) if url else None)
 
 
 @dataclass
-class Shared:
+class SharedTable:
     """The table as one of its streams' answers last loaded it: the table's other streams'
     answers to the same change start from it instead of looking the table up again (in
     process, the lookup was a third of a phone's answer on PostgreSQL).
@@ -126,7 +126,7 @@ class Shared:
 
 
 @dataclass
-class Pusher:
+class PagePush:
     """What a stream needs to make its page's pulse answer: the app, the stream's request
     (its cookie session), the page's id and the pulse URL the page shows."""
 
@@ -137,10 +137,10 @@ class Pusher:
     shown: str
     """The page's pulse URL, as the stream last knew it."""
 
-    shared: Shared = field(default_factory=Shared)
+    shared: SharedTable = field(default_factory=SharedTable)
     """The table's streams' shared lookup (the doorbell gives each stream its table's)."""
 
-    def follow(self, version: int, maker: Maker | None) -> str | None:
+    def follow(self, version: int, maker: Origin | None) -> str | None:
         """The message that brings the page version ``version`` (None: send the version
         only), ``maker`` being the page it came from when it is this stream's page."""
         if maker is not None and maker.page == self.page:
@@ -162,12 +162,13 @@ class Pusher:
                     RequestContext(self.app, environ, session=self.session):
                 if request.url_rule is None or not is_pulse(request.url_rule.endpoint):
                     return None
-                setattr(g, PUSHING, True)
+                state = request_state()
+                state.pushed = True
                 if shared is not None:
-                    g.setdefault(READ_TABLE, shared)
+                    state.read_table = shared
                 answer = self.app.view_functions[request.url_rule.endpoint](
                     **(request.view_args or {}))
-                self.shared.keep(g.get(READ_TABLE))
+                self.shared.keep(state.read_table)
         except HTTPException:  # refused (or nothing new): the page polls, as before
             return None
         except Exception as error:  # the stream goes on; the page polls and gets the error
@@ -184,11 +185,11 @@ class Pusher:
 
 
 def is_pulse(endpoint: str) -> bool:
-    """True for a live page's pulse (the views of :mod:`companion.web.pulse`)."""
-    return endpoint.startswith("pulse.")
+    """True for a live page's pulse (the pages say which: :mod:`companion.live.hooks`)."""
+    return hooks().is_pulse(endpoint)
 
 
-def pusher(table: Table) -> Pusher | None:
+def page_push(table: Table) -> PagePush | None:
     """For the event stream being opened: what it needs to bring its page the pulse
     answers (None when the page did not say its pulse, or said another table's)."""
     page, shown = request.args.get("page", ""), request.args.get("pulse", "")
@@ -205,8 +206,9 @@ def pusher(table: Table) -> Pusher | None:
         return None  # its forms' token would be made now, in a cookie the page never gets
     environ = {key: value for key, value in request.environ.items()
                if isinstance(value, str)}
-    return Pusher(current_app._get_current_object(), environ,  # type: ignore[attr-defined]
+    return PagePush(current_app._get_current_object(), environ,  # type: ignore[attr-defined]
                   session._get_current_object(), page, shown)  # type: ignore[attr-defined]
 
 
-__all__ = ["EVENT", "PAGE_HEADER", "Maker", "Pusher", "Shared", "made_by", "pusher", "pulse_url"]
+__all__ = ["EVENT", "PAGE_HEADER", "Origin", "PagePush", "SharedTable", "made_by", "page_push",
+           "pulse_url"]

@@ -6,7 +6,7 @@ table's version when it opens, again as soon as the version changes, and
 every :data:`HEARTBEAT` seconds in between, so that the page knows it still
 hears. When the page opened it with its pulse (``static/app.js`` does), a
 change comes as the answer the page's poll would get, made in the stream
-(:mod:`companion.web.push`): the screen makes no request at all. Otherwise
+(:mod:`companion.live.push`): the screen makes no request at all. Otherwise
 app.js polls the page's pulse when the version it hears is not the one the
 page shows: one request per change, not one every two seconds. Either way a
 screen has a change within moments, not up to two seconds later. Without a
@@ -14,17 +14,18 @@ stream (an old browser, a proxy that holds the stream back, a server that
 holds as many streams as it may), the page polls every two seconds as it
 always did: the same pulse, the same answers.
 
-How a stream hears of a change (:class:`Doorbell`):
+How a stream hears of a change (:class:`Streams`):
 
 - a request of this process that raised tables' versions rings their bells
   once its answer is sent (so the screen that made the change has it first,
   and the moment it made is there for the other screens to share:
-  :mod:`companion.web.versions`); the screens of a table hear of it a moment
+  :mod:`companion.live.versions`); the screens of a table hear of it a moment
   apart (within :data:`SPREAD` seconds), so their polls come one after
   another, not in one burst;
 - a change made anywhere else (another worker or server, a script) is heard
-  within :data:`WATCH_EVERY` seconds: while streams are open, one thread reads
-  the versions of their tables that often.
+  through the app's change feed (:mod:`companion.live.feed`): today within
+  :data:`~companion.live.feed.WATCH_EVERY` seconds, while streams are open, one
+  thread reading the versions of their tables that often.
 
 Each open stream waits in a greenlet of gunicorn's gevent worker (or holds
 one of the gthread worker's threads, which keeps ``EVENT_STREAMS`` of them
@@ -51,18 +52,17 @@ from flask import Blueprint, Flask, Response, current_app
 from flask_limiter.util import get_remote_address
 from sqlalchemy.engine import Engine
 
+from ..config import REFUSAL_PAUSE
 from ..extensions import db
-from ..store.changes import take_committed
-from .limits import REFUSAL_PAUSE, wrong_codes
-from .polls import VersionLookup
-from .push import Maker, Pusher, Shared, made_by, pusher
-from .roles import find_table
+from .commits import take_committed
+from .feed import ChangeFeed, feed_for
+from .hooks import EXTENSION as HOOKS
+from .hooks import NO_HOOKS, Hooks, hooks
+from .push import Origin, PagePush, SharedTable, made_by, page_push
 
-EXTENSION = "companion.doorbell"
+EXTENSION = "companion.streams"
 HEARTBEAT = 15.0
 """Seconds between two messages of a stream when nothing changes."""
-WATCH_EVERY = 0.5
-"""Seconds between two reads of the open streams' tables' versions."""
 LIFETIME = 300.0
 """Seconds a stream lasts; the browser opens the next one at once."""
 RETRY_MS = 500
@@ -77,37 +77,37 @@ FULL = "event: full\ndata: \n\n"
 """The whole stream of a server that holds as many streams as it may: the page closes it and
 polls (a refusal by status, such as a 204, would be logged as an error by the browser)."""
 
-bp = Blueprint("doorbell", __name__)
-
 
 @dataclass
-class Bell:
-    """One table's bell: the latest version heard, and the streams that listen."""
+class TableStreams:
+    """One table's streams: the latest version heard, and how many streams listen."""
 
     version: int
-    rung: threading.Condition
+    news: threading.Condition
     listeners: int = 0
-    maker: Maker | None = None
+    maker: Origin | None = None
     """The page the latest version came from, when a tap of this process made it."""
-    shared: Shared = field(default_factory=Shared)
-    """The table as its streams' answers last loaded it (:class:`~companion.web.push.Shared`)."""
+    shared: SharedTable = field(default_factory=SharedTable)
+    """The table as its streams' answers last loaded it (:class:`~.push.SharedTable`)."""
 
 
 @dataclass
-class Doorbell:
-    """Every table's bell in this process, the streams open, and the thread that watches."""
+class Streams:
+    """Every table's streams in this process, and the thread that watches their versions."""
 
-    lookup: VersionLookup
+    feed: ChangeFeed
+    """How this process hears that a table changed."""
     limit: int
     per_address: int | None = None
     """Streams one address may hold open at once (None: as many as the process)."""
     stopping: Callable[[], bool] = lambda: False
     """True once the process is stopping: every stream ends (the server sets it)."""
-    _bells: dict[int, Bell] = field(default_factory=dict)
+    _tables: dict[int, TableStreams] = field(default_factory=dict)
     _lock: threading.Lock = field(default_factory=threading.Lock)
     _streams: int = 0
     _by_address: Counter[str] = field(default_factory=Counter)
-    _watcher: threading.Thread | None = None
+    _following: bool = False
+    """True while the feed tells this process's streams of changes made elsewhere."""
 
     # -- streams
 
@@ -123,7 +123,7 @@ class Doorbell:
                              and self._by_address[address] >= self.per_address)
 
     def listen(self, table_id: int, version: int, address: str | None = None,
-               ) -> Shared | None:
+               ) -> SharedTable | None:
         """Open a stream on a table's bell (for a client at ``address``); the table's lookup
         its streams share. None when no more may open (:meth:`full_for`: streams asked for
         at the same moment were all let through its first look)."""
@@ -133,17 +133,17 @@ class Doorbell:
             self._streams += 1
             if address is not None:
                 self._by_address[address] += 1
-            bell = self._bells.get(table_id)
+            bell = self._tables.get(table_id)
             if bell is None:
-                bell = self._bells[table_id] = Bell(version, threading.Condition(self._lock))
+                bell = TableStreams(version, threading.Condition(self._lock))
+                self._tables[table_id] = bell
             elif version > bell.version:  # a newer version than the others heard: tell them
                 bell.version, bell.maker = version, None
-                bell.rung.notify_all()
+                bell.news.notify_all()
             bell.listeners += 1
-            if self._watcher is None:
-                self._watcher = threading.Thread(target=self._watch, name="doorbell-watch",
-                                                 daemon=True)
-                self._watcher.start()
+            if not self._following:
+                self._following = True
+                self.feed.follow(self._followed, self.announce)
             return bell.shared
 
     def leave(self, table_id: int, address: str | None = None) -> None:
@@ -154,24 +154,24 @@ class Doorbell:
                 self._by_address[address] -= 1
                 if not self._by_address[address]:
                     del self._by_address[address]
-            bell = self._bells[table_id]
+            bell = self._tables[table_id]
             bell.listeners -= 1
             if not bell.listeners:
-                del self._bells[table_id]
+                del self._tables[table_id]
 
     def wait(self, table_id: int, heard: int, timeout: float) -> int:
         """The table's version once it is not ``heard`` (or ``timeout`` seconds passed, or
         the process is stopping)."""
         with self._lock:
-            bell = self._bells[table_id]
-            bell.rung.wait_for(lambda: bell.version != heard or self.stopping(), timeout)
+            bell = self._tables[table_id]
+            bell.news.wait_for(lambda: bell.version != heard or self.stopping(), timeout)
             return bell.version
 
-    def latest(self, table_id: int) -> tuple[int, Maker | None]:
+    def latest(self, table_id: int) -> tuple[int, Origin | None]:
         """The latest version heard of a table that a stream listens to, and the page it
         came from (when a tap of this process made it)."""
         with self._lock:
-            bell = self._bells[table_id]
+            bell = self._tables[table_id]
             return bell.version, bell.maker
 
     @property
@@ -181,48 +181,46 @@ class Doorbell:
 
     # -- changes
 
-    def ring(self, versions: Mapping[int, int], maker: Maker | None = None) -> None:
+    def announce(self, versions: Mapping[int, int], maker: Origin | None = None) -> None:
         """Tell the streams of these tables their new versions (made by ``maker``'s page)."""
         with self._lock:
             for table_id, version in versions.items():
-                bell = self._bells.get(table_id)
+                bell = self._tables.get(table_id)
                 if bell is not None and version > bell.version:
                     bell.version, bell.maker = version, maker
-                    bell.rung.notify_all()
+                    bell.news.notify_all()
 
-    def ring_changed(self, table_ids: set[int], maker: Maker | None = None) -> None:
+    def announce_changed(self, table_ids: set[int], maker: Origin | None = None) -> None:
         """Ring the bells of tables this process changed (their versions read now), a tap
         of ``maker``'s page having changed the one table."""
         with self._lock:
-            heard = [table_id for table_id in table_ids if table_id in self._bells]
+            heard = [table_id for table_id in table_ids if table_id in self._tables]
         if heard:
-            versions = self.lookup.of_tables(heard)
+            versions = self.feed.versions(heard)
             # Only the version the tap made is its page's (not a later one read here).
             mine = (maker is not None and len(table_ids) == 1
                     and maker.version is not None and maker.version in versions.values())
-            self.ring(versions, maker if mine else None)
+            self.announce(versions, maker if mine else None)
 
-    def _watch(self) -> None:
-        """While streams are open: read their tables' versions every ``WATCH_EVERY`` s."""
-        stop = threading.Event()
-        while True:
-            stop.wait(WATCH_EVERY)
-            with self._lock:
-                if self.stopping():
-                    for bell in self._bells.values():
-                        bell.rung.notify_all()
-                if not self._bells:
-                    self._watcher = None
-                    return
-                table_ids = list(self._bells)
-            self.ring(self.lookup.of_tables(table_ids))
+    def _followed(self) -> list[int] | None:
+        """For the feed: the tables whose streams are open (None when none is: the feed
+        rests until the next opens). Once the process is stopping, every stream is woken
+        to end."""
+        with self._lock:
+            if self.stopping():
+                for bell in self._tables.values():
+                    bell.news.notify_all()
+            if not self._tables:
+                self._following = False
+                return None
+            return list(self._tables)
 
     # -- a stream's messages
 
-    def stream(self, table_id: int, version: int, page: Pusher | None = None,
+    def stream(self, table_id: int, version: int, page: PagePush | None = None,
                address: str | None = None) -> Iterator[str]:
         """A stream's messages (``data: <version>``, or the ``page``'s pulse answer when it
-        can be made: :mod:`companion.web.push`), from its opening to its end, for a client
+        can be made: :mod:`companion.live.push`), from its opening to its end, for a client
         at ``address``. It listens from its first message (an answer never sent holds
         nothing open)."""
         shared = self.listen(table_id, version, address)
@@ -255,23 +253,21 @@ class Doorbell:
             self.leave(table_id, address)
 
 
-def doorbell() -> Doorbell:
-    """This app's doorbell."""
+def streams() -> Streams:
+    """This app's event streams."""
     return current_app.extensions[EXTENSION]
 
 
-@bp.get("/t/<code>/events")
-@wrong_codes
 def events(code: str) -> Response:
     """The table's event stream: its version now, and at once each time it changes (with
-    the page's pulse answer, when the page says its pulse: :mod:`companion.web.push`)."""
-    bell, address = doorbell(), get_remote_address()
+    the page's pulse answer, when the page says its pulse: :mod:`companion.live.push`)."""
+    bell, address = streams(), get_remote_address()
     # As many streams as may be (or as this address may hold): this page polls instead
     # (and asks again in a while). Said before anything is looked up: a refusal costs little.
     if bell.full_for(address):
         return _event_stream(_full(current_app.config.get("REFUSAL_PAUSE", REFUSAL_PAUSE)))
-    table = find_table(code)
-    table_id, version, page = table.id, table.version, pusher(table)
+    table = hooks().find_table(code)
+    table_id, version, page = table.id, table.version, page_push(table)
     db.session.remove()  # a stream holds no transaction (nor a connection) while it waits
     return _event_stream(bell.stream(table_id, version, page, address))
 
@@ -290,23 +286,30 @@ def _full(pause: float) -> Iterator[str]:
     yield FULL
 
 
-def ring_after_request(response: Response) -> Response:
+def announce_after_request(response: Response) -> Response:
     """Ring the bells of the tables whose changes the request committed, once its answer
     is sent (so the screen that made the change has it before the others ask)."""
     if db.session.registry.has():
         changed = take_committed(db.session)
         if changed:
-            bell, maker = doorbell(), made_by(response)
-            response.call_on_close(lambda: bell.ring_changed(changed, maker))
+            bell, maker = streams(), made_by(response)
+            response.call_on_close(lambda: bell.announce_changed(changed, maker))
     return response
 
 
-def install(app: Flask, engine: Engine) -> None:
-    """Give the app its doorbell and its stream's route."""
-    app.extensions[EXTENSION] = Doorbell(VersionLookup(engine), app.config["EVENT_STREAMS"],
-                                         app.config["STREAMS_PER_ADDRESS"])
+def install(app: Flask, engine: Engine, told: Hooks = NO_HOOKS) -> None:
+    """Give the app its event streams, their route and the change feed they hear from
+    (``CHANGE_FEED``), with what the pages tell the live layer (``told``)."""
+    app.extensions[HOOKS] = told
+    app.extensions[EXTENSION] = Streams(feed_for(app.config.get("CHANGE_FEED", "polling"),
+                                                 engine),
+                                        app.config["EVENT_STREAMS"],
+                                        app.config["STREAMS_PER_ADDRESS"])
+    # (The endpoint keeps the name it had when the streams were "the doorbell".)
+    bp = Blueprint("doorbell", __name__)
+    bp.add_url_rule("/t/<code>/events", "events", told.counted(events))
     app.register_blueprint(bp)
-    app.after_request(ring_after_request)
+    app.after_request(announce_after_request)
 
 
-__all__ = ["Bell", "Doorbell", "bp", "doorbell", "install"]
+__all__ = ["Streams", "TableStreams", "install", "streams"]

@@ -1,0 +1,77 @@
+"""Live updates: how every screen at a table comes to show a change made on one of them.
+
+This package is transport only, a layer below the pages (:mod:`companion.web`): it knows
+tables, their versions and requests, never what a page draws. It imports nothing from
+``companion.web``; the pages tell it what it needs through the hooks it owns
+(:mod:`companion.live.hooks`), registered when the app is made.
+
+Glossary (the same words as ``docs/architecture.md``):
+
+version
+    A table's counter (``tables.version``), raised by every change a screen shows
+    (:func:`companion.store.changes.bump`). A page says the version it shows; a page
+    showing the latest one needs nothing.
+unchanged poll
+    A screen's poll whose version is still the table's: answered ``204`` before the app
+    starts, with one indexed read (:mod:`.polls`).
+pulse
+    A live page's one polled element (``#pulse``), and its URL: it carries the page's
+    version and stamps, and its answer brings the regions that changed.
+stamp
+    A short mark of what a region was drawn from, carried in the pulse's URL: ``v`` the
+    table's version, ``s`` the scoreboard's, ``p`` the seats'. A region whose stamp did
+    not change is not drawn again.
+region
+    A part of a page drawn on its own and swapped in by its id (the round, the
+    scoreboard, the seats).
+moment
+    What a game's screen shows at one version (a game flow's view): made once per
+    version and shared by every screen (:mod:`.versions`).
+version memo
+    Values made from a table's facts at its latest version, kept per process and shared
+    by every screen that asks (:mod:`.versions`).
+commit record
+    What a request's commit raised: the tables, and the database tables it wrote
+    (:mod:`.commits`).
+change feed
+    How a server hears that a table changed: this process's own commits at once, other
+    processes' within half a second (:mod:`.feed`, :class:`~.feed.ChangeFeed`).
+event stream
+    A screen's open ``GET /t/<code>/events`` (server-sent events): it says the table's
+    version each time it changes (:mod:`.streams`; once called the doorbell, and a
+    table's listeners its bell).
+push
+    An event stream bringing its page the pulse's answer itself, instead of only the
+    news (:mod:`.push`). The page a change came from is its origin (once ``Maker``);
+    what a stream needs to answer for its page is a :class:`~.push.PagePush` (once
+    ``Pusher``); the table one answer loaded and its table's other streams start from is
+    a :class:`~.push.SharedTable` (once ``Shared``).
+gate
+    At most a few requests at work at once in a server process, changes first
+    (:mod:`.gate`).
+"""
+
+from __future__ import annotations
+
+from importlib import import_module
+from typing import Any
+
+PUBLIC = {
+    "at_version": "versions", "locked": "versions", "set_aside": "gate",
+    "request_state": "state", "state_if_any": "state", "RequestState": "state",
+    "ChangeFeed": "feed",
+    "Hooks": "hooks", "written": "commits",
+}
+"""The package's public names, by the module that makes them. They are imported when first
+asked for: the database plumbing below the store (:mod:`companion.transactions`) uses
+:mod:`.state`, which must not bring the rest of the package (and the store) with it."""
+
+
+def __getattr__(name: str) -> Any:
+    module = PUBLIC.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    return getattr(import_module(f"{__name__}.{module}"), name)
+
+
+__all__ = sorted(PUBLIC)

@@ -1,0 +1,61 @@
+"""What a request carries for the live layer, in one typed object: :func:`request_state`.
+
+One request notes a few things as it goes that later steps of the same request read:
+the table it read (an event stream's answer may start from another answer's), whether it
+is an event stream's own answer (no rate limit counts it), whether its action holds its
+table's lock, whether it has committed its change, and how many rounds its answer is
+drawn from (the heavy pages' limit). They live in one :class:`RequestState` in Flask's
+``g``, made on first use.
+
+This module imports nothing of the project: the database plumbing below the store
+(:mod:`companion.transactions`) reads it too.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from flask import g, has_request_context
+
+if TYPE_CHECKING:  # pragma: no cover
+    from ..store import Table
+
+STATE = "companion_request"
+"""The one ``g`` key: this request's :class:`RequestState`."""
+
+
+@dataclass
+class RequestState:
+    """What the request under way has noted (see the module)."""
+
+    read_table: Table | None = None
+    """The table a request that only reads has in hand (found by the pages'
+    ``find_table``, or given before it runs: an event stream's answer starts from the table
+    another answer to the same change found, :mod:`companion.live.push`)."""
+    pushed: bool = False
+    """The request is an event stream's own answer (:mod:`companion.live.push`)."""
+    locked: bool = False
+    """The action holds its table's lock (:func:`companion.live.versions.locked`)."""
+    committed: bool = False
+    """The request has committed its change: it only reads from now on
+    (:func:`companion.transactions.reads_only`)."""
+    drawn_from: int = 0
+    """How many rounds the answer is drawn from (the heavy pages' limit)."""
+
+
+def request_state() -> RequestState:
+    """The request's state, made on first use (inside a request or an app context)."""
+    state = g.get(STATE)
+    if state is None:
+        state = RequestState()
+        setattr(g, STATE, state)
+    return state
+
+
+def state_if_any() -> RequestState | None:
+    """The request's state when there is a request and it noted something; else None."""
+    return g.get(STATE) if has_request_context() else None
+
+
+__all__ = ["RequestState", "request_state", "state_if_any"]
