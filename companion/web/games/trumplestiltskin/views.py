@@ -18,7 +18,7 @@ from dataclasses import asdict
 from functools import wraps
 from typing import Any
 
-from flask import Response
+from flask import Response, request
 
 from ....rules import RuleError
 from ....rules import trumplestiltskin as rules
@@ -60,11 +60,34 @@ def refusing(view: Callable[..., None]) -> Callable[..., Response | None]:
 
 
 def _bidding_changed(view: HandView, seen: str) -> str:
-    """Why a bidding tap made before a bid or pass this screen had not seen is refused."""
+    """Why a bidding tap made before a bid or pass this screen had not seen is refused: out
+    of turn, when it is (what the player must hear first), else the bidding moved on."""
+    out_of_turn = _out_of_turn(view)
+    if out_of_turn is not None:
+        return out_of_turn
     last = view.last_speech
     behind = seen.isdigit() and int(seen) < view.speech_count
     moved = f" ({last})" if last is not None and behind else ""
     return f"The bidding changed a moment ago{moved}. Look again and tap once more"
+
+
+def _out_of_turn(view: HandView) -> str | None:
+    """The rules' refusal of this bid or pass from a seat whose turn it is not (None: it is
+    theirs, the tap is no seat's, or its bid does not read)."""
+    position = (request.view_args or {}).get("position")
+    seat = view.table.seat_at(position) if isinstance(position, int) else None
+    if seat is None or seat.name == view.auction.to_speak:
+        return None
+    if request.form.get("adjust"):
+        return f"It is {view.auction.to_speak}'s turn to bid, not {seat.name}'s"
+    try:
+        bid = None if request.path.endswith("/pass") else forms.read_bid(request.form)
+        view.auction.check(rules.Speech(seat.name, bid))
+    except FormError:
+        return None
+    except RuleError as error:
+        return str(error)
+    return None
 
 
 def _speak(act: Act, view: HandView, speech: rules.Speech) -> None:
