@@ -25,7 +25,7 @@ def test_the_javascript_unit_tests_pass():
         if os.environ.get("CI"):
             pytest.fail("node is not installed: the JavaScript unit tests (tests/js) cannot run")
         pytest.skip("node is not installed: the JavaScript unit tests (tests/js) did not run")
-    files = sorted(str(path) for path in TESTS.glob("*.test.js"))
+    files = sorted(str(path) for path in [*TESTS.glob("*.test.js"), *TESTS.glob("*.test.mjs")])
     assert files, "no JavaScript tests in tests/js"
     done = subprocess.run([node, "--test", *files], cwd=ROOT, capture_output=True, text=True,
                           timeout=120)

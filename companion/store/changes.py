@@ -18,6 +18,7 @@ from sqlalchemy.orm import Session, SessionTransaction
 from sqlalchemy.orm.attributes import set_committed_value
 
 from ..extensions import db
+from . import players as people
 from .codes import key_hash, new_code, new_key, recovery_hash
 from .models import (
     APPROVED,
@@ -254,6 +255,7 @@ def remove_seat(table: Table, seat: Seat) -> None:
 
 def rename_seat(table: Table, seat: Seat, name: str | None) -> None:
     """Give a seat its player's name (``None``: leave it for the phone to fill in)."""
+    people.renamed(seat, name)
     seat.name = name
     bump(table)
 
@@ -391,12 +393,16 @@ def take_over(table: Table) -> tuple[str, str]:
 
 
 def start_game(table: Table, record: Mapping[str, Any] | None = None, *,
-               options: Mapping[str, Any] | None = None) -> Game:
+               options: Mapping[str, Any] | None = None,
+               player_ids: Mapping[str, int] | None = None) -> Game:
     """Start the table's next game: from its seats (with ``options``), or from a ``record``.
 
-    The seats must all be named and the record already checked by the rules.
+    The seats must all be named and the record already checked by the rules. The game
+    keeps its players' ids (``companion.store.players``): the seats' players, or
+    ``player_ids`` given with a record.
     """
     if record is None:
+        player_ids = people.seated_ids(table)
         players = [seat.name or "" for seat in table.seats]
         dealer = table.seat_at(table.first_dealer or 1)
         record = {"game": table.game, "players": players,
@@ -408,6 +414,7 @@ def start_game(table: Table, record: Mapping[str, Any] | None = None, *,
         first_dealer=record.get("first_dealer") or record["players"][0],
         options=dict(record.get("options") or {}), rounds=list(record.get("rounds") or []),
         flags={k: v for k, v in record.items() if k not in RECORD_FIELDS},
+        player_ids=dict(player_ids) if player_ids else None,
     )
     db.session.add(game)
     db.session.flush()

@@ -33,6 +33,7 @@ from sqlalchemy.orm import Mapped, mapped_column, relationship
 from ..extensions import db
 from .changes import bump
 from .models import NAME_LENGTH, Game, Table
+from .players import evening_ids
 
 
 def _now() -> datetime:
@@ -198,12 +199,17 @@ def locked_evening(evening: Evening) -> Evening:
 
 def evening_record(evening: Evening) -> dict[str, Any]:
     """The evening's record (``docs/records.md``): its export, and what the rules read."""
-    return {
+    games = evening.games
+    record = {
         "evening": evening.name,
         "unit": evening.money_unit,
-        "games": [game.record() for game in evening.games],
+        "games": [game.record() for game in games],
         "paid": [payment.as_fact() for payment in evening.payments],
     }
+    ids = evening_ids(games)
+    if ids:
+        record["player_ids"] = ids
+    return record
 
 
 # --------------------------------------------------------------------------- writes

@@ -126,6 +126,12 @@ class Seat(db.Model):
     position: Mapped[int]
     name: Mapped[str | None] = mapped_column(String(NAME_LENGTH))
     key_hash: Mapped[str | None] = mapped_column(String(64))
+    player_id: Mapped[int | None] = mapped_column(default=None)
+    """The id of the table's player who sits here (``companion.store.players``): the same
+    at every evening, whatever the seat's name becomes. No foreign key: adding one to
+    ``seats`` on SQLite remakes the table, and that drops its seat requests (a player goes
+    only with their table, and :func:`~companion.store.players.seat_player` makes a new one
+    for an id it cannot find)."""
 
     table: Mapped[Table] = relationship(back_populates="seats")
 
@@ -180,6 +186,9 @@ class Game(db.Model):
     rounds: Mapped[list[Any]] = mapped_column(JSON, default=list)
     flags: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)
     """Record-level flags such as Tromplemond's ``void`` and ``banned``."""
+    player_ids: Mapped[dict[str, int] | None] = mapped_column(JSON, default=None)
+    """Each player's id at the table (``companion.store.players``), by their name in this
+    game; None for a game from before players were kept (its names are its ids)."""
     status: Mapped[str] = mapped_column(String(10), default=PLAYING)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=_now)
 

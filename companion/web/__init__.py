@@ -19,6 +19,7 @@ from .limits import wrong_codes
 from .pulse import bp as pulse_bp
 from .pulse import is_pulse
 from .pwa import bp as pwa_bp
+from .records import bp as records_bp
 from .roles import find_table
 from .rounds import bp as rounds_bp
 from .scores import bp as games_bp
@@ -27,7 +28,7 @@ from .tables import bp as tables_bp
 from .vote import bp as vote_bp
 
 BLUEPRINTS = (home_bp, tables_bp, seats_bp, games_bp, rounds_bp, vote_bp, pulse_bp, ledger_bp,
-              api_bp, pwa_bp)
+              api_bp, pwa_bp, records_bp)
 
 
 def register(app: Flask) -> None:

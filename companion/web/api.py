@@ -23,7 +23,7 @@ from ..live import set_aside
 from ..rules import RuleError, game_module, replay
 from ..rules import evening as ledger_of
 from ..rules.common import whole_number
-from ..store import ENDED, NAME_LENGTH, RECORD_FIELDS, changes, evenings
+from ..store import ENDED, NAME_LENGTH, RECORD_FIELDS, Game, Table, changes, evenings, players
 from .flow import flow_for
 from .forms import MAX_SEATS, FormError, clean_name
 from .limits import api_calls
@@ -61,7 +61,12 @@ def _made(table, recovery: str, **urls: str):
 
 
 def read_json_body(what: str) -> dict[str, Any]:
-    """The request's body as a JSON object, read strictly (400 with a message otherwise).
+    """The request's body as a JSON object, read strictly (:func:`read_json`)."""
+    return read_json(request.get_data(), what)
+
+
+def read_json(body: bytes, what: str) -> dict[str, Any]:
+    """``body`` as a JSON object, read strictly (400 with a message otherwise).
 
     Refused: anything but an object; NaN, Infinity and numbers too large for a
     float (1e400), which no JSON reader elsewhere takes back; text that is not
@@ -69,7 +74,7 @@ def read_json_body(what: str) -> dict[str, Any]:
     would exhaust the reader.
     """
     try:
-        data = json.loads(request.get_data(), parse_constant=_no_constant,
+        data = json.loads(body, parse_constant=_no_constant,
                           parse_float=_finite_float)
         _check_text(data)
     except RecursionError:
@@ -150,7 +155,16 @@ def _check_rounds(games: object, what: str) -> None:
 @api_calls
 def import_game():
     """Make a table playing the posted game record; answer its URLs and recovery code."""
-    record = read_json_body("a game record")
+    table, _key, recovery, game = make_game(read_json_body("a game record"))
+    db.session.commit()
+    return _made(table, recovery,
+                 game_url=public_url("games.game", code=table.code, number=game.number))
+
+
+def make_game(record: dict[str, Any]) -> tuple[Table, str, str, Game]:
+    """A new table playing a game ``record`` (the API's and the import page's): the table,
+    its scorekeeper key and recovery code, the game. 400 (or 413) with a message a player
+    can act on when the record is refused; the commit is the caller's."""
     _check_rounds([record], "This game")
     try:
         replay(record)
@@ -167,15 +181,14 @@ def import_game():
     except FormError as error:
         abort(400, f"{error}.")
     flow = flow_for(record["game"])
-    table, _key, recovery = changes.create_table(
+    table, key, recovery = changes.create_table(
         name=f"{flow.title} (imported)", game=record["game"], names=names,
         allow_phone_names=False, unit=flow.default_unit,
         first_dealer=names.index(record.get("first_dealer", names[0])) + 1,
         recovery=set_aside(changes.new_recovery))
-    game = changes.start_game(table, record)
-    db.session.commit()
-    return _made(table, recovery,
-                 game_url=public_url("games.game", code=table.code, number=game.number))
+    game = changes.start_game(table, record,
+                              player_ids=players.imported_ids(table, names, None))
+    return table, key, recovery, game
 
 
 def _within_the_store(paid: Any) -> None:
@@ -194,7 +207,16 @@ def import_evening():
     over; so is every game but the last, which is still being played when
     the rules say it runs on.
     """
-    record = read_json_body("an evening record")
+    table, _key, recovery, evening = make_evening(read_json_body("an evening record"))
+    db.session.commit()
+    return _made(table, recovery,
+                 evening_url=public_url("ledger.evening", code=table.code,
+                                        number=evening.number))
+
+
+def make_evening(record: dict[str, Any]) -> tuple[Table, str, str, evenings.Evening]:
+    """A new table with an evening ``record``'s games and payments, as :func:`make_game`
+    makes one for a game: the table, its key, its recovery code, the evening."""
     _check_rounds(record.get("games"), "This evening")
     try:
         result = ledger_of(record)
@@ -214,19 +236,18 @@ def import_evening():
         abort(400, f"{error}.")
     last = games[-1]
     title = f"{name or 'An evening'} (imported)"
-    table, _key, recovery = changes.create_table(
+    table, key, recovery = changes.create_table(
         name=title if len(title) <= NAME_LENGTH else name, game=last["game"], names=names,
         allow_phone_names=False, unit=record["unit"],
         first_dealer=names.index(last.get("first_dealer") or last["players"][0]) + 1,
         recovery=set_aside(changes.new_recovery))
+    ids = players.imported_ids(table, names, record.get("player_ids"))
     for game, shown in zip(games, result["games"], strict=True):
-        played = changes.start_game(table, game)
+        played = changes.start_game(table, game,
+                                    player_ids={name: ids[name] for name in game["players"]})
         if shown["finished"] or game is not last:
             changes.end_game(table, played, ENDED)
     evening = evenings.open_evening(table)
     evening.name = name
     evenings.add_payments(evening, record.get("paid"))
-    db.session.commit()
-    return _made(table, recovery,
-                 evening_url=public_url("ledger.evening", code=table.code,
-                                        number=evening.number))
+    return table, key, recovery, evening

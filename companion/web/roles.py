@@ -1,7 +1,8 @@
 """Who may do what: the scorekeeper key and a phone's seat key, held in the signed cookie.
 
 The session holds, per table code, the scorekeeper's key and recovery code
-(``session["keeper"]``) and the phone's key (``session["phone"]``). The
+(``session["keeper"]``), the phone's key (``session["phone"]``) and the player it
+last sat as (``session["player"]``, offered again at the next evening). The
 database keeps only hashes; a key in the cookie proves the role only while
 its hash is still the one on record.
 """
@@ -27,12 +28,13 @@ from ..store import (
     key_hash,
     new_key,
     normalise_code,
+    players,
     queries,
     same_key,
 )
 from ..transactions import reads_only
 
-KEEPER, PHONE = "keeper", "phone"
+KEEPER, PHONE, PLAYER = "keeper", "phone", "player"
 REMEMBERED = 10
 """How many tables a cookie remembers per role (a cookie holds about 4 KB)."""
 
@@ -155,16 +157,50 @@ class Phone:
         return self.known and self.seat is None and not self.waiting and not self.denied
 
 
+def remembered_player(table: Table) -> int | None:
+    """The id of the player this device last sat as at the table (``store.players``)."""
+    player_id = (session.get(PLAYER) or {}).get(table.code)
+    return player_id if isinstance(player_id, int) else None
+
+
 def phone(table: Table) -> Phone:
-    """Where this phone stands at ``table``: its seat, its request, or nothing."""
+    """Where this phone stands at ``table``: its seat, its request, or nothing. A seat's
+    player is remembered in the cookie, apart from the key: the next evening, after the
+    phone left its seat, it is offered that player again."""
     key = phone_key(table)
     if key is None:
         return Phone()
     hashed = key_hash(key)
     seat = next((s for s in table.seats if s.key_hash == hashed), None)
     if seat is not None:
+        if seat.player_id is not None and remembered_player(table) != seat.player_id:
+            _remember(PLAYER, table.code, seat.player_id)
         return Phone(seat=seat, known=True)
     return Phone(request=db.session.scalar(queries.request_of(table.id, hashed)), known=True)
+
+
+@dataclass(frozen=True)
+class Welcome:
+    """A free seat offered to this device as the player it sat as before, in one tap."""
+
+    seat: Seat
+    player: players.Player
+
+    @property
+    def name(self) -> str:
+        """The name the device sits under: the seat's, else the player's."""
+        return self.seat.name or self.player.name
+
+
+def welcome_back(table: Table) -> Welcome | None:
+    """The seat this device is offered as the player it last sat as at this table (its own
+    seat, free again, or a blank one when it has none), if it holds no seat now."""
+    player_id = remembered_player(table)
+    if player_id is None:
+        return None
+    player = players.player_of_table(table, player_id)
+    seat = players.seat_for(table, player) if player is not None else None
+    return Welcome(seat, player) if seat is not None and player is not None else None
 
 
 def require_seat(table: Table) -> Seat:

@@ -7,7 +7,7 @@ from typing import Any
 from flask import Blueprint, abort, redirect, render_template, request, url_for
 
 from ..extensions import db
-from ..store import Seat, Table, changes, key_hash, queries
+from ..store import Seat, Table, changes, key_hash, players, queries
 from .forms import FormError, clean_name, seat_called, whole_number
 from .limits import wrong_codes
 from .live import live_table
@@ -29,6 +29,7 @@ from .roles import (
     phone_key_or_new,
     remember_phone,
     require_seat_at,
+    welcome_back,
 )
 from .taps import after_repeat
 
@@ -156,6 +157,27 @@ def _ask(table: Table, seat: Seat, key: str, name: str | None = None):
     return _seat_page(table)
 
 
+@bp.post("/j/<code>/again")
+@wrong_codes
+def again(code: str):
+    """Sit again as the player this device sat as (the next evening or game), in one tap
+    and without asking: the signed cookie shows it held that player's seat here."""
+    table = find_table(code)
+    if phone(table).seat is not None:
+        return _seat_page(table)
+    welcome = welcome_back(table)
+    if welcome is None:
+        return _refuse(table, 409, "That seat is no longer free: pick one below.")
+    key = phone_key_or_new(table)
+    if not players.sit_again(table, welcome.seat, welcome.player, key_hash(key)):
+        db.session.rollback()
+        return _refuse(table, 409, "Someone took that seat a moment ago. Pick another.")
+    changes.bump(table)
+    db.session.commit()
+    remember_phone(table, key)
+    return _seat_page(table)
+
+
 @bp.post("/j/<code>/ask")
 @wrong_codes
 def ask(code: str):
@@ -199,7 +221,7 @@ def leave(code: str, position: int):
     return redirect(url_for("seats.join", code=table.code), code=303)
 
 
-@after_repeat("seats.claim", "seats.ask")
+@after_repeat("seats.claim", "seats.ask", "seats.again")
 def _key_again(code: str) -> None:
     """A claim (or a request) answered as a repeat: the first answer, with the cookie that
     holds the phone's key, was lost. The key is made from the session, so it is the same:
@@ -248,7 +270,8 @@ def seat_live(code: str):
 def join_context(table: Table, *, pulse: bool = False, **extra: object) -> dict[str, Any]:
     """What the join page shows (the free seats, this phone's standing there), its pulse."""
     me = phone(table)
-    return ({"table": table, "flow": table_flow(table), "me": me, **extra}
+    again = welcome_back(table) if me.seat is None and not me.waiting else None
+    return ({"table": table, "flow": table_flow(table), "me": me, "again": again, **extra}
             | pulse_context(table, url_for("pulse.join", code=table.code), stamps(table, None, me),
                             pulse))
 

@@ -82,9 +82,10 @@ def test_the_record_is_the_design_format_and_the_rules_read_it(ctx):
     evenings.rename_evening(evening, "Friday")
     db.session.commit()
     record = evenings.evening_record(evening)
+    ids = {seat.name: str(seat.player_id) for seat in table.seats}
     assert record == {"evening": "Friday", "unit": "GBP",
-                      "games": [one.record(), two.record()], "paid": []}
-    assert list(record) == ["evening", "unit", "games", "paid"]
+                      "games": [one.record(), two.record()], "paid": [], "player_ids": ids}
+    assert list(record) == ["evening", "unit", "games", "paid", "player_ids"]
     result = ledger(record)
     assert result["players"] == ["Ana", "Ben", "Cleo", "Dev"] and not result["settled"]
 

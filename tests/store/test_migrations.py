@@ -245,11 +245,54 @@ def test_the_evenings_migration_puts_each_tables_games_in_a_first_open_evening(b
     assert (first.number, first.first_game, first.last_game, first.closed) == (1, 1, None, False)
     assert [g.id for g in first.games] == [1, 2] and [g.id for g in second.games] == [3]
     assert first.opened_at.replace(tzinfo=UTC) == T0 + timedelta(hours=1)
+    # (The players migration after it gives each name of the table a player.)
     assert evenings.evening_record(first) == {
-        "evening": None, "unit": "GBP", "games": [g.record() for g in first.games], "paid": []}
+        "evening": None, "unit": "GBP", "games": [g.record() for g in first.games], "paid": [],
+        "player_ids": {"Rob": "1", "Sam": "2", "Nick": "3", "Emily": "4"}}
     db.session.rollback()  # the session's reads must not hold locks the downgrade waits for
 
     flask_migrate.downgrade(revision="d4e5f6a7b8c9")
     assert not {"evenings", "payments"} & set(inspect(db.engine).get_table_names())
     flask_migrate.upgrade()
     assert len(db.session.scalar(evenings.open_evening_of(1)).games) == 2
+
+
+OLD_SEATS = _old("seats", ("id", sa.Integer()), ("table_id", sa.Integer()),
+                 ("position", sa.Integer()), ("name", sa.String()), ("key_hash", sa.String()))
+OLD_REQUESTS = _old("seat_requests", ("id", sa.Integer()), ("table_id", sa.Integer()),
+                    ("seat_id", sa.Integer()), ("key_hash", sa.String()),
+                    ("status", sa.String()), ("created_at", sa.DateTime(timezone=True)))
+
+
+def test_the_players_migration_gives_each_name_a_player_and_keeps_the_seat_requests(bare_app):
+    from companion.store import Seat, SeatRequest, players
+
+    flask_migrate.upgrade(revision="5265843de2f6")
+    with db.engine.begin() as conn:
+        conn.execute(sa.insert(OLD_TABLES).values(
+            id=1, code="BCDFGHJK", name="Friday", game="tromplemond", allow_phone_names=False,
+            first_dealer=1, dealer_drawn=False, version=1, scorekeeper_key_hash="k" * 64,
+            recovery_code_hash="r" * 64, created_at=T0, unit="GBP"))
+        conn.execute(sa.insert(OLD_SEATS), [
+            {"id": i, "table_id": 1, "position": i, "name": name, "key_hash": None}
+            for i, name in enumerate(["Rob", "Sam", "Nick", "Dev", None], 1)])
+        conn.execute(sa.insert(OLD_REQUESTS).values(
+            id=1, table_id=1, seat_id=2, key_hash="p" * 64, status="pending", created_at=T0))
+        conn.execute(sa.insert(OLD_GAMES).values(
+            id=1, table_id=1, number=1, game="tromplemond", players=PLAYERS,
+            first_dealer="Rob", options={}, rounds=[], flags={}, status="ended",
+            created_at=T0))
+    flask_migrate.upgrade()
+
+    named = {p.name: p.id for p in db.session.scalars(players.players_of(1))}
+    assert list(named) == ["Rob", "Sam", "Nick", "Emily", "Dev"]  # the games' first
+    seats = db.session.scalars(select(Seat).order_by(Seat.position)).all()
+    assert [s.player_id for s in seats] == [named["Rob"], named["Sam"], named["Nick"],
+                                            named["Dev"], None]
+    assert db.session.get(Game, 1).player_ids == {n: named[n] for n in PLAYERS}
+    assert db.session.get(SeatRequest, 1).status == "pending"  # seats were not remade
+    db.session.rollback()
+
+    flask_migrate.downgrade(revision="5265843de2f6")
+    assert "players" not in inspect(db.engine).get_table_names()
+    assert db.session.scalar(select(func.count()).select_from(OLD_REQUESTS)) == 1

@@ -1,0 +1,340 @@
+"""What the record book and the night's recap show: the rules' figures, written for players.
+
+:func:`table_book` reads every evening of a table (the open one too, once it has a game),
+hands their records to :func:`companion.rules.records.record_book`, and writes each figure
+with the places it came from as links (an evening's ledger, a game's page, a round of it).
+:func:`night` is the recap of one evening: its games and winners, each player's money, who
+pays whom, and one or two of the night's records, as lines of text that the page, the
+picture (:mod:`.picture`) and the shared text all write out alike.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any
+
+from flask import url_for
+
+from ...extensions import db
+from ...rules import RuleError
+from ...rules import evening as ledger_of
+from ...rules.evening import read_evening
+from ...rules.records import Figure, GameFigures, Place, RecordBook, record_book
+from ...store import Table, evenings
+from ...store.evenings import Evening
+from ..filters import number
+from ..flow import flow_for
+from ..forms import MINUS, money_text
+
+
+@dataclass(frozen=True)
+class Link:
+    """A place a figure came from: what it is, and its page."""
+
+    label: str
+    url: str
+
+
+@dataclass(frozen=True)
+class Shown:
+    """One figure as the page shows it: its name, its value, and where it came from."""
+
+    label: str
+    value: str
+    sources: tuple[Link, ...]
+    testid: str
+
+
+@dataclass(frozen=True)
+class GameShown:
+    """A player's figures at one game."""
+
+    game: str
+    title: str
+    figures: tuple[Shown, ...]
+
+
+@dataclass(frozen=True)
+class PlayerShown:
+    """A player of the table as the book shows them."""
+
+    id: str
+    name: str
+    """Their name, with a mark when another player of the table has it too."""
+    names: tuple[str, ...]
+    money: tuple[Shown, ...]
+    games: tuple[GameShown, ...]
+
+
+@dataclass(frozen=True)
+class RecordShown:
+    """One of the table's records."""
+
+    label: str
+    value: str
+    holders: str
+    where: Link
+    testid: str
+
+
+@dataclass(frozen=True)
+class Book:
+    """The table's record book as the page shows it."""
+
+    evenings: int
+    players: tuple[PlayerShown, ...]
+    records: tuple[RecordShown, ...]
+    problem: str | None = None
+    """Why the rules refused an evening (the book is then empty)."""
+
+
+def table_evenings(table: Table) -> list[Evening]:
+    """Every evening of the table, first first: the saved ones and the open one with games."""
+    shown = list(db.session.scalars(evenings.evenings_of(table.id)))
+    current = evenings.current_evening(table)
+    if current.id is None and current.games:
+        shown.append(current)
+    return shown
+
+
+class Places:
+    """Turns a rules :class:`Place` into a link to its evening, game or round."""
+
+    def __init__(self, table: Table, shown: Sequence[Evening]) -> None:
+        self.table = table
+        self.by_number = {e.number: e for e in shown}
+        self.titles: dict[int, str] = {}
+
+    def game_number(self, place: Place) -> int:
+        """The table's number of the place's game (an evening's games are consecutive)."""
+        return self.by_number[place.evening].first_game + place.game - 1
+
+    def link(self, place: Place, game: str | None = None) -> Link:
+        label = f"Evening {place.evening} · game {place.game}"
+        if game is not None:
+            label += f" ({flow_for(game).title})"
+        url = url_for("games.game", code=self.table.code, number=self.game_number(place))
+        if place.round is not None:
+            label += f" · {'hand' if game in ('trefeltromp', 'tremp') else 'round'} {place.round}"
+            url += f"#round-{place.round}"
+        return Link(label, url)
+
+
+def _average(value: Fraction | int | float) -> str:
+    exact = Fraction(value)
+    if exact.denominator == 1:
+        return number(int(exact))
+    shown = f"{abs(float(exact)):.1f}"
+    return f"{MINUS}{shown}" if exact < 0 else shown
+
+
+def _money(amount: object, unit: str, sign: bool = True) -> str:
+    text = money_text(amount, unit, sign)
+    return f"{text} chips" if unit == "chips" and sign else text
+
+
+def _figure(label: str, figure: Figure | None, value: str, places: Places, game: str,
+            testid: str) -> Shown | None:
+    if figure is None:
+        return None
+    links = tuple(places.link(source.place, game) for source in figure.sources)
+    return Shown(label, value, links, testid)
+
+
+def _game_figures(figures: GameFigures, places: Places) -> GameShown:
+    game = figures.game
+    shown: list[Shown | None] = [
+        _figure("Played", figures.played, str(figures.played.value), places, game, "played"),
+        _figure("Won", figures.won, str(figures.won.value), places, game, "won"),
+    ]
+    if figures.runner_up is not None:
+        shown.append(_figure("Runner-up", figures.runner_up, str(figures.runner_up.value),
+                             places, game, "runner-up"))
+    if figures.average_round is not None:
+        shown.append(_figure("Average round", figures.average_round,
+                             _average(figures.average_round.value), places, game, "average"))
+    if figures.best_round is not None:
+        shown.append(_figure("Best round", figures.best_round,
+                             number(figures.best_round.value), places, game, "best"))
+    for unit, money in figures.money.items():
+        shown.append(_figure("Money", money, _money(money.value, unit), places, game,
+                             f"money-{unit}"))
+    for unit, pot in figures.largest_pot.items():
+        best = max(pot.sources, key=lambda s: s.part)
+        shown.append(Shown("Largest pot won", money_text(pot.value, unit),
+                           (places.link(best.place, game),), f"pot-{unit}"))
+    return GameShown(game, flow_for(game).title, tuple(s for s in shown if s is not None))
+
+
+def marked_names(book: RecordBook) -> dict[str, str]:
+    """Each player's name to show, by id: two players with one name get a visible mark
+    (``Sam #1``, ``Sam #2``, in the order first seen)."""
+    counts = Counter(player.name for player in book.players)
+    seen: Counter[str] = Counter()
+    names: dict[str, str] = {}
+    for player in book.players:
+        if counts[player.name] > 1:
+            seen[player.name] += 1
+            names[player.id] = f"{player.name} #{seen[player.name]}"
+        else:
+            names[player.id] = player.name
+    return names
+
+
+def _records(book: RecordBook, places: Places, names: Mapping[str, str]) -> list[RecordShown]:
+    records = book.records
+    shown: list[RecordShown] = []
+
+    def holders(ids: Sequence[str], nobody: str = "") -> str:
+        return ", ".join(names.get(i, i) for i in ids) or nobody
+
+    if (r := records.highest_tromplemond_round) is not None:
+        shown.append(RecordShown("Highest Tromplemond round", f"{number(r.value)} points",
+                                 holders(r.players), places.link(r.place, "tromplemond"),
+                                 "highest-tromplemond-round"))
+    for unit, r in records.biggest_tromp_payout.items():
+        shown.append(RecordShown("Biggest TROMP! payout", money_text(r.value, unit),
+                                 holders(r.players), places.link(r.place, "tromplemond"),
+                                 f"biggest-tromp-payout-{unit}"))
+    if (r := records.most_gnome_points) is not None:
+        shown.append(RecordShown("Most Gnome points in a game", f"{number(r.value)} points",
+                                 "the Gnome", places.link(r.place, "trumplestiltskin"),
+                                 "most-gnome-points"))
+    if (r := records.longest_tremp_game) is not None:
+        shown.append(RecordShown("Longest Tremp game", f"{r.value} hands",
+                                 holders(r.players), places.link(r.place, "tremp"),
+                                 "longest-tremp-game"))
+    if (r := records.biggest_clumond_pot) is not None:
+        shown.append(RecordShown("Biggest Clumond pot", money_text(r.value, "chips"),
+                                 holders(r.players, "nobody took a payout"),
+                                 places.link(r.place, "clumond"), "biggest-clumond-pot"))
+    return shown
+
+
+def table_book(table: Table) -> Book:
+    """The table's record book, every figure from ``record_book`` of its evenings."""
+    shown = table_evenings(table)
+    places = Places(table, shown)
+    try:
+        book = record_book([evenings.evening_record(e) for e in shown],
+                           [e.number for e in shown])
+    except RuleError as error:
+        return Book(len(shown), (), (), str(error))
+    names = marked_names(book)
+    players = tuple(
+        PlayerShown(
+            id=player.id, name=names[player.id], names=player.names,
+            money=tuple(Shown("Money, all games", _money(f.value, unit), (), f"total-{unit}")
+                        for unit, f in player.money.items()),
+            games=tuple(_game_figures(figures, places) for figures in player.games.values()))
+        for player in book.players)
+    return Book(len(shown), players, tuple(_records(book, places, names)))
+
+
+# --------------------------------------------------------------------------- the night's recap
+
+
+@dataclass(frozen=True)
+class Recap:
+    """One evening's result, as lines: the page, the picture and the shared text say it alike."""
+
+    title: str
+    subtitle: str
+    games: tuple[str, ...]
+    money: tuple[tuple[str, str, int], ...]
+    """Each player's name, money for the night as text, and the amount (best first)."""
+    transfers: tuple[str, ...]
+    records: tuple[str, ...]
+    unit: str
+    winner: str | None
+    """Who won the most money tonight (None: nobody is up)."""
+    problem: str | None = None
+
+    def text(self, url: str = "") -> str:
+        """The recap as plain text, to share or copy."""
+        lines = [self.title, self.subtitle, ""]
+        lines += ["Games:", *(f"  {g}" for g in self.games), ""]
+        if self.money:
+            lines += ["Money tonight:", *(f"  {n} {m}" for n, m, _a in self.money), ""]
+        lines += ["Who pays whom:", *(f"  {t}" for t in self.transfers or ("Everyone is square.",))]
+        if self.records:
+            lines += ["", "Tonight's records:", *(f"  {r}" for r in self.records)]
+        if url:
+            lines += ["", url]
+        return "\n".join(lines) + "\n"
+
+
+def _winners(result: Mapping[str, Any], record: Mapping[str, Any]) -> str:
+    if record.get("void"):
+        return "void: all money back"
+    if not result.get("finished"):
+        return "not finished"
+    winners = result.get("winners") or []
+    return f"won by {' & '.join(winners)}" if winners else "no winner"
+
+
+def _night_records(book: RecordBook, names: Mapping[str, str]) -> list[str]:
+    """One or two of the night's records: the table's records as they stand for this night
+    alone, else the biggest pot won."""
+    lines: list[str] = []
+    r = book.records
+    if r.highest_tromplemond_round is not None:
+        h = r.highest_tromplemond_round
+        lines.append(f"Best Tromplemond round: {number(h.value)} points, "
+                     f"{', '.join(names[p] for p in h.players)} (round {h.place.round})")
+    for unit, payout in r.biggest_tromp_payout.items():
+        lines.append(f"Biggest TROMP! payout: {money_text(payout.value, unit)}, "
+                     f"{', '.join(names[p] for p in payout.players)}")
+    if r.most_gnome_points is not None:
+        lines.append(f"The Gnome scored {number(r.most_gnome_points.value)} points in a game")
+    if r.longest_tremp_game is not None:
+        lines.append(f"Longest Tremp game: {r.longest_tremp_game.value} hands")
+    if r.biggest_clumond_pot is not None:
+        lines.append(f"Biggest Clumond pot: {money_text(r.biggest_clumond_pot.value, 'chips')}")
+    if not lines:
+        pots = [(pot.value, unit, names[player.id])
+                for player in book.players for figures in player.games.values()
+                for unit, pot in figures.largest_pot.items()]
+        if pots:
+            value, unit, who = max(pots, key=lambda p: p[0])
+            lines.append(f"Biggest pot won: {money_text(value, unit)}, {who}")
+    return lines[:2]
+
+
+def night(table: Table, evening: Evening) -> Recap:
+    """The recap of ``evening``: what the rules make of its record."""
+    record = evenings.evening_record(evening)
+    unit = evening.money_unit
+    title = f"{evening.name or table.name}"
+    subtitle = f"{table.name} · evening {evening.number}" if evening.name else \
+        f"Evening {evening.number}"
+    if evening.id is not None:
+        subtitle += f" · {evening.opened_at.strftime('%a %d %b %Y')}"
+    try:
+        result = ledger_of(record)
+        reading = read_evening(record)
+        book = record_book([record], [evening.number])
+    except RuleError as error:
+        return Recap(title, subtitle, (), (), (), (), unit, None, str(error))
+    games = tuple(
+        f"{i}. {flow_for(game.name).title}: {_winners(game.result, raw)}"
+        for i, (game, raw) in enumerate(zip(reading.games, record["games"], strict=True), 1))
+    net = result["net"]
+    ordered = sorted(net.items(), key=lambda item: -item[1])
+    money = tuple((name, _money(amount, unit), amount) for name, amount in ordered)
+    transfers = tuple(f"{payer} pays {payee} {money_text(amount, unit)}"
+                      for payer, payee, amount in result["owing"])
+    winner = ordered[0][0] if ordered and ordered[0][1] > 0 else None
+    if winner is None:  # no money tonight: the first game's winner
+        finished = [g for g in reading.games if g.result.get("finished")
+                    and g.result.get("winners")]
+        winner = " & ".join(finished[0].result["winners"]) if finished else None
+    return Recap(title, subtitle, games, money, transfers,
+                 tuple(_night_records(book, marked_names(book))), unit, winner)
+
+
+__all__ = ["Book", "GameShown", "Link", "Places", "PlayerShown", "Recap", "RecordShown", "Shown",
+           "marked_names", "night", "table_book", "table_evenings"]

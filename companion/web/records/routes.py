@@ -1,0 +1,143 @@
+"""The record book's page, the night's recap (page, SVG, text) and the import page."""
+
+from __future__ import annotations
+
+from flask import Blueprint, Response, abort, redirect, render_template, request, url_for
+from werkzeug.exceptions import HTTPException
+
+from ...extensions import db
+from ...live import at_version
+from ...store import Table, evenings
+from ...store.evenings import Evening
+from ..api import make_evening, make_game, read_json
+from ..limits import api_calls, drawn_from, heavy_pages, wrong_codes
+from ..qr import public_url
+from ..roles import find_table, is_keeper, phone, remember_keeper
+from .book import night, table_book, table_evenings
+from .picture import recap_svg
+
+bp = Blueprint("records", __name__, template_folder="templates")
+
+EVENING = "/t/<code>/evenings/<int:number>"
+
+
+def _evening(table: Table, number: int) -> Evening:
+    """Evening ``number`` of the table (the open one may not be saved yet), or 404."""
+    evening = db.session.scalar(evenings.evening_number(table.id, number))
+    if evening is None:
+        current = evenings.current_evening(table)
+        if current.number != number:
+            abort(404, f"This table has no evening {number}.")
+        evening = current
+    return evening
+
+
+def _back(table: Table) -> tuple[str, str] | None:
+    """Where this screen goes back to: the scorekeeper's screen, or the phone's seat."""
+    if is_keeper(table):
+        return url_for("tables.keeper", code=table.code), "Scorekeeper screen"
+    if phone(table).seat is not None:
+        return url_for("seats.seat", code=table.code), "My seat"
+    return None
+
+
+@bp.get("/t/<code>/records")
+@wrong_codes
+@heavy_pages
+def record_book(code: str):
+    """The table's record book: each player's figures per game across every evening, and
+    the table's records, each with the places it came from."""
+    table = find_table(code)
+    shown = table_evenings(table)
+    drawn_from(sum(len(game.rounds) for evening in shown for game in evening.games))
+    book = at_version(table, ("record book",), lambda: table_book(table))
+    me = phone(table).seat
+    return render_template("records/book.html", table=table, book=book, back=_back(table),
+                           me=str(me.player_id) if me is not None and me.player_id else None)
+
+
+def _recap(table: Table, evening: Evening):
+    drawn_from(sum(len(game.rounds) for game in evening.games))
+    return at_version(table, ("recap", evening.number), lambda: night(table, evening))
+
+
+@bp.get(EVENING + "/recap")
+@wrong_codes
+@heavy_pages
+def recap(code: str, number: int):
+    """The night's recap: the picture, the same as text, and a button to share it."""
+    table = find_table(code)
+    evening = _evening(table, number)
+    shown = _recap(table, evening)
+    page = public_url("records.recap", code=table.code, number=number)
+    return render_template("records/recap.html", table=table, evening=evening, recap=shown,
+                           svg=recap_svg(shown), text=shown.text(page), back=_back(table),
+                           file_name=f"recap-{table.code.lower()}-{number}")
+
+
+@bp.get(EVENING + "/recap.svg")
+@wrong_codes
+@heavy_pages
+def recap_picture(code: str, number: int):
+    """The recap's picture (the page draws the PNG for sharing from it)."""
+    table = find_table(code)
+    shown = _recap(table, _evening(table, number))
+    return Response(recap_svg(shown), mimetype="image/svg+xml",
+                    headers={"Cache-Control": "no-cache"})
+
+
+@bp.get(EVENING + "/recap.txt")
+@wrong_codes
+@heavy_pages
+def recap_text(code: str, number: int):
+    """The recap as plain text."""
+    table = find_table(code)
+    shown = _recap(table, _evening(table, number))
+    page = public_url("records.recap", code=table.code, number=number)
+    return Response(shown.text(page), mimetype="text/plain",
+                    headers={"Cache-Control": "no-cache"})
+
+
+# --------------------------------------------------------------------------- import
+
+
+KINDS = {"game": ("a game record", make_game), "evening": ("an evening record", make_evening)}
+
+
+def _import_page(error: str | None = None, status: int = 200):
+    return render_template("records/import.html", error=error), status
+
+
+@bp.get("/import")
+def import_page():
+    """Pick a game's or an evening's record (a JSON file) to make a table of it."""
+    return _import_page()
+
+
+@bp.post("/import")
+@api_calls
+def import_file():
+    """Make a table of the picked record, with the same checks, limits and refusals as
+    ``POST /api/games`` and ``/api/evenings``; this screen becomes its scorekeeper."""
+    picked = request.files.get("record")
+    if picked is None or not picked.filename:
+        return _import_page("Pick a file: a game's record.json or an evening's evening.json.",
+                            400)
+    body = picked.read()
+    try:
+        record = read_json(body, "the file")
+        kind = "evening" if "games" in record else "game"
+        _what, make = KINDS[kind]
+        table, key, recovery, made = make(record)
+    except HTTPException as refused:
+        db.session.rollback()
+        return _import_page(refused.description, refused.code or 400)
+    db.session.commit()
+    remember_keeper(table, key, recovery)
+    if kind == "evening":
+        return redirect(url_for("ledger.evening", code=table.code, number=made.number),
+                        code=303)
+    return redirect(url_for("tables.keeper", code=table.code), code=303)
+
+
+__all__ = ["bp"]
