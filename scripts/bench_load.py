@@ -10,7 +10,7 @@ phones taking their seats from the join page, the scorekeeper starting the
 game, each with its own session cookie and CSRF token.
 
 A driver (this process, pinned to another core than the server) then plays
-every table's five screens (the tablet and four phones) as ``static/app.js``
+every table's five screens (the tablet and four phones) as ``static/app/`` (sync-page.js)
 and htmx do: each screen keeps its table's event stream open (with its page's
 id and pulse, so that the stream brings the answers: ``--versions-only``, the
 stream says the versions only and the screen polls for each change; ``--polling``,
@@ -18,7 +18,7 @@ no stream and a poll every 2 s) and one keep-alive connection for its polls
 (``#pulse``, ``HX-Request: true``), following the pulse URL that an answer
 brings; each table's scorekeeper ticks a checklist step about every 10 s (the
 same step, so it toggles forever), which every screen of the table then picks
-up (the tablet from its tap's answer, which brings its new pulse: app.js sends a
+up (the tablet from its tap's answer, which brings its new pulse: sync-page.js sends a
 tap with what its page shows). It does so for a ladder of table counts up to
 ``--tables``, ``--seconds`` each after a warm-up (the screens wait while the
 next rung's tables are being made, and nobody writes until the new screens'
@@ -71,7 +71,7 @@ from urllib.parse import quote, urlencode, urlsplit
 ROOT = Path(__file__).resolve().parents[1]
 HOST = "127.0.0.1"
 LADDER = (1, 10, 25, 50, 100, 200)
-POLL_EVERY = 2.0  # static/app.js: TICK_MS
+POLL_EVERY = 2.0  # static/app/sync.js: TICK_MS
 WRITE_EVERY = 10.0
 WARM_UP = 4.0
 REQUEST_TIMEOUT = 30.0
@@ -84,8 +84,8 @@ OPTIONS = {"unit": "GBP", "joining_fee": "2.50", "payout_winner": "75",
            "payout_runner_up": "25", "tromp_stake": "0.50", "rounds": "8", "target": "200"}
 WRITE_STEP = "deck:0"  # round 1's deck checklist: a tick toggles it, so it repeats forever
 TAP_KEYS = ["yes"]
-"""Whether a write carries a tap key, as static/taps.js sends one (--tap-keys): "yes", "no",
-or "ab" (every other write of each table: the two kinds measured apart in the same run)."""
+"""Whether a write carries a tap key, as static/app/taps-page.js sends one (--tap-keys): "yes",
+"no", or "ab" (every other write of each table: the two kinds measured apart in the same run)."""
 
 PULSE = re.compile(r'<div id="pulse"[^>]*?\shx-get="([^"]+)"')
 EVENTS = re.compile(r'<div id="pulse"[^>]*?\sdata-events="([^"]+)"')
@@ -454,7 +454,7 @@ class Screen:
     written: dict[int, float] = field(default_factory=dict)
     """The table's writes: when each version's write was answered (shared by its screens)."""
     page: str = field(default_factory=lambda: secrets.token_hex(8))
-    """The page's id, as app.js makes one (its stream and its taps say it)."""
+    """The page's id, as sync-page.js makes one (its stream and its taps say it)."""
     push: bool = True
     """Whether its stream is opened with its pulse (so it brings the answers)."""
 
@@ -499,7 +499,7 @@ class Screen:
             stats.updated((time.perf_counter() - written) * 1000)
 
     async def follow(self, stats: Stats, gate: Gate, deadline: float) -> None:
-        """As app.js does: keep the table's event stream open (with the page's id and pulse,
+        """As sync-page.js does: keep the table's event stream open (with the page's id and pulse,
         so that it brings the answers), take an answer it brings when it answers the pulse
         shown, and poll the pulse when the version it says is not the one shown (never
         while nothing changed)."""
@@ -553,9 +553,9 @@ class Table:
     async def write(self, stats: Stats) -> None:
         """The scorekeeper ticks the deck step on the tablet (htmx): it toggles each time.
 
-        As app.js does, the tap says what the tablet's page shows (its pulse), and the
+        As sync-page.js does, the tap says what the tablet's page shows (its pulse), and the
         tablet follows the new pulse its answer brings (so it does not poll for its own tap).
-        As taps.js does, it carries a key of its own (the server keeps it with the change).
+        As taps-page.js does, it carries a key of its own (the server keeps it with the change).
         It sends the checklist's old form, ``step=`` (which a page drawn before the ticks said
         their state still sends): it turns the tick over, so every write is a change.
         """
@@ -707,7 +707,7 @@ async def paced(gate: Gate, origin: float, period: float, deadline: float,
                 send: Callable[[], Awaitable[None]], queue_last: bool) -> None:
     """Call ``send`` at ``origin + k * period`` until stopped (or the deadline).
 
-    With ``queue_last``, as app.js and htmx poll: a tick that comes while a request is in
+    With ``queue_last``, as sync-page.js and htmx poll: a tick that comes while a request is in
     flight sends one as soon as it is back (hx-trigger's default queue, "last"); the others
     are dropped. Without, the next one waits for its own tick.
     """
@@ -1082,7 +1082,7 @@ def main() -> None:
                              "each change (default: the streams bring the answers)")
     parser.add_argument("--tap-keys", choices=("yes", "no", "ab"), default="yes",
                         help="whether the writes carry a tap key (X-Companion-Tap), as "
-                             "static/taps.js sends: yes (default), no, or ab (every other "
+                             "static/app/taps-page.js sends: yes (default), no, or ab (every other "
                              "write of each table, the two measured apart in the same run)")
     args = parser.parse_args()
     TAP_KEYS[0] = args.tap_keys

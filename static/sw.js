@@ -2,16 +2,26 @@
  *
  * Served from /sw.js (companion/web/pwa.py), which puts the shell list and a
  * version in front of this file. It keeps only the app shell: the style
- * sheets, app.js and taps.js, the icons and the /offline page. Pages are network-first
- * with /offline as the fallback; ballots, scores, money, partials and every
+ * sheets, the app's modules (static/app/), the icons and the /offline page.
+ * Pages are network-first with /offline as the fallback; ballots, scores, money, partials and every
  * non-GET request go straight to the network and are never stored, because
  * they change all the time and some of them are secret.
  */
 "use strict";
 
 const SHELL = self.COMPANION_SHELL || [
-  "/static/app.js",
-  "/static/taps.js",
+  "/static/app/boot.js",
+  "/static/app/boosted.js",
+  "/static/app/connection.js",
+  "/static/app/countdown.js",
+  "/static/app/forms.js",
+  "/static/app/load-htmx.js",
+  "/static/app/slip.js",
+  "/static/app/sync-page.js",
+  "/static/app/sync.js",
+  "/static/app/taps-page.js",
+  "/static/app/taps.js",
+  "/static/app/wakelock.js",
   "/static/icons/icon-192.png",
   "/static/icons/icon-512.png",
   "/static/icons/maskable-512.png",

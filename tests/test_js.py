@@ -1,7 +1,8 @@
 """The JavaScript's own unit tests (tests/js/, Node's built-in runner), run with the suite.
 
-The pages' decisions that need no browser (static/taps.js: when a tap is sent again, when
-it is stale, when a page has lost its table) are tested with ``node --test``. Without
+The pages' decisions that need no browser (static/app/sync.js: the live-sync protocol;
+static/app/taps.js: when a tap is sent again, when it is stale; static/app/slip.js: the
+sealing) are tested with ``node --test``, with a check that the module graph resolves. Without
 Node on the machine they are skipped with a message (CI has it: it installs the npm
 packages with it).
 """

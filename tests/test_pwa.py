@@ -99,7 +99,10 @@ def test_service_worker_knows_the_shell_and_the_offline_fallback(pwa_client):
                       if line.startswith("self.COMPANION_SHELL = "))
     shell = json.loads(shell_line.removeprefix("self.COMPANION_SHELL = ").rstrip(";"))
     assert "/offline" in shell
-    assert "/static/app.js" in shell and "/static/taps.js" in shell
+    modules = sorted((ROOT / "static" / "app").glob("*.js"))
+    assert len(modules) > 1
+    for module in modules:
+        assert f"/static/app/{module.name}" in shell, f"{module.name} would be missing offline"
     for name in ("icon-192.png", "icon-512.png", "maskable-512.png"):
         assert f"/static/icons/{name}" in shell
     css = sorted((ROOT / "static" / "css").glob("*.css"))
@@ -122,11 +125,14 @@ def test_service_worker_version_changes_with_the_shell(pwa_client, tmp_path):
     app = pwa_client.application
     copy = tmp_path / "static"
     (copy / "icons").mkdir(parents=True)
-    for name in ("app.js", "sw.js", *(f"icons/{p.name}" for p in
-                                      (ROOT / "static" / "icons").glob("*.png"))):
+    (copy / "app").mkdir()
+    for name in ("app/boot.js", "app/sync.js", "sw.js",
+                 *(f"icons/{p.name}" for p in (ROOT / "static" / "icons").glob("*.png"))):
         (copy / name).write_bytes((ROOT / "static" / name).read_bytes())
     app.static_folder = str(copy)
-    (copy / "app.js").write_text("/* a new app.js */\n")
+    assert version(pwa_client) != before, "a module fewer is a new shell"
+    before = version(pwa_client)
+    (copy / "app" / "sync.js").write_text("/* a new sync.js */\n")
     assert version(pwa_client) != before
 
 
@@ -141,10 +147,19 @@ def test_offline_page_renders(pwa_client):
     assert "<script>" not in page, "the CSP forbids inline scripts"
 
 
-def test_app_js_is_served(pwa_client):
-    response = pwa_client.get("/static/app.js")
+def test_the_app_modules_are_served_as_javascript(pwa_client):
+    response = pwa_client.get("/static/app/sync-page.js")
     assert response.status_code == 200
+    # A browser runs a module script only when it is served as JavaScript.
+    assert response.mimetype in ("text/javascript", "application/javascript")
     assert b"companion:tick" in response.data
+
+
+def test_the_service_workers_own_shell_list_names_every_module():
+    # (Used only when /sw.js is not served by pwa.py, which puts the list in front.)
+    source = (ROOT / "static" / "sw.js").read_text(encoding="utf-8")
+    listed = set(re.findall(r'"/static/app/([a-z-]+\.js)"', source))
+    assert listed == {p.name for p in (ROOT / "static" / "app").glob("*.js")}
 
 
 # The same, through the real app (create_app, with its security headers and base.html).
@@ -156,13 +171,15 @@ def sw_shell(client) -> list[str]:
     return json.loads(line.removeprefix("self.COMPANION_SHELL = ").rstrip(";"))
 
 
-def test_app_pages_link_the_manifest_and_load_app_js(client):
+def test_app_pages_link_the_manifest_and_load_the_app_modules(client):
     for url in ("/", "/new", "/offline"):
         page = client.get(url).get_data(as_text=True)
         assert '<link rel="manifest" href="/manifest.webmanifest">' in page, url
-        assert '<script src="/static/app.js" defer></script>' in page, url
-        if url != "/offline":  # (which has no taps to keep)
-            assert '<script src="/static/taps.js" defer></script>' in page, url
+        assert '<script type="module" src="/static/app/boot.js"></script>' in page, url
+        assert len(re.findall(r"<script\b", page)) == (1 if url == "/offline" else 2), url
+        if url != "/offline":  # (which seals no slip)
+            nacl = page.index('<script src="/static/vendor/nacl-fast.min.js" defer></script>')
+            assert nacl < page.index("/static/app/boot.js"), "window.nacl before the modules"
         assert not re.search(r"<script(?![^>]*\bsrc=)[^>]*>", page), f"inline script on {url}"
 
 

@@ -34,13 +34,21 @@ ICONS = (
 )
 
 
-SCRIPTS = ("app.js", "taps.js")
-"""The app's own scripts, which every page loads (static/)."""
-
-
 def _static_dir() -> Path:
     """The app's static folder."""
     return Path(current_app.static_folder or "static")
+
+
+def scripts() -> list[str]:
+    """The app's own scripts, which every page loads: the ES modules under static/app/.
+
+    boot.js imports the others; a module missing from the shell would leave the offline
+    page without its scripts, so the list is the folder's.
+    """
+    folder = _static_dir() / "app"
+    if not folder.is_dir():
+        return []
+    return sorted(p.relative_to(_static_dir()).as_posix() for p in folder.glob("*.js"))
 
 
 def stylesheets() -> list[str]:
@@ -53,7 +61,7 @@ def stylesheets() -> list[str]:
 
 def shell_files() -> list[str]:
     """The static files of the app shell, relative to static/."""
-    return [*stylesheets(), *SCRIPTS, *(icon for icon, _size, _purpose in ICONS)]
+    return [*stylesheets(), *scripts(), *(icon for icon, _size, _purpose in ICONS)]
 
 
 def _stylesheet_urls() -> list[str]:

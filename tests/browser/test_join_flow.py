@@ -16,8 +16,7 @@ from playwright.sync_api import Page, expect
 from tests.browser.screens import in_first_screen
 
 LIVE_MS = 15_000  # without a reload: two live ticks, and a margin for a busy machine
-SHELL_PATHS = ("/static/app.js", "/static/taps.js", "/static/icons/", "/static/css/",
-               "/offline")
+SHELL_PATHS = ("/static/app/", "/static/icons/", "/static/css/", "/offline")
 
 
 def check_join_hooks(tablet: Page, join_url: str, base_url: str) -> None:

@@ -1,4 +1,4 @@
-"""The home page works in a real Chromium: htmx from the (pinned) CDN, app.js, no errors."""
+"""The home page works in a real Chromium: htmx from the (pinned) CDN, static/app/, no errors."""
 
 from __future__ import annotations
 
@@ -10,13 +10,14 @@ def test_home_page_loads_htmx_and_app_js_without_errors(new_context, screenshot)
     response = page.goto("/")
     assert response is not None and response.ok
     page.wait_for_load_state("load")
-    # htmx came from the CDN URL with its SRI hash (app.js loads it), and the CSP let it run.
+    # htmx came from the CDN URL with its SRI hash (app/load-htmx.js loads it), and the CSP
+    # let it run.
     assert page.evaluate("typeof htmx") == "object"
     assert page.evaluate("htmx.version") == pinned_version(HTMX_PACKAGE)
     assert page.locator(f'script[src="{HTMX_URL}"]').count() == 1
     assert page.locator(f'script[src="/static/{HTMX_COPY}"]').count() == 0, "no fallback needed"
     assert page.locator('link[rel="manifest"]').get_attribute("href") == "/manifest.webmanifest"
-    assert page.locator('script[src="/static/app.js"]').count() == 1
+    assert page.locator('script[type="module"][src="/static/app/boot.js"]').count() == 1
     screenshot(page, "home")
 
 

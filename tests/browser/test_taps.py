@@ -1,5 +1,5 @@
 """Issue 27: a tap is never silently lost or doubled, and a screen says when it has lost the
-table (static/taps.js, companion/web/taps.py).
+table (static/app/taps-page.js, companion/web/taps.py).
 
 Each phone is its own browser context. The network is Playwright's: ``set_offline`` (the
 Wi-Fi gone: it fails every new request, but leaves an event stream that is open alone), a

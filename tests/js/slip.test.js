@@ -1,11 +1,10 @@
-// static/slip.js under node's own test runner: `node --test tests/js/`.
+// static/app/slip.js under node's own test runner: `node --test tests/js/`.
 // tweetnacl comes from node_modules (npm ci), the same file as static/vendor/'s copy.
-"use strict";
+import assert from "node:assert/strict";
+import test from "node:test";
+import nacl from "tweetnacl/nacl-fast.min.js";
 
-const test = require("node:test");
-const assert = require("node:assert/strict");
-const nacl = require("tweetnacl/nacl-fast.min.js");
-const slip = require("../../static/slip.js");
+import * as slip from "../../static/app/slip.js";
 
 const BLOB_BYTES = 32 + 24 + slip.PLAIN_BYTES + 16; // companion.store.sealed.BLOB_BYTES
 

@@ -1,9 +1,8 @@
-// The decisions of static/taps.js, without a browser: `node --test tests/js/`.
-"use strict";
+// The decisions of static/app/taps.js, without a browser: `node --test tests/js/`.
+import assert from "node:assert/strict";
+import test from "node:test";
 
-const test = require("node:test");
-const assert = require("node:assert/strict");
-const taps = require("../../static/taps.js");
+import * as taps from "../../static/app/taps.js";
 
 function tap(fields) {
   return Object.assign({ key: "k", made: 1, state: "sending", tries: 1, armed: false,
@@ -102,38 +101,6 @@ test("a tap made again with the same values is the kept one, tokens aside", () =
   assert.equal(taps.sameValues(kept, [["round", "1"], ["verb", "bet"], ["amount", "25"]]),
                false, "another amount is another tap");
   assert.equal(taps.sameValues(kept, [["round", "1"], ["verb", "bet"]]), false);
-});
-
-test("a page that follows a table is lost after a few seconds without an answer", () => {
-  const page = { now: 100000, online: true, following: true, streaming: false,
-                 heard: 100000 - taps.LOST_MS, since: 0 };
-  assert.equal(taps.connection(page), "live");
-  assert.equal(taps.connection(Object.assign({}, page, { heard: page.heard - 1 })), "lost");
-  // It stopped hearing its stream a moment ago: the few seconds start then.
-  assert.equal(taps.connection(Object.assign({}, page, { heard: 0, since: 99000 })), "live");
-});
-
-test("a page that hears its stream waits for the heartbeat before it counts as lost", () => {
-  const limit = taps.HEARTBEAT_MS + taps.STREAM_GRACE_MS;
-  const page = { now: 100000, online: true, following: true, streaming: true,
-                 heard: 100000 - limit, since: 0 };
-  assert.equal(taps.connection(page), "live", "a quiet table is not a lost one");
-  assert.equal(taps.connection(Object.assign({}, page, { heard: page.heard - 1 })), "lost");
-});
-
-test("a stream silent past its heartbeat makes the page ask with a poll first", () => {
-  const limit = taps.HEARTBEAT_MS + taps.STREAM_GRACE_MS;
-  const page = { now: 100000, streaming: true, heard: 100000 - limit, since: 0 };
-  assert.equal(taps.silent(page), false);
-  assert.equal(taps.silent(Object.assign({}, page, { heard: page.heard - 1 })), true);
-  assert.equal(taps.silent(Object.assign({}, page, { streaming: false, heard: 0 })), false,
-               "a page that polls asks every 2 s anyway");
-});
-
-test("offline is lost at once; a page that follows nothing is never lost", () => {
-  const page = { now: 5, online: false, following: true, streaming: true, heard: 5, since: 5 };
-  assert.equal(taps.connection(page), "lost");
-  assert.equal(taps.connection(Object.assign({}, page, { following: false })), "idle");
 });
 
 test("what the button says", () => {

@@ -83,7 +83,7 @@ def test_sqlite_runs_in_wal_mode_with_foreign_keys(app):
 # The base layout ------------------------------------------------------------------------
 
 def htmx_meta(html: str) -> str:
-    """The <meta name="companion-htmx"> tag app.js loads htmx from."""
+    """The <meta name="companion-htmx"> tag static/app/load-htmx.js loads htmx from."""
     tag = re.search(r'<meta name="companion-htmx"[^>]*>', html)
     assert tag, "htmx meta tag missing"
     return tag.group(0)
@@ -111,7 +111,7 @@ def test_base_layout_has_manifest_icons_app_js_boost_csrf_and_safe_htmx_config(c
     assert '<link rel="manifest" href="/manifest.webmanifest">' in html
     assert '<meta name="theme-color"' in html
     assert 'rel="apple-touch-icon" href="/static/icons/icon-192.png"' in html
-    assert re.search(r'<script src="/static/app.js" defer>', html)
+    assert re.search(r'<script type="module" src="/static/app/boot.js">', html)
     assert 'hx-boost="true"' in html
     assert re.search(r"hx-headers='\{\"X-CSRFToken\": \"[^\"]+\"\}'", html)
     config = re.search(r"<meta name=\"htmx-config\" content='([^']+)'>", html).group(1)
@@ -123,7 +123,7 @@ def test_base_layout_has_a_hidden_wake_status_that_names_the_apps_nosleep_copy(c
     html = client.get("/").get_data(as_text=True)
     status = re.search(r'<p id="wake-status"[^>]*>', html)
     assert status, "the header's wake-lock status is missing"
-    assert " hidden" in status.group(0), "app.js shows it, only where the screen stays on"
+    assert " hidden" in status.group(0), "wakelock.js shows it, only where the screen stays on"
     fallback = re.search(r'data-fallback="([^"]+)"', status.group(0)).group(1)
     assert fallback == "/static/vendor/NoSleep.min.js"
     assert client.get(fallback).status_code == 200
@@ -133,7 +133,8 @@ def test_base_layout_has_a_hidden_wake_status_that_names_the_apps_nosleep_copy(c
 
 # Security headers and cookies -----------------------------------------------------------
 
-@pytest.mark.parametrize("path", ["/", "/new", "/recover", "/no-such-page", "/static/app.js"])
+@pytest.mark.parametrize("path", ["/", "/new", "/recover", "/no-such-page",
+                                  "/static/app/boot.js"])
 def test_every_response_has_csp_nosniff_and_referrer_policy(client, path):
     response = client.get(path)
     csp = response.headers["Content-Security-Policy"]

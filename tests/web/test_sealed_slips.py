@@ -1,9 +1,9 @@
 """Slips sealed on the device: what the server takes, what it refuses, what it keeps.
 
-A phone's slip form carries the sealing's public key; static/slip.js seals the
+A phone's slip form carries the sealing's public key; static/app/slip.js seals the
 picked choice to it (tweetnacl) and sends only the sealed slip. These tests seal
 as the page says (the helpers of tests/conftest.py, with PyNaCl), and once with
-static/slip.js itself under node, opened by the server.
+static/app/slip.js itself under node, opened by the server.
 """
 
 from __future__ import annotations
@@ -147,12 +147,13 @@ def test_a_slip_sealed_by_slip_js_is_opened_by_the_server(app, actions, table):
     if not (ROOT / "node_modules" / "tweetnacl").is_dir():
         pytest.skip("tweetnacl is not in node_modules (npm ci)")
     key, sealing, chooser = SLIP_FORM.search(round_of(phones["Nick"], code)).groups()
-    script = ("const nacl = require('tweetnacl/nacl-fast.min.js');"
-              "const slip = require('./static/slip.js');"
+    script = ("import nacl from 'tweetnacl/nacl-fast.min.js';"
+              "import * as slip from './static/app/slip.js';"
               "const [key, sealing, chooser, choice] = JSON.parse(process.argv[1]);"
               "process.stdout.write(slip.seal(nacl, key, sealing, chooser, choice));")
     sealed_by_js = subprocess.run(
-        ["node", "-e", script, json.dumps([key, int(sealing), chooser, "Emily"])],
+        ["node", "--input-type=module", "-e", script,
+         json.dumps([key, int(sealing), chooser, "Emily"])],
         cwd=ROOT, check=True, capture_output=True, text=True, timeout=60).stdout
     response = drop(actions, code, phones["Nick"], {"sealed": sealed_by_js})
     assert response.status_code == 303

@@ -1,0 +1,507 @@
+/* Taps that survive bad Wi-Fi.
+ *
+ * A tap is a request that changes something (an htmx POST: a form of the round, a boosted
+ * form). With this module:
+ *  1. every tap carries a key made on the device (X-Companion-Tap, 128 random bits); the
+ *     same tap sent again carries the same key, and the server applies a key once
+ *     (companion/web/taps.py);
+ *  2. while a tap is on its way its button says so ("Sending…") and cannot be tapped
+ *     again; a tap made meanwhile on another button waits for it (a tap never stops
+ *     another: htmx would stop the first, which may still have gone in); <body data-taps>
+ *     says how many taps are not answered yet;
+ *  3. a tap that cannot reach the server (no connection at the moment of the tap, or the
+ *     request failed, or no answer came in time) is kept, and its button says so: "Not
+ *     sent: no connection — will send when you're back", with "Send again". It is sent
+ *     again by itself, once each time the page hears from the server again (the browser
+ *     is online again, the table's stream speaks, a poll is answered), with the same key
+ *     and the same values; a tap that never left is dropped instead when the table moved
+ *     on meanwhile (its form is no longer on the screen), and the page says so; one that
+ *     may have gone in is always sent again: the server answers a repeat from the first,
+ *     and refuses a tap meant for a round that is over, with its own message;
+ *  4. a link tapped with no connection and no service worker (plain http on a LAN) keeps
+ *     the page and says "No connection" (boosted.js sends companion:no-connection).
+ *
+ * The decisions are plain functions in taps.js; this module wires them to htmx's events and
+ * the page's buttons. A kept tap goes again when the page hears the server: a request
+ * answered, or the stream speaking (sync-page.js sends companion:heard). connection.js
+ * says when the page has lost its table ("Reconnecting…").
+ */
+
+import {
+  MESSAGES, SEND_TIMEOUT_MS, TAP_HEADER, afterFailure, held, newKey, nextWaiting, outcome,
+  plan, rearmed, sameFields, sameValues, toResend,
+} from "./taps.js";
+
+var taps = {};          // the taps not yet answered, by key
+var sending = null;     // the key of the tap on its way
+
+function makeKey() {
+  var bytes = new Uint8Array(16);
+  window.crypto.getRandomValues(bytes);
+  return newKey(bytes);
+}
+
+function list() {
+  return Object.keys(taps).map(function (key) { return taps[key]; });
+}
+
+function isTap(verb) {
+  return Boolean(verb) && verb.toLowerCase() !== "get";
+}
+
+function hiddenFields(form) {
+  var fields = {};
+  if (!form || !form.querySelectorAll) {
+    return fields;
+  }
+  Array.prototype.forEach.call(form.querySelectorAll('input[type="hidden"][name]'),
+    function (input) { fields[input.name] = input.value; });
+  return fields;
+}
+
+function formOf(elt) {
+  if (!elt) {
+    return null;
+  }
+  return elt.tagName === "FORM" ? elt : elt.closest && elt.closest("form");
+}
+
+function valuesOf(form, submitter) {
+  var values = [];
+  try {
+    new FormData(form, submitter || undefined).forEach(function (value, name) {
+      values.push([name, value]);
+    });
+  } catch (error) {
+    // A submitter FormData does not take (an old browser): the form, and the button.
+    new FormData(form).forEach(function (value, name) { values.push([name, value]); });
+    if (submitter && submitter.name) {
+      values.push([submitter.name, submitter.value]);
+    }
+  }
+  return values;
+}
+
+function newTap(elt, verb, path, submitter) {
+  var form = formOf(elt);
+  return {
+    key: makeKey(),
+    made: Date.now(),
+    verb: verb,
+    path: path,
+    elt: elt,
+    form: form,
+    action: form ? form.getAttribute("action") || form.getAttribute("hx-post") || "" : "",
+    hidden: hiddenFields(form),
+    button: submitter ? [submitter.name, submitter.value] : null,
+    submitter: submitter || null,
+    values: form ? valuesOf(form, submitter) : null,  // at the tap (its button too)
+    sent: null,  // what it sent the first time it went
+    boosted: false,  // (what htmx says, at configRequest)
+    target: elt && elt.getAttribute ? (form || elt).getAttribute("hx-target") : null,
+    swap: form ? form.getAttribute("hx-swap") : null,
+    state: "sending",
+    tries: 0,
+    armed: false,
+    mayHaveArrived: false,
+    note: null,
+  };
+}
+
+/* Where a kept tap is on the screen now: its own form, or the one that took its place. */
+function formNow(tap) {
+  if (tap.form && document.body.contains(tap.form)) {
+    return tap.form;
+  }
+  if (!tap.action) {
+    return null;
+  }
+  var forms = document.querySelectorAll("form");
+  for (var i = 0; i < forms.length; i += 1) {
+    var form = forms[i];
+    var action = form.getAttribute("action") || form.getAttribute("hx-post") || "";
+    if (action === tap.action && sameFields(tap.hidden, hiddenFields(form))) {
+      return form;
+    }
+  }
+  return null;
+}
+
+function buttonNow(tap, form) {
+  if (!form) {
+    return null;
+  }
+  if (tap.submitter && form.contains(tap.submitter)) {
+    return tap.submitter;
+  }
+  var buttons = form.querySelectorAll('button[type="submit"], button:not([type]), input[type="submit"]');
+  function like(sameName) {
+    return Array.prototype.filter.call(buttons, function (button) {
+      return tap.button && button.value === tap.button[1]
+        && (!sameName || button.name === tap.button[0]);
+    })[0];
+  }
+  // The same button; else one with the same value (a tick's button now says "untick").
+  return like(true) || like(false) || buttons[0] || null;
+}
+
+/* What the button says. */
+function show(tap) {
+  var form = formNow(tap);
+  var button = buttonNow(tap, form);
+  var note = tap.note;
+  if (!button && !form) {
+    if (note && note.parentNode) {
+      note.parentNode.removeChild(note);
+    }
+    count();
+    return;
+  }
+  if (!note) {
+    note = document.createElement("p");
+    note.className = "tap-note";
+    note.setAttribute("role", "status");
+    note.setAttribute("data-testid", "tap-note");
+    var words = document.createElement("span");
+    words.className = "tap-words";
+    note.appendChild(words);
+    var again = document.createElement("button");
+    again.type = "button";
+    again.className = "button small tap-again";
+    again.textContent = "Send again";
+    again.setAttribute("data-testid", "send-again");
+    again.addEventListener("click", function () { sendAgain(tap.key, "hand"); });
+    note.appendChild(again);
+    tap.note = note;
+  }
+  note.setAttribute("data-state", tap.state);
+  note.firstChild.textContent = MESSAGES[tap.state] || "";
+  note.lastChild.hidden = tap.state !== "unsent";
+  var place = button || form;
+  if (note.previousSibling !== place || !note.parentNode) {
+    place.parentNode.insertBefore(note, place.nextSibling);
+  }
+  if (button) {
+    var busy = tap.state === "sending" || tap.state === "waiting";
+    button.disabled = busy;
+    button.classList.toggle("tap-sending", busy);
+    button.classList.toggle("tap-unsent", tap.state === "unsent");
+    if (busy) {
+      button.setAttribute("aria-busy", "true");
+    } else {
+      button.removeAttribute("aria-busy");
+    }
+    tap.shownOn = button;
+  }
+  count();
+}
+
+function forget(tap) {
+  delete taps[tap.key];
+  if (tap.note && tap.note.parentNode) {
+    tap.note.parentNode.removeChild(tap.note);
+  }
+  var button = tap.shownOn;
+  if (button) {
+    button.disabled = false;
+    button.classList.remove("tap-sending", "tap-unsent");
+    button.removeAttribute("aria-busy");
+  }
+  count();
+}
+
+function count() {
+  // <body data-taps>: how many taps are not answered yet (on their way, waiting, kept).
+  if (document.body) {
+    document.body.setAttribute("data-taps", String(list().length));
+  }
+}
+
+function say(words) {
+  // A line at the top of the page, for what is not said at a button (#tap-news).
+  var news = document.getElementById("tap-news");
+  if (!news) {
+    return;
+  }
+  news.querySelector(".tap-news-words").textContent = words;
+  news.hidden = !words;
+}
+
+/* Sending a kept tap (again). */
+function sendAgain(key, why) {
+  var tap = taps[key];
+  if (!tap || sending !== null || !window.htmx) {
+    return;
+  }
+  if (!navigator.onLine && tap.state === "unsent") {
+    return;  // (still offline: it would fail at once; it goes when the device is back)
+  }
+  var form = formNow(tap);
+  if (plan(tap, Boolean(form)) === "stale") {
+    forget(tap);
+    say(MESSAGES.stale);
+    return;
+  }
+  if (why !== "hand") {
+    tap.armed = false;
+  }
+  tap.state = "sending";
+  var context = { headers: {} };
+  context.headers[TAP_HEADER] = tap.key;
+  if (form) {
+    context.source = form;
+  } else {
+    // It may have gone in, and its form is gone: sent from the page, into the region it
+    // answers; on a page without that region (the player went elsewhere), its answer is
+    // not shown (the server applies it once all the same).
+    var target = tap.target && document.querySelector(tap.target);
+    context.source = target || document.body;
+    if (target) {
+      context.target = target;
+      context.swap = tap.swap || "outerHTML";
+    } else {
+      context.handler = function () {};
+    }
+    if (tap.boosted) {
+      context.headers["HX-Boosted"] = "true";
+    }
+  }
+  sending = tap.key;  // (htmx may hold it a moment behind a poll: nothing else starts)
+  var tries = tap.tries;
+  var sent = window.htmx.ajax(tap.verb, tap.path, context);
+  if (sent && sent.catch) {
+    sent.catch(function () {});  // a failure is handled by the events below
+  }
+  window.setTimeout(function () {
+    // htmx has not sent it in a second (nothing it waited behind took that long; or
+    // something stopped it): it is kept, and the other taps are not held up by it.
+    var now = taps[key];
+    if (now && sending === key && now.tries === tries) {
+      failed(now);
+    }
+  }, 1000);
+}
+
+function soon(then) {
+  // After htmx has let go of the request being answered (inside its events, a new
+  // request would wait behind it in htmx's queue, or stop it).
+  window.setTimeout(then, 0);
+}
+
+function sendKept(why) {
+  soon(function () {
+    toResend(list(), sending !== null, navigator.onLine).forEach(function (tap) {
+      sendAgain(tap.key, why);
+    });
+  });
+}
+
+function sendWaiting() {
+  soon(function () {
+    var tap = nextWaiting(list());
+    if (tap !== null && sending === null) {
+      sendAgain(tap.key, "after");
+    }
+  });
+}
+
+/* htmx's events. */
+function tapOf(detail) {
+  var config = detail.requestConfig || detail;
+  var key = config && config.headers && config.headers[TAP_HEADER];
+  return key ? taps[key] || null : null;
+}
+
+function pendingLike(tap) {
+  // A tap kept (not sent) on the same button with the same values: this is "send again".
+  return list().filter(function (other) {
+    return other !== tap && other.state === "unsent" && other.action === tap.action
+      && sameFields(other.hidden, tap.hidden) && sameValues(other.values, tap.values);
+  })[0] || null;
+}
+
+function onConfirm(event) {
+  soon(count);
+  var detail = event.detail;
+  var etc = detail.etc || {};
+  if (!isTap(detail.verb) || (etc.headers && etc.headers[TAP_HEADER])) {
+    return;  // (not a tap; or a kept tap sent again: sendAgain)
+  }
+  var submitter = detail.triggeringEvent && detail.triggeringEvent.submitter;
+  if (submitter && submitter.disabled) {
+    event.preventDefault();  // its tap is on its way: a second tap sends nothing
+    return;
+  }
+  var tap = newTap(detail.elt, detail.verb, detail.path, submitter);
+  var kept = pendingLike(tap);
+  if (kept !== null) {
+    event.preventDefault();
+    sendAgain(kept.key, "hand");
+    return;
+  }
+  if (!navigator.onLine || sending !== null) {
+    event.preventDefault();
+    taps[tap.key] = held(tap, navigator.onLine ? "busy" : "offline");
+    show(taps[tap.key]);
+    return;
+  }
+  if (detail.triggeringEvent) {
+    detail.triggeringEvent.companionTap = tap;
+  }
+  taps[tap.key] = tap;
+}
+
+function onConfigRequest(event) {
+  // (Listened to first, on the window: a handler of another script that changes a tap's
+  // values, e.g. one that seals a slip, sees them as this one leaves them.)
+  var detail = event.detail;
+  if (!isTap(detail.verb)) {
+    return;
+  }
+  var again = detail.headers[TAP_HEADER];  // a kept tap sent (again): sendAgain
+  var tap = again ? taps[again]
+    : detail.triggeringEvent && detail.triggeringEvent.companionTap;
+  if (again && !tap) {
+    return;  // (answered meanwhile: it goes with its key, and the server knows it)
+  }
+  if (!tap) {
+    // A tap htmx sent without a confirm of ours (htmx.ajax by other code): a key anyway.
+    tap = newTap(detail.elt, detail.verb, detail.path, null);
+    taps[tap.key] = tap;
+  }
+  detail.headers[TAP_HEADER] = tap.key;
+  if (!again) {
+    tap.boosted = detail.headers["HX-Boosted"] === "true";
+  }
+  if (!detail.timeout) {
+    detail.timeout = SEND_TIMEOUT_MS;
+  }
+  var values = again && (tap.sent || tap.values);
+  if (values) {
+    // Sent again: exactly what went the first time (the server knows a tap sent again
+    // by its key and its values); never sent: the values of the moment of the tap (its
+    // button among them: a form drawn again meanwhile has lost it).
+    var form = new FormData();
+    values.forEach(function (pair) { form.append(pair[0], pair[1]); });
+    detail.parameters = form;
+  }
+}
+
+function pairsOf(parameters) {
+  // The name and value pairs of a request's parameters (htmx's FormData, or an object).
+  var pairs = [];
+  if (parameters && typeof parameters.forEach === "function"
+      && typeof parameters.append === "function") {
+    parameters.forEach(function (value, name) { pairs.push([name, value]); });
+  } else if (parameters) {
+    Object.keys(parameters).forEach(function (name) {
+      [].concat(parameters[name]).forEach(function (value) { pairs.push([name, value]); });
+    });
+  }
+  return pairs;
+}
+
+function onBeforeRequest(event) {
+  var tap = tapOf(event.detail);
+  if (!tap) {
+    return;
+  }
+  if (!tap.sent) {
+    // What this tap sends, as every handler left it: sent again, it sends the same.
+    tap.sent = pairsOf(event.detail.requestConfig.parameters);
+  }
+  sending = tap.key;
+  tap.state = "sending";
+  tap.tries += 1;
+  show(tap);
+}
+
+function onAnswer(event) {
+  var detail = event.detail;
+  var xhr = detail.xhr;
+  if (!xhr || !xhr.status) {
+    return; // no answer: the failure events below
+  }
+  hear();
+  var tap = tapOf(detail);
+  if (!tap) {
+    return;
+  }
+  if (sending === tap.key) {
+    sending = null;
+  }
+  if (outcome(xhr.status) === "failed") {
+    failed(tap);
+    return;
+  }
+  forget(tap);
+  say("");
+  sendWaiting();
+  sendKept("after");
+}
+
+function failed(tap) {
+  if (sending === tap.key) {
+    sending = null;
+  }
+  var kept = afterFailure(tap, navigator.onLine);
+  taps[tap.key] = kept;
+  show(kept);
+  // The taps waiting behind it wait for the connection too.
+  list().forEach(function (other) {
+    if (other.state === "waiting") {
+      other.state = "unsent";
+      other.armed = true;
+      show(other);
+    }
+  });
+}
+
+function onFailure(event) {
+  var tap = tapOf(event.detail);
+  if (tap) {
+    failed(tap);
+  }
+}
+
+function onSettle() {
+  // A swap may have drawn a kept tap's form again (or taken it away): say it there again.
+  count();
+  list().forEach(function (tap) {
+    if (tap.state === "unsent" && !tap.mayHaveArrived && !formNow(tap)) {
+      forget(tap);
+      say(MESSAGES.stale);
+    } else {
+      show(tap);
+    }
+  });
+}
+
+function hear() {
+  // The page heard the server (connection.js says so on the line): kept taps may go again.
+  sendKept("heard");
+}
+
+/** Keys, buttons that say how a tap is doing, and kept taps sent again. */
+export function startTaps() {
+  document.addEventListener("htmx:confirm", onConfirm);
+  window.addEventListener("htmx:configRequest", onConfigRequest, true);
+  document.addEventListener("htmx:beforeRequest", onBeforeRequest);
+  document.addEventListener("htmx:afterRequest", onAnswer);
+  document.addEventListener("htmx:sendError", onFailure);
+  document.addEventListener("htmx:timeout", onFailure);
+  document.addEventListener("htmx:sendAbort", onFailure);
+  document.addEventListener("htmx:afterSettle", onSettle);
+  document.addEventListener("companion:heard", hear);
+  document.addEventListener("companion:no-connection", function () { say(MESSAGES.gone); });
+  document.addEventListener("click", function (event) {
+    var close = event.target && event.target.closest && event.target.closest(".tap-news-close");
+    if (close) {
+      say("");
+    }
+  });
+  window.addEventListener("online", function () {
+    list().forEach(function (tap) { taps[tap.key] = rearmed(tap); });
+    sendKept("online");
+  });
+}
