@@ -48,7 +48,7 @@ LONG_GAME: dict[str, dict[str, Any]] = {
 def usable_keywords(generator: Any, game: str, wanted: dict[str, Any]) -> dict[str, Any]:
     """The ``wanted`` keywords the generator takes: its own parameters, or the game's options."""
     parameters = inspect.signature(generator).parameters
-    options = getattr(game_module(game), "DEFAULTS", {})
+    options = game_module(game).DEFAULTS
     return {key: value for key, value in wanted.items()
             if (key in parameters and parameters[key].kind is not inspect.Parameter.VAR_KEYWORD)
             or key in options}

@@ -82,7 +82,7 @@ def betting_table(app: Any) -> tuple[str, Any]:
     started = _post(keeper, f"/t/{code}/start", OPTIONS)
     assert started.status_code == 303, started.get_data(as_text=True)
     dealt = _post(keeper, f"/t/{code}/games/1/trefeltromp/deal",
-                  {"round": "1", "at": "0", "from": "keeper"})
+                  {"round": "1", "moment": "0", "from": "keeper"})
     assert dealt.status_code == 303, dealt.get_data(as_text=True)
     return code, phones[1]
 
@@ -103,10 +103,13 @@ def traced(into: Trace) -> Iterator[None]:
         nonlocal mine
         if event == "call":
             filename = frame.f_code.co_filename
-            ours = filename.startswith(package)
+            # A game's templates live in its package: a template is not a module.
+            ours = filename.startswith(package) and filename.endswith(".py")
             stack.append(ours)
             if filename.startswith(folder):
                 templates.add(filename[len(folder):])
+            elif filename.endswith(".html") and "/templates/" in filename:
+                templates.add(filename.split("/templates/", 1)[1])
             if ours:
                 modules.add(filename[len(package):])
                 into.calls += 1
@@ -144,8 +147,8 @@ def trace_bet() -> Trace:
             db.create_all()
         code, bo = betting_table(app)
         region = bo.get(f"/t/{code}/seat/round", headers=HTMX).get_data(as_text=True)
-        at = re.search(r'name="at" value="(\d+)"', region)
-        form = {"csrf_token": _token(bo), "round": "1", "at": at.group(1) if at else "0",
+        at = re.search(r'name="moment" value="(\d+)"', region)
+        form = {"csrf_token": _token(bo), "round": "1", "moment": at.group(1) if at else "0",
                 "from": "seat", "verb": "bet", "amount": "5"}
         headers = {**HTMX, "X-Companion-Tap": secrets.token_hex(16),
                    "X-Companion-Page": secrets.token_hex(8)}

@@ -124,6 +124,12 @@ DEFAULTS: dict[str, Any] = {"stack": 100, "ante": 5, "rounds": 10, "target": Non
                             "chip_value": None}
 """Option defaults (``docs/records.md``); ``chip_value`` None: the chips are not money."""
 
+RECORD_FLAGS: tuple[str, ...] = ()
+"""No fields of its own beyond every game's."""
+
+CHIP_GAME = True
+"""``replay``'s money is in chips (``chip_value`` says what one is worth)."""
+
 TRICKS = 13
 """Tricks played in a round."""
 

@@ -105,12 +105,11 @@ class Game:
         result = replay(record)  # type: ignore[arg-type]  # replay refuses a non-object
         assert isinstance(record, Mapping)
         module = game_module(record["game"])
-        # Trumplestiltskin and Tremp are played for points: they have no money lines.
-        own: list[MoneyLine] = getattr(module, "money_lines", lambda _: [])(record)
+        own: list[MoneyLine] = module.money_lines(record)  # none for a game of points
         lines = own
         money: dict[str, int] = result["money"]
         chips = value = None
-        if "chip_value" in module.DEFAULTS:  # a chip game: replay's money is in chips
+        if module.CHIP_GAME:  # replay's money is in chips
             chips, value = money, read_chip_value(record.get("options") or {})
             money = {} if value is None else {p: n * value for p, n in chips.items()}
         if value is not None:

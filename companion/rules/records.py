@@ -104,7 +104,7 @@ Where the rules text says nothing about a record book, it is read so:
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
@@ -256,12 +256,29 @@ class _Facts:
     """The game's candidates for the table's records: (record, value, round, players)."""
 
 
+_READERS: dict[str, Callable[[Mapping[str, Any], Game, str], _Facts]] = {}
+"""Each game's reader, by its record name (each reader names its game: :func:`_reads`)."""
+
+
+def _reads(name: str) -> Callable[[Callable[[Mapping[str, Any], Game, str], _Facts]],
+                                  Callable[[Mapping[str, Any], Game, str], _Facts]]:
+    """Make a function the reader of game ``name``'s facts."""
+
+    def register(reader: Callable[[Mapping[str, Any], Game, str], _Facts],
+                 ) -> Callable[[Mapping[str, Any], Game, str], _Facts]:
+        _READERS[name] = reader
+        return reader
+
+    return register
+
+
 def _scores(result: Mapping[str, Any]) -> list[tuple[int, dict[str, Number]]]:
     """Every round's number (from 1) and scores, exact."""
     return [(number, {p: exact(s) for p, s in hand["scores"].items()})
             for number, hand in enumerate(result["rounds"], 1)]
 
 
+@_reads("tromplemond")
 def _tromplemond(record: Mapping[str, Any], game: Game, unit: str) -> _Facts:
     """Round scores (none in a void game), standing by total, TROMP! lines, pots in ``unit``."""
     void = record.get("void") is True
@@ -274,6 +291,7 @@ def _tromplemond(record: Mapping[str, Any], game: Game, unit: str) -> _Facts:
     return _Facts(tuple(rounds), dict(game.result["totals"]), unit, tuple(found))
 
 
+@_reads("clumond")
 def _clumond(record: Mapping[str, Any], game: Game, unit: str) -> _Facts:
     """Stack changes, standing by stack, and each round's pot as worked out, in chips."""
     found = []
@@ -285,6 +303,7 @@ def _clumond(record: Mapping[str, Any], game: Game, unit: str) -> _Facts:
                   records=tuple(found))
 
 
+@_reads("trumplestiltskin")
 def _trumplestiltskin(record: Mapping[str, Any], game: Game, unit: str) -> _Facts:
     """Hand scores (not hands thrown in), standing by total, and the Gnome's total."""
     hands = game.result["rounds"]
@@ -296,6 +315,7 @@ def _trumplestiltskin(record: Mapping[str, Any], game: Game, unit: str) -> _Fact
                   records=tuple(found))
 
 
+@_reads("trefeltromp")
 def _trefeltromp(record: Mapping[str, Any], game: Game, unit: str) -> _Facts:
     """Stack changes of the seated in hands that are over, and standing by net chips."""
     rounds = []
@@ -306,6 +326,7 @@ def _trefeltromp(record: Mapping[str, Any], game: Game, unit: str) -> _Facts:
     return _Facts(tuple(rounds), dict(game.result["money"]))
 
 
+@_reads("tremp")
 def _tremp(record: Mapping[str, Any], game: Game, unit: str) -> _Facts:
     """Each player's team's game points per hand, no standing, and the game's length."""
     players = game.players
@@ -316,9 +337,6 @@ def _tremp(record: Mapping[str, Any], game: Game, unit: str) -> _Facts:
     return _Facts(tuple(rounds), None, records=tuple(found))
 
 
-_READERS = {"tromplemond": _tromplemond, "clumond": _clumond,
-            "trumplestiltskin": _trumplestiltskin, "trefeltromp": _trefeltromp,
-            "tremp": _tremp}
 
 
 def runners_up(result: Mapping[str, Any], standing: Mapping[str, Number] | None) -> list[str]:

@@ -170,6 +170,7 @@ from .common import (
     round_label,
     whole_number,
 )
+from .contract import no_next_dealer
 from .errors import RuleError
 from .ledger import MoneyLine, What, lines_of
 from .settle import settle_up
@@ -180,6 +181,15 @@ PLAYERS = range(2, 20)
 DEFAULTS: dict[str, Any] = {"ante": 10, "stack": 500, "limit": None, "chip_value": None}
 """Option defaults (``docs/records.md``): ante, starting stack, largest bet or raise (None: no
 limit), and what a chip is worth in the table's smallest unit of money (None: not money)."""
+
+RECORD_FLAGS: tuple[str, ...] = ()
+"""No fields of its own beyond every game's."""
+
+CHIP_GAME = True
+"""``replay``'s money is in chips (``chip_value`` says what one is worth)."""
+
+next_dealer = no_next_dealer
+"""The rules do not say who deals next: the flow does."""
 
 HAND_FIELDS = ("buys", "leave", "calls", "shows")
 """The fields of a hand in the record."""

@@ -112,6 +112,7 @@ from .common import (
     true_or_false,
     whole_number,
 )
+from .contract import no_money_lines
 from .errors import RuleError
 
 PLAYERS: tuple[int, ...] = (4,)
@@ -119,6 +120,15 @@ PLAYERS: tuple[int, ...] = (4,)
 
 DEFAULTS: dict[str, Any] = {"beginners": False}
 """Option defaults (``docs/records.md``)."""
+
+RECORD_FLAGS: tuple[str, ...] = ()
+"""No fields of its own beyond every game's."""
+
+CHIP_GAME = False
+"""``replay``'s money is not in chips."""
+
+money_lines = no_money_lines
+"""Played for points: no money moves."""
 
 OPENING_BID = -4
 """The bid before anyone has displayed a card."""

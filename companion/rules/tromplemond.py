@@ -148,6 +148,7 @@ from .common import (
     true_or_false,
     whole_number,
 )
+from .contract import no_next_dealer
 from .errors import RuleError
 from .ledger import MoneyLine, What, lines_of
 
@@ -163,6 +164,12 @@ DEFAULTS: dict[str, Any] = {
     "target": 200,
 }
 """Option defaults, as ``docs/records.md`` gives them."""
+
+CHIP_GAME = False
+"""``replay``'s money is not in chips."""
+
+next_dealer = no_next_dealer
+"""The rules do not say who deals next: the flow does."""
 
 JACK_PENALTY = 20
 """What each jack held by another survivor costs."""

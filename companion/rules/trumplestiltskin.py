@@ -112,6 +112,7 @@ from .common import (
     to_json_number,
     whole_number,
 )
+from .contract import no_money_lines
 from .errors import RuleError
 
 GAME = "trumplestiltskin"
@@ -119,6 +120,15 @@ PLAYERS = range(3, 6)
 """Three to five players."""
 DEFAULTS: dict[str, Any] = {"target": 200, "gnome_target": 350}
 """A player's target ends the game at 200, the Gnome's at 350."""
+
+RECORD_FLAGS: tuple[str, ...] = ()
+"""No fields of its own beyond every game's."""
+
+CHIP_GAME = False
+"""``replay``'s money is not in chips."""
+
+money_lines = no_money_lines
+"""Played for points: no money moves."""
 
 DEALT_CARDS = 44
 """The Pinochle deck (50) less the six cards of the Blanket."""

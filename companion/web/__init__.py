@@ -1,8 +1,8 @@
 """The web layer: one blueprint per feature, thin views, one partial per live region.
 
-The generic blueprints know no game: each game plugs in through its flow
-(``companion.web.games.FLOWS``), whose blueprint is registered under a prefix
-of its own, ``/t/<code>/games/<number>/<game>``.
+The generic blueprints know no game: each game plugs in through its flow (found
+from the game registry: ``companion.web.games.load_flows``), whose blueprint is
+registered under a prefix of its own, ``/t/<code>/games/<number>/<game>``.
 """
 
 from __future__ import annotations
@@ -11,10 +11,8 @@ from flask import Flask
 
 from ..extensions import db
 from ..live import Hooks, streams, versions
-from . import errors, filters
+from . import errors, filters, games
 from .api import bp as api_bp
-from .flow import FLOWS_EXTENSION
-from .games import FLOWS
 from .home import bp as home_bp
 from .ledger import bp as ledger_bp
 from .limits import wrong_codes
@@ -37,16 +35,10 @@ def register(app: Flask) -> None:
     """Register the blueprints (the games' own under their prefix), errors and filters."""
     for blueprint in BLUEPRINTS:
         app.register_blueprint(blueprint)
-    app.extensions[FLOWS_EXTENSION] = dict(FLOWS)
+    games.install(app)
     versions.install(app)
     with app.app_context():
         streams.install(app, db.engine, Hooks(find_table=find_table, counted=wrong_codes,
                                               is_pulse=is_pulse))
-    for name, flow in FLOWS.items():
-        if flow.blueprint is not None:
-            app.register_blueprint(flow.blueprint,
-                                   url_prefix=f"/t/<code>/games/<int:number>/{name}")
-    sheets = [flow.stylesheet for flow in FLOWS.values() if flow.stylesheet]
-    app.context_processor(lambda: {"game_stylesheets": sheets})
     errors.register(app)
     filters.register(app)

@@ -2,12 +2,15 @@
 
 The sequence is always the same: find the table and its game, check who
 may act, lock the round being entered, check that the tap was meant for
-this round and this phase, then (after the view's own change) one commit
-and one answer: the round region for an htmx request, a redirect back to
-the page for a plain form. A view keeps only what is its own::
+this round, this phase and this moment of it (the form was drawn for the
+view's ``drawn_for``: a double tap, or two screens at once, acts once), then
+(after the view's own change) one commit and one answer: the round region
+for an htmx request, a redirect back to the page for a plain form. A view
+keeps only what is its own::
 
     @bp.post("/timer")
-    @game_action(Who.KEEPER, Phase.DEAL, refuse="The interrogation is over.")
+    @game_action(Who.KEEPER, Phase.DEAL, refuse="The interrogation is over.",
+                 moment="The timer changed a moment ago: look again.")
     def timer(act):
         ...change the facts...
 
@@ -221,11 +224,28 @@ def _actor(table: Table, who: Who, position: int | None) -> tuple[bool, Seat | N
     return False, require_seat_at(table, position)
 
 
-def _same_round(draft: round_store.RoundDraft) -> None:
+def _same_round(flow: GameFlow, draft: round_store.RoundDraft) -> None:
     """Refuse a tap meant for another round than the one in progress."""
     if request.form.get("round", "") != str(draft.round_index + 1):
-        abort(409, f"That was for another round: the table is on round "
+        word = flow.round_word
+        abort(409, f"That was for another {word}: the table is on {word} "
                    f"{draft.round_index + 1} now. Look again and tap once more.")
+
+
+MOMENT_FIELD = "moment"
+"""The form field that says which moment of the round the form was drawn for
+(``View.drawn_for``, written by the ``round_fields`` macro)."""
+
+
+def _same_moment(view: View, stale: str | Callable[[View, str], str]) -> None:
+    """Refuse a tap drawn for an earlier moment of the round than the view's (409, ``stale``
+    or what it makes of the view and the moment sent), or a form that does not say (400)."""
+    sent = request.form.get(MOMENT_FIELD)
+    if sent is None:
+        abort(400, "The form does not say which moment it was drawn for. Reload the page "
+                   "and try again.")
+    if sent != str(view.drawn_for):
+        abort(409, stale(view, sent) if callable(stale) else stale)
 
 
 def answer(table: Table, *, keeper: bool) -> Response:
@@ -276,13 +296,21 @@ def _same_game(game: Game) -> None:
                    f"{flows()[meant].title}: that screen is not for it.")
 
 
-def game_action(who: Who, *phases: Enum, refuse: str | None = None, same_round: bool = True,
+def game_action(who: Who, *phases: Enum, refuse: str | Callable[[Any], str] | None = None,
+                same_round: bool = True,
+                moment: str | Callable[[Any, str], str] | None = None,
                 ) -> Callable[[Callable[..., Any]], Callable[..., Response]]:
     """Make a view an action on a game being played (see the module's docstring).
 
     ``phases``: the phases of the game's view in which the action is taken
-    (none given: any). ``refuse``: the message when it is not one of them.
-    ``same_round``: the form must carry the round it was shown for.
+    (none given: any). ``refuse``: the message when it is not one of them (or
+    what makes it from the view). ``same_round``: the form must carry the round
+    it was shown for. ``moment``: the form must carry the moment it was drawn
+    for (``View.drawn_for``); the message when it is an earlier one (or what
+    makes it from the view and the moment sent).
+
+    Each refusal is a refusal where the player looks (:func:`refusal`), in this
+    order: another round, another phase, another moment.
     """
 
     def decorate(view: Callable[..., Any]) -> Callable[..., Response]:
@@ -295,15 +323,18 @@ def game_action(who: Who, *phases: Enum, refuse: str | None = None, same_round: 
             flow = flow_for(game.game)
             draft = round_store.locked_draft(game)
             locked(table)
-            if same_round:
-                _same_round(draft)
-            moment = flow.moment(table, game, seat.name if seat is not None else None)
-            act = Act(table=table, game=game, flow=flow, draft=draft, view=moment,
+            now = flow.moment(table, game, seat.name if seat is not None else None)
+            act = Act(table=table, game=game, flow=flow, draft=draft, view=now,
                       keeper=keeper, seat=seat, form=request.form)
             try:
-                if phases and moment.phase not in phases:
-                    abort(409, refuse or "That is not for now: the round has moved on. Look "
-                                         "again and tap once more.")
+                if same_round:
+                    _same_round(flow, draft)
+                if phases and now.phase not in phases:
+                    abort(409, (refuse(now) if callable(refuse) else refuse)
+                          or "That is not for now: the round has moved on. Look again and "
+                             "tap once more.")
+                if moment is not None:
+                    _same_moment(now, moment)
                 made = view(act, **values)
             except HTTPException as error:
                 if not in_place() or not 400 <= (error.code or 500) < 500:
@@ -318,5 +349,5 @@ def game_action(who: Who, *phases: Enum, refuse: str | None = None, same_round: 
     return decorate
 
 
-__all__ = ["Act", "Who", "answer", "game_action", "keeper_game", "load_game",
+__all__ = ["MOMENT_FIELD", "Act", "Who", "answer", "game_action", "keeper_game", "load_game",
            "refusal", "require_playing", "table_action"]

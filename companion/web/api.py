@@ -172,7 +172,7 @@ def make_game(record: dict[str, Any]) -> tuple[Table, str, str, Game]:
         _exact_numbers(record)
     except RuleError as error:
         abort(400, str(error))
-    known = set(RECORD_FIELDS) | set(getattr(game_module(record["game"]), "RECORD_FLAGS", ()))
+    known = set(RECORD_FIELDS) | set(game_module(record["game"]).RECORD_FLAGS)
     unknown = sorted(set(record) - known)
     if unknown:
         abort(400, f"A {record['game']} record has no field {unknown[0][:40]!r}: a typo must "

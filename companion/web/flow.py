@@ -1,7 +1,7 @@
 """How a game plugs into the app: its **flow**.
 
-Every game the app offers has one flow object, registered in
-``companion.web.games.FLOWS`` by its record name. The generic pages (the
+Every game the app offers has one flow object, found from the game registry
+(``companion.rules.games``) by its record name. The generic pages (the
 new-table form, the tablet, the phone, the score page, the record, the rules
 help) know nothing of any game: they ask the table's flow, and include the
 templates it names. A flow provides:
@@ -29,20 +29,22 @@ dealing checklists and the scoreboard.
 from __future__ import annotations
 
 import json
+import sys
 import threading
 from collections import OrderedDict
 from collections.abc import Callable, Hashable, Mapping, Sequence, Set
 from dataclasses import dataclass, replace
 from enum import Enum
-from types import ModuleType
+from pathlib import Path
 from typing import Any, ClassVar, TypeVar
 
-from flask import Blueprint, abort, current_app
+from flask import Blueprint, abort, current_app, url_for
 from werkzeug.datastructures import MultiDict
 
 from ..live import at_version
 from ..rules import RuleError, game_module
 from ..rules.common import and_list, describe_counts
+from ..rules.contract import GameRules
 from ..store import Game, Table
 from ..store import rounds as round_store
 from ..store.sealed import SealedStatus
@@ -50,6 +52,9 @@ from .charts import score_chart
 from .forms import MAX_SEATS, FormError, money_text
 
 FLOWS_EXTENSION = "companion.flows"
+
+STYLESHEET_ENDPOINT = "game_stylesheet"
+"""The endpoint that serves a game's own stylesheet (``/static/css/<game>.css``)."""
 
 T = TypeVar("T")
 
@@ -196,6 +201,19 @@ class View:
         return list(self.game.players)
 
     @property
+    def winners(self) -> list[str]:
+        """The winners (empty before the end; in a team game, both partners)."""
+        return list(self.result["winners"]) if self.result else []
+
+    @property
+    def drawn_for(self) -> int | None:
+        """Which moment of the round this is: how many things were done in it so far (None:
+        the game does not tell its moments apart). Every form of the round carries it
+        (``round_fields``) and an action that asks (``game_action(moment=…)``) refuses a
+        tap drawn for an earlier one: a double tap, or two screens at once, acts once."""
+        return None
+
+    @property
     def mid_choice(self) -> bool:
         """True while this screen's player is making a choice the page must not wipe.
 
@@ -289,18 +307,22 @@ class GameFlow:
     """The fields of the start form (None: nothing to ask, the game starts at once)."""
     correction_template: ClassVar[str | None] = None
     """The fields that correct a past round (None: past rounds are not corrected here)."""
+    round_word: ClassVar[str] = "round"
+    """What players call a round of the game (``hand``), in refusals."""
     default_unit: ClassVar[str] = "chips"
     """The money unit a new table of this game starts with."""
-    stylesheet: ClassVar[str | None] = None
-    """The game's own stylesheet under ``static/`` (``css/clumond.css``), if it has one."""
+    stylesheet: ClassVar[Path | None] = None
+    """The game's own stylesheet (``companion/web/games/clumond/clumond.css``), if it has one:
+    served at ``/static/css/clumond.css`` (``companion.web.games.install``)."""
     sealed_steps: ClassVar[Mapping[str, SealedStep]] = {}
     """The game's sealed choices, by the name in their URL."""
 
     def __init_subclass__(cls, *, folder: str | None = None, stylesheet: bool = False,
                           **kwargs: Any) -> None:
         """``class TrempFlow(GameFlow, folder="tremp", stylesheet=True)``: the game's
-        template folder holds the usual parts (``_tablet``, ``_phone``, ``_scores``,
-        ``_options``, ``_correct``), and ``static/css/tremp.css`` is its stylesheet."""
+        template folder (``templates/tremp/`` in its package, its blueprint's
+        ``template_folder``) holds the usual parts (``_tablet``, ``_phone``, ``_scores``,
+        ``_options``, ``_correct``), and ``tremp.css`` beside the flow is its stylesheet."""
         super().__init_subclass__(**kwargs)
         if folder is not None:
             cls.tablet_template = f"{folder}/_tablet.html"
@@ -309,12 +331,13 @@ class GameFlow:
             cls.options_template = f"{folder}/_options.html"
             cls.correction_template = f"{folder}/_correct.html"
         if folder is not None and stylesheet:
-            cls.stylesheet = f"css/{folder}.css"
+            module = sys.modules[cls.__module__].__file__
+            cls.stylesheet = Path(module or ".").parent / f"{folder}.css"
 
     # -- the rules
 
     @property
-    def rules(self) -> ModuleType:
+    def rules(self) -> GameRules:
         """The game's pure rules module."""
         return game_module(self.name)
 
@@ -417,9 +440,8 @@ class GameFlow:
         return game.status == "playing"
 
     def dealer_now(self, record: Mapping[str, Any], result: Mapping[str, Any]) -> str | None:
-        """Who deals the round in progress (the rules' ``next_dealer``, where they have one)."""
-        next_dealer = getattr(self.rules, "next_dealer", None)
-        return next_dealer(record) if next_dealer is not None else None
+        """Who deals the round in progress (the rules' ``next_dealer``)."""
+        return self.rules.next_dealer(record)
 
     def checklists(self, game: Game, draft: round_store.RoundDraft,
                    dealer: str | None) -> tuple[Checklist, ...]:
@@ -522,8 +544,18 @@ class DefaultFlow(GameFlow):
 
 
 def flows() -> Mapping[str, GameFlow]:
-    """The app's flows, by game name (``companion.web.games.FLOWS`` when the app was made)."""
+    """The app's flows, by game name (``companion.web.games.load_flows`` when the app was made)."""
     return current_app.extensions[FLOWS_EXTENSION]
+
+
+def game_stylesheets() -> dict[str, Path]:
+    """The app's games' own stylesheets, by URL (none in an app without the games).
+
+    Every page links them all: one cached file each, so a screen moving to another game
+    never waits for one, and the service worker keeps them with the app shell."""
+    found: Mapping[str, GameFlow] = current_app.extensions.get(FLOWS_EXTENSION, {})
+    return {url_for(STYLESHEET_ENDPOINT, game=name): flow.stylesheet
+            for name, flow in found.items() if flow.stylesheet is not None}
 
 
 def flow_for(game: str) -> GameFlow:
@@ -534,5 +566,6 @@ def flow_for(game: str) -> GameFlow:
     return flow
 
 
-__all__ = ["Checklist", "Correction", "DefaultFlow", "DefaultPhase", "GameFlow", "SealedStep",
-           "Step", "View", "checklist", "corrected_from", "flow_for", "flows"]
+__all__ = ["FLOWS_EXTENSION", "STYLESHEET_ENDPOINT", "Checklist", "Correction", "DefaultFlow",
+           "DefaultPhase", "GameFlow", "SealedStep", "Step", "View", "checklist",
+           "corrected_from", "flow_for", "flows", "game_stylesheets"]

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 
 from ..store import NAME_LENGTH, Seat
 
@@ -81,6 +81,21 @@ def first_duplicate(names: Iterable[str | None]) -> str | None:
             return name
         seen.add(name.casefold())
     return None
+
+
+def options_as_sent(fields: Iterable[str], defaults: Mapping[str, str],
+                    form: Mapping[str, str] | None) -> dict[str, str]:
+    """A game's options form's values: as sent (a field left out is blank), or the game's
+    ``defaults`` when nothing was sent yet (the form as first drawn)."""
+    if form is not None:
+        return {name: str(form.get(name, "")) for name in fields}
+    return dict(defaults)
+
+
+def options_with_defaults(fields: Iterable[str], defaults: Mapping[str, str],
+                          form: Mapping[str, str]) -> dict[str, str]:
+    """A game's options as sent, each field the form does not send taking its default."""
+    return dict(defaults) | {name: form[name] for name in fields if name in form}
 
 
 def whole_number(text: object, what: str, low: int, high: int) -> int:

@@ -489,7 +489,7 @@ def chip_value(table: Table, number: int, game_number: int):
     game = next((g for g in evening.games if g.number == game_number), None)
     if game is None:
         abort(404, f"Game {game_number} is not part of evening {number}.")
-    if "chip_value" not in game_module(game.game).DEFAULTS:
+    if not game_module(game.game).CHIP_GAME:
         return _refuse(table, evening, 400, f"{flow_for(game.game).title} is not played for "
                                             "chips: it has no chip value.")
     unit = evening.money_unit

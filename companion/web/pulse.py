@@ -18,11 +18,11 @@ a screen makes one request every two seconds, not one per region.
 
 from __future__ import annotations
 
-from flask import Blueprint, render_template
+from flask import Blueprint
 
 from .limits import wrong_codes
 from .live import live_table
-from .regions import game_page_context, join_context, phone_pulse, tablet_pulse
+from .regions import pulse_answer
 
 bp = Blueprint("pulse", __name__)
 
@@ -37,14 +37,14 @@ def is_pulse(endpoint: str) -> bool:
 @wrong_codes
 def keeper(code: str):
     """The tablet's pulse: its round, the scoreboard and the seats, as they changed."""
-    return tablet_pulse(live_table(code, "tables.keeper", keeper=True))
+    return pulse_answer("tablet", live_table(code, "tables.keeper", keeper=True))
 
 
 @bp.get("/t/<code>/seat/pulse")
 @wrong_codes
 def seat(code: str):
     """A phone's pulse: its seat, its round and the scoreboard, as they changed."""
-    return phone_pulse(live_table(code, "seats.seat"))
+    return pulse_answer("phone", live_table(code, "seats.seat"))
 
 
 @bp.get("/t/<code>/games/<int:number>/pulse")
@@ -52,7 +52,7 @@ def seat(code: str):
 def game(code: str, number: int):
     """A game's score page's pulse: its scoreboard, when the record changed."""
     table = live_table(code, "games.game", number=number)
-    return render_template("games/_pulse.html", **game_page_context(table, number, pulse=True))
+    return pulse_answer("game", table, number=number)
 
 
 @bp.get("/j/<code>/pulse")
@@ -60,7 +60,7 @@ def game(code: str, number: int):
 def join(code: str):
     """The join page's pulse: the free seats, when they changed."""
     table = live_table(code, "seats.join")
-    return render_template("seats/_join_pulse.html", **join_context(table, pulse=True))
+    return pulse_answer("join", table)
 
 
 __all__ = ["bp", "is_pulse"]

@@ -14,6 +14,8 @@ from pathlib import Path
 
 from flask import Blueprint, Response, current_app, make_response, render_template, url_for
 
+from .flow import game_stylesheets
+
 bp = Blueprint("pwa", __name__)
 
 NAME = "The companion"
@@ -62,10 +64,16 @@ def shell_files() -> list[str]:
     return [*stylesheets(), *scripts(), *(icon for icon, _size, _purpose in ICONS)]
 
 
+def _stylesheet_urls() -> list[str]:
+    """Every page's style sheets: the app's own, then each game's (from its package)."""
+    return [url_for("static", filename=name) for name in stylesheets()] + list(game_stylesheets())
+
+
 def shell_urls() -> list[str]:
-    """Every URL the service worker stores on install: the shell files and /offline."""
+    """Every URL the service worker stores on install: the shell files, the games' style
+    sheets and /offline."""
     return [url_for("static", filename=name) for name in shell_files()] + [
-        url_for("pwa.offline")
+        *game_stylesheets(), url_for("pwa.offline")
     ]
 
 
@@ -78,13 +86,16 @@ def _shell_version() -> str:
         digest.update(name.encode())
         if path.is_file():
             digest.update(path.read_bytes())
+    for url, path in game_stylesheets().items():
+        digest.update(url.encode())
+        digest.update(path.read_bytes())
     digest.update(render_template("pwa/offline.html", **_offline_context()).encode())
     return digest.hexdigest()[:12]
 
 
 def _offline_context() -> dict[str, object]:
     """What the offline page needs to look like the app without a network."""
-    return {"stylesheets": stylesheets(), "theme_color": THEME_COLOR}
+    return {"stylesheets": _stylesheet_urls(), "theme_color": THEME_COLOR}
 
 
 @bp.get("/manifest.webmanifest")

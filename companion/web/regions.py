@@ -1,15 +1,25 @@
-"""The live regions every game shares: the tablet's round, a phone's round, the scoreboard.
+"""The live regions, declared once (:data:`REGIONS`), and the pulse answer that carries them.
 
-Each region is a generic wrapper (its ``id``, its live polling, its
-``data-phase``) around what the game's flow draws inside it, from the
-flow's :class:`~companion.web.flow.View` of the moment.
+A region is a part of a page that follows the table live, swapped in by its
+``id``: its name, its template, what it is made from (the stamp that changes
+when it must be drawn again: ``v`` the table's version, ``s`` the
+scoreboard's, ``p`` the seats') and the pages that show it. Each page that
+follows the table (:data:`PAGES`: the tablet, a phone's seat page, a game's
+score page, the join page) says once how its context is made; a page's
+pulse answer (:func:`pulse_answer`, one template: ``_pulse.html``) carries
+its regions whose stamp changed. The round regions are generic wrappers
+(their ``id``, ``data-phase``) around what the game's flow draws inside them,
+from the flow's :class:`~companion.web.flow.View` of the moment.
+
+A new live region is one line in :data:`REGIONS` and its template.
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 from typing import Any
 from urllib.parse import parse_qs
 
@@ -18,9 +28,8 @@ from flask import render_template, request, url_for
 from ..extensions import db
 from ..live import at_version
 from ..store import Game, Seat, SeatRequest, Table, queries
-from .flow import GameFlow, View, flow_for, flows
-from .forms import FormError
-from .roles import Phone, is_keeper, phone, welcome_back
+from .flow import GameFlow, View, flow_for
+from .roles import Phone, is_keeper, phone
 
 
 def table_flow(table: Table) -> GameFlow:
@@ -51,25 +60,73 @@ def phone_region(table: Table, *, error: str | None = None) -> str:
                            **round_context(table, keeper=False, me=phone(table)))
 
 
-def tablet_pulse(table: Table, **extra: object) -> str:
-    """The tablet's pulse answer: its round, and the scoreboard and seats if they changed."""
-    return render_template("tables/_pulse.html", **keeper_context(table, pulse=True) | extra)
+# --------------------------------------------------------------------------- the regions
 
 
-def phone_pulse(table: Table, **extra: object) -> str:
-    """A phone's pulse answer: its round, and its seat and the scoreboard if they changed."""
-    return render_template("seats/_pulse.html",
-                           **seat_context(table, phone(table), pulse=True) | extra)
+@dataclass(frozen=True)
+class Region:
+    """A live region: swapped in by its ``id`` whenever what it is made from changed."""
+
+    name: str
+    template: str
+    made_from: str
+    """The stamp that changes when it must be drawn again (``v``: every change; the round,
+    carried by every answer)."""
+    pages: frozenset[str]
+    """The pages that show it (names of :data:`PAGES`)."""
+
+    @property
+    def every_answer(self) -> bool:
+        """True for the round: drawn again on every answer (every change changes it), in
+        place when the answer is a tap's on its page."""
+        return self.made_from == "v"
+
+
+REGIONS: tuple[Region, ...] = (
+    Region("round", "rounds/_tablet.html", "v", frozenset({"tablet"})),
+    Region("round", "rounds/_phone.html", "v", frozenset({"phone"})),
+    Region("you", "seats/_you.html", "p", frozenset({"phone"})),
+    Region("scoreboard", "games/_scoreboard_region.html", "s",
+           frozenset({"tablet", "phone", "game"})),
+    Region("requests", "tables/_requests.html", "p", frozenset({"tablet"})),
+    Region("seats", "tables/_keeper.html", "p", frozenset({"tablet"})),
+    Region("join", "seats/_join.html", "p", frozenset({"join"})),
+)
+"""Every live region, in the order a pulse answer carries them."""
+
+PageContext = Callable[..., dict[str, Any]]
+"""What a live page shows, from the table: ``context(table, pulse=…, **values)``."""
+
+PAGES: dict[str, PageContext] = {}
+"""The live pages, by name: how each one's context is made (each page says it: :func:`page`)."""
+
+
+def page(name: str) -> Callable[[PageContext], PageContext]:
+    """Make a function the context of live page ``name`` (what its regions are drawn from)."""
+
+    def register(context: PageContext) -> PageContext:
+        PAGES[name] = context
+        return context
+
+    return register
+
+
+def pulse_answer(name: str, table: Table, *, round_oob: bool = True, **values: Any) -> str:
+    """Page ``name``'s pulse answer: its pulse again and its regions that changed (the round
+    in place, not by id, when it answers a tap on the page: ``round_oob`` False)."""
+    context = PAGES[name](table, pulse=True, **values) | {"round_oob": round_oob}
+    return render_template("_pulse.html", **context,
+                           regions=[r for r in REGIONS if name in r.pages])
 
 
 def tap_answer(table: Table, *, keeper: bool) -> str:
     """The answer to an htmx tap: the round region in place and, when the tap said what its
     page shows (the tablet's or the phone's page), that page's pulse answer around it (the
     other regions that changed, and the new pulse), so the page needs no poll to catch up."""
-    page = page_pulse()
+    page_now = page_pulse()
     own = url_for("pulse.keeper" if keeper else "pulse.seat", code=table.code)
-    if page is not None and page[0] == own:  # the round goes in place: the tap's own target
-        return (tablet_pulse if keeper else phone_pulse)(table, round_oob=False)
+    if page_now is not None and page_now[0] == own:  # the round goes in place: the tap's target
+        return pulse_answer("tablet" if keeper else "phone", table, round_oob=False)
     return tablet_region(table) if keeper else phone_region(table)
 
 
@@ -177,84 +234,6 @@ def pulse_context(table: Table, url: str, now: dict[str, Any], pulse: bool) -> d
 def wanted(context: dict[str, Any], stamp_key: str) -> bool:
     """Whether a page (or a pulse answer) shows the region of this stamp."""
     return "changed" not in context or stamp_key in context["changed"]
-
-
-def start_problems(table: Table) -> list[str]:
-    """What stops the table from starting a game now (empty: ready)."""
-    problems = []
-    if table.playing is not None:
-        problems.append(f"Game {table.playing.number} is being played.")
-    unnamed = [str(seat.position) for seat in table.seats if not seat.name]
-    if unnamed:
-        which = ", ".join(unnamed)
-        problems.append(f"Seat{'s' if len(unnamed) > 1 else ''} {which} "
-                        f"ha{'ve' if len(unnamed) > 1 else 's'} no name yet.")
-    try:
-        flow_for(table.game).check_player_count(len(table.seats))
-    except FormError as error:
-        problems.append(f"{error}.")
-    return problems
-
-
-def seats_context(table: Table) -> dict[str, Any]:
-    """What the scorekeeper's seats region shows: seats, requests, the dealer, the start."""
-    dealer = table.seat_at(table.first_dealer) if table.first_dealer else None
-    return {
-        "table": table,
-        "games": list(flows().values()),
-        "next_flow": flow_for(table.game),
-        "requests": db.session.scalars(queries.pending_requests(table.id)).all(),
-        "dealer": dealer,
-        "problems": start_problems(table),
-        "seats_fixed": table.playing is not None,
-    }
-
-
-def keeper_context(table: Table, *, pulse: bool = False) -> dict[str, Any]:
-    """Everything the tablet's regions show (the round, the scoreboard, the seats), its pulse.
-
-    For a pulse answer (``pulse``), the scoreboard and the seats only when they changed.
-    """
-    context = pulse_context(table, url_for("pulse.keeper", code=table.code),
-                            stamps(table, table.current_game), pulse)
-    rounds = round_context(table, keeper=True)
-    if wanted(context, "s"):
-        context |= current_scoreboard_context(table, view=rounds["view"])
-    context |= rounds
-    if wanted(context, "p"):
-        context |= seats_context(table)
-    return context | {"hide_empty": True}
-
-
-def join_context(table: Table, *, pulse: bool = False, **extra: object) -> dict[str, Any]:
-    """What the join page shows (the free seats, this phone's standing there), its pulse."""
-    me = phone(table)
-    again = welcome_back(table) if me.seat is None and not me.waiting else None
-    return ({"table": table, "flow": table_flow(table), "me": me, "again": again, **extra}
-            | pulse_context(table, url_for("pulse.join", code=table.code), stamps(table, None, me),
-                            pulse))
-
-
-def seat_context(table: Table, me: Phone, *, pulse: bool = False) -> dict[str, Any]:
-    """Everything a phone's regions show (its seat, its round, the scoreboard), its pulse.
-
-    For a pulse answer (``pulse``), the scoreboard only when it changed.
-    """
-    context = pulse_context(table, url_for("pulse.seat", code=table.code),
-                            stamps(table, table.current_game, me), pulse)
-    rounds = round_context(table, keeper=False, me=me)
-    if wanted(context, "s"):
-        context |= current_scoreboard_context(table, view=rounds["view"])
-    return context | rounds | {"table": table, "flow": table_flow(table), "me": me}
-
-
-def game_page_context(table: Table, number: int, *, pulse: bool = False) -> dict[str, Any]:
-    """What a game's score page shows (its scoreboard), and its pulse."""
-    game = db.session.scalar(queries.game_number(table.id, number))
-    return (scoreboard_context(table, game, url_for("games.scoreboard", code=table.code,
-                                                     number=number))
-            | pulse_context(table, url_for("pulse.game", code=table.code, number=number),
-                            stamps(table, game), pulse))
 
 
 def scoreboard_region(table: Table, game: Game | None, live_url: str) -> str:

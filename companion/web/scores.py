@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 from pathlib import Path
+from typing import Any
 
 import markdown
 from flask import Blueprint, abort, jsonify, render_template, request, url_for
@@ -19,7 +20,7 @@ from ..store import Game, Table, queries
 from .flow import flow_for, flows
 from .limits import drawn_from, heavy_pages, wrong_codes
 from .live import live_table
-from .regions import game_page_context, scoreboard_region
+from .regions import page, pulse_context, scoreboard_context, scoreboard_region, stamps
 from .roles import find_table, phone
 
 bp = Blueprint("games", __name__)
@@ -119,3 +120,16 @@ def rules_help(game: str):
         abort(404, f"The rules of {flow.title} are not written up in this app yet.")
     return render_template("games/rules.html", flow=flow, text=text, back=back,
                            games=list(flows().values()))
+
+
+# --------------------------------------------------------------------------- the live page
+
+
+@page("game")
+def game_page_context(table: Table, number: int, *, pulse: bool = False) -> dict[str, Any]:
+    """What a game's score page shows (its scoreboard), and its pulse."""
+    game = db.session.scalar(queries.game_number(table.id, number))
+    return (scoreboard_context(table, game, url_for("games.scoreboard", code=table.code,
+                                                     number=number))
+            | pulse_context(table, url_for("pulse.game", code=table.code, number=number),
+                            stamps(table, game), pulse))

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from flask import Blueprint, abort, redirect, render_template, request, url_for
 
 from ..extensions import db
@@ -10,8 +12,17 @@ from .actions import table_action
 from .forms import FormError, clean_name, seat_called, whole_number
 from .limits import wrong_codes
 from .live import live_table
-from .regions import join_context, seat_context
+from .regions import (
+    current_scoreboard_context,
+    page,
+    pulse_context,
+    round_context,
+    stamps,
+    table_flow,
+    wanted,
+)
 from .roles import (
+    Phone,
     find_table,
     forget_phone,
     phone,
@@ -240,3 +251,32 @@ def seat_live(code: str):
     """The seat page's live region: this phone's seat (or its request) and the seats."""
     table = live_table(code, "seats.seat")
     return render_template("seats/_you.html", **seat_context(table, phone(table)))
+
+
+# --------------------------------------------------------------------------- the live pages
+
+
+@page("join")
+def join_context(table: Table, *, pulse: bool = False, **extra: object) -> dict[str, Any]:
+    """What the join page shows (the free seats, this phone's standing there), its pulse."""
+    me = phone(table)
+    again = welcome_back(table) if me.seat is None and not me.waiting else None
+    return ({"table": table, "flow": table_flow(table), "me": me, "again": again, **extra}
+            | pulse_context(table, url_for("pulse.join", code=table.code), stamps(table, None, me),
+                            pulse))
+
+
+@page("phone")
+def seat_context(table: Table, me: Phone | None = None, *, pulse: bool = False,
+                 ) -> dict[str, Any]:
+    """Everything a phone's regions show (its seat, its round, the scoreboard), its pulse.
+
+    For a pulse answer (``pulse``), the scoreboard only when it changed.
+    """
+    me = me if me is not None else phone(table)
+    context = pulse_context(table, url_for("pulse.seat", code=table.code),
+                            stamps(table, table.current_game, me), pulse)
+    rounds = round_context(table, keeper=False, me=me)
+    if wanted(context, "s"):
+        context |= current_scoreboard_context(table, view=rounds["view"])
+    return context | rounds | {"table": table, "flow": table_flow(table), "me": me}

@@ -14,6 +14,8 @@ import functools
 from flask import Flask, Response, current_app, has_request_context, request
 from flask.sessions import SecureCookieSessionInterface
 
+from .flow import STYLESHEET_ENDPOINT
+
 
 class SessionInterface(SecureCookieSessionInterface):
     """The signed-cookie session, marked Secure exactly when the request is HTTPS."""
@@ -65,7 +67,7 @@ def add_security_headers(response: Response) -> Response:
                        content_security_policy(current_app.config["HTMX_URL"]))
     headers.setdefault("X-Content-Type-Options", "nosniff")
     headers.setdefault("Referrer-Policy", "same-origin")
-    shell = request.endpoint == "static" or request.blueprint == "pwa"
+    shell = request.endpoint in ("static", STYLESHEET_ENDPOINT) or request.blueprint == "pwa"
     if not shell and "Cache-Control" not in headers:
         # Pages carry seats, keys and CSRF tokens: never stored, never shared.
         headers["Cache-Control"] = "no-store"

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from flask import Blueprint, abort, redirect, render_template, request, url_for
 
 from ..extensions import db
@@ -23,7 +25,7 @@ from .forms import (
 from .limits import new_tables, wrong_codes
 from .live import live_table
 from .qr import join_url, qr_svg
-from .regions import keeper_context, seats_context, start_problems
+from .regions import current_scoreboard_context, page, pulse_context, round_context, stamps, wanted
 from .roles import find_table, is_keeper, recovery_code, remember_keeper, require_keeper
 
 bp = Blueprint("tables", __name__)
@@ -335,3 +337,54 @@ def answer_request(table: Table, request_id: int, answer: str):
             abort(409, f"Someone at this table is already called {clash.name}: deny this "
                        "request, and the phone can ask again with an initial added.")
     changes.answer_request(table, asked, approve=answer == "approve")
+
+
+# --------------------------------------------------------------------------- the tablet's live page
+
+
+def start_problems(table: Table) -> list[str]:
+    """What stops the table from starting a game now (empty: ready)."""
+    problems = []
+    if table.playing is not None:
+        problems.append(f"Game {table.playing.number} is being played.")
+    unnamed = [str(seat.position) for seat in table.seats if not seat.name]
+    if unnamed:
+        which = ", ".join(unnamed)
+        problems.append(f"Seat{'s' if len(unnamed) > 1 else ''} {which} "
+                        f"ha{'ve' if len(unnamed) > 1 else 's'} no name yet.")
+    try:
+        flow_for(table.game).check_player_count(len(table.seats))
+    except FormError as error:
+        problems.append(f"{error}.")
+    return problems
+
+
+def seats_context(table: Table) -> dict[str, Any]:
+    """What the scorekeeper's seats region shows: seats, requests, the dealer, the start."""
+    dealer = table.seat_at(table.first_dealer) if table.first_dealer else None
+    return {
+        "table": table,
+        "games": list(flows().values()),
+        "next_flow": flow_for(table.game),
+        "requests": db.session.scalars(queries.pending_requests(table.id)).all(),
+        "dealer": dealer,
+        "problems": start_problems(table),
+        "seats_fixed": table.playing is not None,
+    }
+
+
+@page("tablet")
+def keeper_context(table: Table, *, pulse: bool = False) -> dict[str, Any]:
+    """Everything the tablet's regions show (the round, the scoreboard, the seats), its pulse.
+
+    For a pulse answer (``pulse``), the scoreboard and the seats only when they changed.
+    """
+    context = pulse_context(table, url_for("pulse.keeper", code=table.code),
+                            stamps(table, table.current_game), pulse)
+    rounds = round_context(table, keeper=True)
+    if wanted(context, "s"):
+        context |= current_scoreboard_context(table, view=rounds["view"])
+    context |= rounds
+    if wanted(context, "p"):
+        context |= seats_context(table)
+    return context | {"hide_empty": True}

@@ -105,7 +105,7 @@ class Tarot:
         """How many actions the server holds for this hand (the tablet's moment, read now)."""
         answer = self.tablet.context.request.get(f"/t/{self.code}/round",
                                                  headers={"HX-Request": "true"})
-        return int(re.search(r'name="at" value="(\d+)"', answer.text()).group(1))
+        return int(re.search(r'name="moment" value="(\d+)"', answer.text()).group(1))
 
     def pick_bet(self, amount: int) -> None:
         self.bo.locator(f'label.chip:has(> [data-testid="amount-{amount}"])').click()

@@ -212,7 +212,7 @@ def test_a_whole_trefeltromp_game(new_context, make_table, screenshot):
         act_form.get_attribute("action").replace(f"/seats/{POSITION['Bo']}/",
                                                  f"/seats/{POSITION['Cy']}/"),
         form={"csrf_token": cy.locator('input[name="csrf_token"]').first.input_value(),
-              "round": "1", "at": act_form.locator('input[name="at"]').input_value(),
+              "round": "1", "moment": act_form.locator('input[name="moment"]').input_value(),
               "verb": "check", "from": "seat"},
         max_redirects=0)
     assert refused.status == 409 and "It is Bo's turn, not yours." in html.unescape(

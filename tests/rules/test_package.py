@@ -3,10 +3,11 @@
 import pytest
 
 import companion.rules as rules
-from companion.rules import GAMES, RuleError, deal_steps, deck_prep, replay
+from companion.rules import GAMES, RuleError, deal_steps, deck_prep, game_module, replay
 
-SEATS = {"tromplemond": 4, "clumond": 3, "trumplestiltskin": 4, "trefeltromp": 3, "tremp": 4}
 NAMES = ["Ann", "Bo", "Cy", "Di"]
+SEATS = {game: next(n for n in (4, 3, 2) if n in game_module(game).PLAYERS) for game in GAMES}
+"""How many players each game is tried with: four where it takes them."""
 
 
 @pytest.mark.parametrize("game", GAMES)

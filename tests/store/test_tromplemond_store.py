@@ -10,8 +10,11 @@ from companion.extensions import db
 from companion.rules import GAMES
 from companion.store import changes, rounds
 from companion.store import tromplemond as tp
-from companion.web.games import FLOWS
+from companion.web.games import load_flows
 from tests.store.conftest import drafting, rows, version
+
+FLOWS = load_flows()
+"""Every registered game's flow."""
 
 pytestmark = pytest.mark.db
 

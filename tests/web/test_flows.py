@@ -8,6 +8,7 @@ generic pages, and nothing generic is edited for it.
 from __future__ import annotations
 
 import ast
+import sys
 from enum import Enum
 from pathlib import Path
 from typing import Any
@@ -18,10 +19,11 @@ from jinja2 import ChoiceLoader, DictLoader
 
 from companion import create_app
 from companion.extensions import db
+from companion.rules.games import add_game, forget_game
 from companion.store import rounds as round_store
 from companion.web import games
 from companion.web.actions import Act, Who, game_action
-from companion.web.flow import GameFlow, View, checklist
+from companion.web.flow import FLOWS_EXTENSION, GameFlow, View, checklist
 
 pytestmark = pytest.mark.db
 
@@ -105,7 +107,8 @@ TEMPLATES = {
 @pytest.fixture
 def snap_app(tmp_path, monkeypatch):
     """The app with Snap registered: one registry line, and its templates."""
-    monkeypatch.setitem(games.FLOWS, "snap", SnapFlow())
+    add_game("snap", rules=__name__, web=__name__)
+    monkeypatch.setattr(sys.modules[__name__], "FLOW", SnapFlow(), raising=False)
     app = create_app({"TESTING": True, "SECRET_KEY": "tests", "PUBLIC_URL": "",
                       "SQLALCHEMY_DATABASE_URI": f"sqlite:///{tmp_path / 'snap.sqlite3'}",
                       "RATELIMIT_STORAGE_URI": "memory://"})
@@ -113,6 +116,7 @@ def snap_app(tmp_path, monkeypatch):
     with app.app_context():
         db.create_all()
     yield app
+    forget_game("snap")
     with app.app_context():
         db.session.remove()
         db.engine.dispose()
@@ -151,20 +155,21 @@ def test_a_made_up_game_plugs_in_with_its_flow_alone(snap_app):
 
 
 def test_two_games_can_never_share_a_url(snap_app):
+    flows = snap_app.extensions[FLOWS_EXTENSION]
     prefixes = {rule.rule.split("/")[5] for rule in snap_app.url_map.iter_rules()
-                if rule.endpoint.split(".")[0] in games.FLOWS and rule.rule.startswith("/t/")}
+                if rule.endpoint.split(".")[0] in flows and rule.rule.startswith("/t/")}
     assert "snap" in prefixes and "tromplemond" in prefixes
     for rule in snap_app.url_map.iter_rules():
         owner = rule.endpoint.split(".")[0]
-        if owner in games.FLOWS:
+        if owner in flows:
             assert rule.rule.startswith(f"/t/<code>/games/<int:number>/{owner}/"), rule.rule
 
 
 def test_every_game_has_a_flow():
     from companion.rules import GAMES
 
-    assert list(games.FLOWS) == list(GAMES)
-    for name, flow in games.FLOWS.items():
+    assert list(games.load_flows()) == list(GAMES)
+    for name, flow in games.load_flows().items():
         assert flow.name == name
 
 
@@ -247,3 +252,48 @@ def test_no_generic_template_names_a_game():
         text = path.read_text(encoding="utf-8").lower()
         for game in GAMES:
             assert game not in text, f"{path.relative_to(ROOT)} names {game}"
+
+
+def test_the_five_games_are_listed_in_one_place():
+    """The registry (``companion.rules.games``) is the only list of the games: no module,
+    template, stylesheet or script names them all together anywhere else."""
+    import re
+
+    from companion.rules import GAMES
+
+    names = "|".join(GAMES)
+    found = []
+    for folder in ("companion", "templates", "static", "scripts"):
+        for path in (ROOT / folder).rglob("*"):
+            if path.suffix not in {".py", ".html", ".js", ".css"} or "vendor" in path.parts:
+                continue
+            text = path.read_text(encoding="utf-8")
+            for start in (m.start() for m in re.finditer(names, text)):
+                if set(re.findall(names, text[start:start + 240])) == set(GAMES):
+                    found.append(str(path.relative_to(ROOT)))
+                    break
+    assert found == ["companion/rules/games.py"]
+
+
+def test_each_game_keeps_its_templates_and_stylesheet_in_its_package():
+    """A game's templates and stylesheet live in its web package, nowhere at the top level;
+    the pages link its stylesheet at the URL they always had."""
+    from companion.rules import GAMES
+
+    for game in GAMES:
+        package = WEB / "games" / game
+        assert not (ROOT / "templates" / game).exists(), f"templates/{game}/ is left"
+        assert not (ROOT / "static" / "css" / f"{game}.css").exists()
+        assert (package / "templates" / game / "_tablet.html").is_file()
+    assert sorted(p.parent.name for p in (WEB / "games").glob("*/*.css")) == sorted(
+        ["clumond", "trefeltromp", "tremp", "trumplestiltskin"])
+
+
+def test_a_games_stylesheet_is_served_as_a_static_file(client):
+    page = client.get("/").get_data(as_text=True)
+    assert '<link rel="stylesheet" href="/static/css/tremp.css">' in page
+    sheet = client.get("/static/css/tremp.css")
+    assert sheet.status_code == 200 and sheet.mimetype == "text/css"
+    assert "no-store" not in sheet.headers.get("Cache-Control", "")
+    assert sheet.data == (WEB / "games" / "tremp" / "tremp.css").read_bytes()
+    assert client.get("/static/css/tromplemond.css").status_code == 404  # it has none

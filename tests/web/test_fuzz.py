@@ -49,15 +49,22 @@ from companion.extensions import csrf, db, limiter
 from companion.live import versions
 from companion.store import SeatRequest, changes, queries
 from companion.store.evenings import Evening, Payment
-from companion.web.games import FLOWS
+from companion.web.games import load_flows
 from tests.web.phases import LARGE_EVENING, LARGEST, PHASES, Phase, Place
+
+FLOWS = load_flows()
+"""Every registered game's flow."""
 
 pytestmark = pytest.mark.db
 
 ROOT = Path(__file__).resolve().parents[2]
 OUTPUT = ROOT / "test-output"
 
-FIELDS = sorted({name for path in (ROOT / "templates").rglob("*.html")
+TEMPLATES = [*(ROOT / "templates").rglob("*.html"),
+             *(ROOT / "companion" / "web" / "games").glob("*/templates/**/*.html")]
+"""Every template: the generic ones and each game's (in its package)."""
+
+FIELDS = sorted({name for path in TEMPLATES
                  for name in re.findall(r'name="([A-Za-z_0-9-]+)"', path.read_text())
                  if "{" not in name} | {"round", "rounds", "choice", "stage", "chooser", "seat",
                                         "player", "target", "step", "from", "how", "what"})

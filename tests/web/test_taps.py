@@ -188,7 +188,7 @@ def test_copies_of_a_bet_racing_apply_once_and_the_late_one_is_not_refused(app, 
     first = game.order()[0]
     phone = game.phones[first]
     before = game.view()
-    form = {"round": str(before.round_number), "at": str(before.at), "from": "seat",
+    form = {"round": str(before.round_number), "moment": str(before.at), "from": "seat",
             "verb": "bet", "amount": "10", "csrf_token": actions.token(phone)}
     copies = [same_device(app, phone) for _ in range(3)]
     tap = key()

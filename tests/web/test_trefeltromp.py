@@ -59,7 +59,9 @@ class Game(GameAtTable):
     def post(self, tail: str, data: dict | None = None, *, client=None, htmx=False,
              **fields):
         view = self.view()
-        form = {"round": str(view.round_number), "at": str(view.at),
+        if "at" in fields:  # the moment of the hand the form was drawn for
+            fields["moment"] = fields.pop("at")
+        form = {"round": str(view.round_number), "moment": str(view.at),
                 "from": "keeper" if client is None else "seat", **fields, **(data or {})}
         return self.actions.post(self.url(tail), form, client=client,
                                  headers=HTMX if htmx else {})
@@ -259,7 +261,7 @@ def test_an_action_out_of_turn_is_refused_where_the_player_looks(game):
 def test_a_double_tap_acts_once(game):
     game.deal()
     view = game.view()
-    form = {"round": "1", "at": str(view.at), "verb": "check", "from": "seat"}
+    form = {"round": "1", "moment": str(view.at), "verb": "check", "from": "seat"}
     url = f"/t/{game.code}/games/1/trefeltromp/seats/2/act"
     first = game.actions.post(url, form, client=game.phones["Bo"])
     second = game.actions.post(url, form, client=game.phones["Bo"])
@@ -354,7 +356,7 @@ def test_a_player_who_cannot_cover_a_call_is_offered_to_buy_or_fold(game):
 
 def test_buys_between_hands_go_into_the_next_hand_and_a_double_tap_buys_once(game):
     view = game.view()
-    form = {"round": "1", "at": str(view.at), "amount": "50", "bought": "0", "from": "seat"}
+    form = {"round": "1", "moment": str(view.at), "amount": "50", "bought": "0", "from": "seat"}
     url = f"/t/{game.code}/games/1/trefeltromp/seats/2/buy"
     assert game.actions.post(url, form, client=game.phones["Bo"]).status_code == 303
     refused(game.actions.post(url, form, client=game.phones["Bo"]), 409,

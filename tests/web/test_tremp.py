@@ -80,7 +80,7 @@ class Table(GameAtTable):
     def say(self, player: str, what: str, *, by_tablet: bool = False, **kwargs):
         """``player`` displays a card (a picker code) or passes, from their phone by default."""
         position = PLAYERS.index(player) + 1
-        data = {"bids": str(len(self.bids())), "bid": "pass" if what == "pass" else "display"}
+        data = {"moment": str(len(self.bids())), "bid": "pass" if what == "pass" else "display"}
         if what != "pass":
             data["card"] = what
         phone = None if by_tablet or player not in self.phones else self.phones[player]
@@ -247,29 +247,32 @@ def test_a_card_already_displayed_by_anyone_is_refused(game):
     assert game.bids() == [["Sam", "5♥"], ["Nick", "pass"]]
 
 
+MOVED_ON = "The bidding moved on a moment ago: look again, then tap."
+
+
 @pytest.mark.parametrize(("data", "status", "said"), [
     ({"bid": "display"}, 400, "Pick the card you display first, then tap Display."),
     ({"bid": "display", "card": "1S"}, 400, "'1S' is not a card of a 52-card deck."),
     ({"bid": "display", "card": "PS"}, 400, "'PS' is not a card of a 52-card deck."),
     ({"bid": "raise"}, 400, "Display a card or pass."),
-    ({"bid": "pass", "bids": "x"}, 400, "The number of bids on the screen must be a whole number."),
-    ({"bid": "pass", "bids": "3"}, 409, "The bidding moved on a moment ago: look again, then tap."),
+    ({"bid": "pass", "moment": "x"}, 409, MOVED_ON),
+    ({"bid": "pass", "moment": "3"}, 409, MOVED_ON),
 ])
 def test_bad_bids_are_refused_with_a_message(game, data, status, said):
-    form = {"bids": "0", "from": "seat", **data}
+    form = {"moment": "0", "from": "seat", **data}
     response = game.post("seats/2/bid", form, client=game.phones["Sam"])
     assert response.status_code == status and message(response) == said
     assert game.bids() == []
 
 
 def test_a_phone_bids_only_for_its_own_seat_and_strangers_not_at_all(game):
-    response = game.post("seats/3/bid", {"bids": "0", "bid": "pass", "from": "seat"},
+    response = game.post("seats/3/bid", {"moment": "0", "bid": "pass", "from": "seat"},
                          client=game.phones["Sam"])
     assert response.status_code == 403 and "a phone acts only for its own seat" in text(response)
     stranger = game.actions.phone()
-    assert game.post("seats/2/bid", {"bids": "0", "bid": "pass"},
+    assert game.post("seats/2/bid", {"moment": "0", "bid": "pass"},
                      client=stranger).status_code == 403
-    assert game.post("seats/9/bid", {"bids": "0", "bid": "pass"}).status_code == 404
+    assert game.post("seats/9/bid", {"moment": "0", "bid": "pass"}).status_code == 404
     assert game.bids() == []
 
 
@@ -324,15 +327,15 @@ def test_the_tablet_undoes_the_last_bid(game):
     game.bidding(["5H", "pass", "KS"])
     tablet = game.tablet()
     assert "Undo Emily's <span class=\"card black\">K♠</span>" in tablet
-    game.ok("bids/undo", {"bids": "3"})
+    game.ok("bids/undo", {"moment": "3"})
     assert game.bids() == [["Sam", "5♥"], ["Nick", "pass"]] and game.turn() == "Emily"
-    response = game.post("bids/undo", {"bids": "3"})  # a second tap on the old screen
+    response = game.post("bids/undo", {"moment": "3"})  # a second tap on the old screen
     assert response.status_code == 409 and game.bids() == [["Sam", "5♥"], ["Nick", "pass"]]
-    assert game.post("bids/undo", {"bids": "2"}, client=game.phones["Sam"]).status_code == 403
+    assert game.post("bids/undo", {"moment": "2"}, client=game.phones["Sam"]).status_code == 403
     assert game.post("bids/undo", {}).status_code == 400
-    game.ok("bids/undo", {"bids": "2"})
-    game.ok("bids/undo", {"bids": "1"})
-    response = game.post("bids/undo", {"bids": "0"})
+    game.ok("bids/undo", {"moment": "2"})
+    game.ok("bids/undo", {"moment": "1"})
+    response = game.post("bids/undo", {"moment": "0"})
     assert response.status_code == 409 and message(response) == "No one has bid in this hand yet."
 
 
@@ -340,7 +343,7 @@ def test_undoing_the_last_pass_opens_the_bidding_again_and_clears_the_tricks(gam
     game.bidding(EXAMPLE)
     assert game.tricks(5).status_code == 303 and game.phase() == "score"
     assert 'data-confirm="Undo Nick\'s pass?' in game.tablet()
-    game.ok("bids/undo", {"bids": "6"})
+    game.ok("bids/undo", {"moment": "6"})
     assert game.phase() == "bidding" and game.turn() == "Nick"
     assert "tricks" not in game.draft().facts
 
@@ -442,10 +445,15 @@ WINNERS = ["Rob", "Rob", "Sam", "Emily", "Nick", "Nick", "Nick", "Sam", "Rob", "
            "Sam", "Nick"]
 
 
+def at(game, taps):
+    """The moment of a hand after its bidding: the bids said, and ``taps`` tricks counted."""
+    return str(len(game.bids()) + int(taps))
+
+
 def tap(game, player, taps=None, **kwargs):
     data = {"winner": str(PLAYERS.index(player) + 1),
-            "taps": str(len(game.draft().facts.get("trick_taps") or []) if taps is None
-                        else taps)}
+            "moment": at(game, len(game.draft().facts.get("trick_taps") or []) if taps is None
+                         else taps)}
     return game.post("counter", data, **kwargs)
 
 
@@ -476,7 +484,7 @@ def test_the_counter_refuses_a_double_tap_a_fourteenth_and_phones(game):
     assert message(response) == "That trick was counted a moment ago: look again, then tap."
     assert game.draft().facts["trick_taps"] == ["Sam"]
     assert tap(game, "Sam", client=game.phones["Sam"]).status_code == 403
-    assert game.post("counter", {"winner": "5", "taps": "1"}).status_code == 400
+    assert game.post("counter", {"winner": "5", "moment": at(game, 1)}).status_code == 400
     assert game.post("counter", {"winner": "1"}).status_code == 400
     for winner in WINNERS[1:]:
         tap(game, winner)
@@ -489,26 +497,26 @@ def test_undoing_a_tap_takes_back_the_tricks_it_set_but_not_those_entered(game):
     game.bidding(EXAMPLE)
     for winner in WINNERS:
         tap(game, winner)
-    game.ok("counter/undo", {"taps": "13"})
+    game.ok("counter/undo", {"moment": at(game, 13)})
     assert game.phase() == "play" and "tricks" not in game.draft().facts
-    assert game.post("counter/undo", {"taps": "13"}).status_code == 409
+    assert game.post("counter/undo", {"moment": at(game, 13)}).status_code == 409
     tap(game, "Sam")  # now Sam & Emily took 6
     assert game.draft().facts["tricks"] == 6
     game.tricks(7)  # the scorekeeper knows better
     tablet = game.tablet()
     assert "The trick counter says Sam &amp; Emily took 6; 7 entered." in tablet
-    game.ok("counter/undo", {"taps": "13"})
+    game.ok("counter/undo", {"moment": at(game, 13)})
     assert game.draft().facts["tricks"] == 7 and game.phase() == "score"
     for _ in range(12):
-        game.ok("counter/undo", {"taps": str(len(game.draft().facts["trick_taps"]))})
-    response = game.post("counter/undo", {"taps": "0"})
+        game.ok("counter/undo", {"moment": at(game, len(game.draft().facts["trick_taps"]))})
+    response = game.post("counter/undo", {"moment": at(game, 0)})
     assert response.status_code == 409 and message(response) == "No trick has been counted yet."
 
 
 def test_the_counter_waits_for_the_end_of_the_bidding(game):
     response = tap(game, "Rob", taps=0)
     assert response.status_code == 409 and "it is Sam's turn" in message(response)
-    assert game.post("counter/undo", {"taps": "0"}).status_code == 409
+    assert game.post("counter/undo", {"moment": at(game, 0)}).status_code == 409
 
 
 # --------------------------------------------------------------------------- the trick judge
@@ -572,7 +580,7 @@ def test_the_tablet_counts_the_judged_trick_in_one_tap(game):
     assert 'data-testid="judge-count"' in page and "Count it: Sam won trick 1" in page
     assert 'data-testid="judge-count"' not in text(judge(game, game.phones["Sam"],
                                                          cards="KS AS 2D 3H"))
-    response = game.post("counter", {"winner": "2", "taps": "0"})
+    response = game.post("counter", {"winner": "2", "moment": at(game, 0)})
     assert response.status_code == 303 and response.headers["Location"].endswith("#round")
     assert game.draft().facts["trick_taps"] == ["Sam"]
 

@@ -81,7 +81,7 @@ class Game(GameAtTable):
     def say(self, name: str, said, *, by: str = "phone", **kwargs):
         """``name`` bids ``said`` (a number) or passes (``"pass"``): their phone, or the tablet."""
         tail = f"seats/{self.seat(name)}/" + ("pass" if said == "pass" else "bid")
-        data = {"speech": str(self.speeches())}
+        data = {"moment": str(self.speeches())}
         if said != "pass":
             data["bid"] = str(said)
         return self.post(tail, data, client=self.client(name, by), **kwargs)
@@ -275,18 +275,18 @@ def test_the_stepper_starts_at_the_smallest_bid_and_steps_by_one_and_five(game):
     assert 'name="bid" value="" placeholder="11"' in cy
     assert re.search(r'disabled aria-label="One less" data-testid="bid-minus"', cy)
     seat = game.seat("Cy")
-    step = {"speech": "1", "bid": "11"}
+    step = {"moment": "1", "bid": "11"}
     game.ok(f"seats/{seat}/bid", step | {"adjust": "5"}, client=game.phones["Cy"])
     assert 'name="bid" value="" placeholder="16"' in game.phone("Cy")
     game.ok(f"seats/{seat}/bid", step | {"bid": "20", "adjust": "1"},
             client=game.phones["Cy"])  # from the number typed
     assert 'name="bid" value="" placeholder="21"' in game.phone("Cy")
-    game.ok(f"seats/{seat}/bid", {"speech": "1", "bid": "3", "adjust": "-1"},
+    game.ok(f"seats/{seat}/bid", {"moment": "1", "bid": "3", "adjust": "-1"},
             client=game.phones["Cy"])
     assert 'name="bid" value="" placeholder="11"' in game.phone("Cy")  # never below the least
     assert game.facts()["bids"] == [["Bo", 10]]  # stepping says nothing
     # Bid with nothing typed: the stepper's bid, as the screen showed it.
-    game.ok(f"seats/{seat}/bid", {"speech": "1", "bid": "", "proposal": "16"},
+    game.ok(f"seats/{seat}/bid", {"moment": "1", "bid": "", "proposal": "16"},
             client=game.phones["Cy"])
     assert game.facts()["bids"] == [["Bo", 10], ["Cy", 16]]
     assert 'name="bid" value="" placeholder="17"' in game.phone("Di")  # Di's starts afresh
@@ -362,19 +362,19 @@ def test_a_refusal_comes_back_on_the_phone_where_the_player_looks(game):
 
 def test_a_tap_the_bidding_has_passed_is_refused(game):
     game.bids(("Bo", 10))
-    stale = game.post(f"seats/{game.seat('Cy')}/pass", {"speech": "0"}, client=game.phones["Cy"])
+    stale = game.post(f"seats/{game.seat('Cy')}/pass", {"moment": "0"}, client=game.phones["Cy"])
     assert stale.status_code == 409
     assert "The bidding changed a moment ago (Bo bid 10)" in text(stale)
     missing = game.post(f"seats/{game.seat('Cy')}/pass", {}, client=game.phones["Cy"])
     assert missing.status_code == 400
-    old_round = game.post(f"seats/{game.seat('Cy')}/pass", {"speech": "1"},
+    old_round = game.post(f"seats/{game.seat('Cy')}/pass", {"moment": "1"},
                           client=game.phones["Cy"], round_=2)
     assert old_round.status_code == 409 and "the table is on round 1" in text(old_round)
     assert game.facts()["bids"] == [["Bo", 10]]
 
 
 @pytest.mark.parametrize(("tail", "data"), [
-    ("seats/2/bid", {"speech": "0", "bid": "5"}), ("seats/2/pass", {"speech": "0"}),
+    ("seats/2/bid", {"moment": "0", "bid": "5"}), ("seats/2/pass", {"moment": "0"}),
     ("seats/2/looked", {"looked": "yes"}), ("seats/2/points", {"points": "3"}),
     ("seats/2/count", {"what": "honours", "by": "1"}),
 ])
@@ -391,13 +391,13 @@ def test_the_last_bid_or_pass_can_be_taken_back(game):
     game.bids(("Bo", 10), ("Cy", "pass"))
     assert 'data-testid="take-back"' in game.phone("Cy")  # Cy's own, until someone speaks
     assert 'data-testid="take-back"' not in game.phone("Bo")
-    refused = game.post("take-back", {"speech": "2"}, client=game.phones["Bo"])
+    refused = game.post("take-back", {"moment": "2"}, client=game.phones["Bo"])
     assert refused.status_code == 403 and "Only Cy&#39;s phone or the scorekeeper" in text(refused)
-    game.ok("take-back", {"speech": "2"}, client=game.phones["Cy"])
+    game.ok("take-back", {"moment": "2"}, client=game.phones["Cy"])
     assert game.facts()["bids"] == [["Bo", 10]]
-    game.ok("take-back", {"speech": "1"})  # the tablet takes back anyone's
+    game.ok("take-back", {"moment": "1"})  # the tablet takes back anyone's
     assert "bids" not in game.facts()
-    nothing = game.post("take-back", {"speech": "0"})
+    nothing = game.post("take-back", {"moment": "0"})
     assert nothing.status_code == 409 and "Nobody has bid or passed yet" in text(nothing)
 
 
@@ -479,7 +479,7 @@ def test_the_gnome_card_is_entered_again_when_it_was_wrong(game):
     game.ok("gnome/clear")
     assert game.phase() == "gnome" and game.facts()["points"] == {"Ann": 4}
     # Ann's pass was the last word: her phone takes it back, and the bidding is open again.
-    game.ok("take-back", {"speech": "4"}, client=game.phones["Ann"])
+    game.ok("take-back", {"moment": "4"}, client=game.phones["Ann"])
     assert game.phase() == "auction" and 'data-testid="your-turn"' in game.phone("Ann")
 
 

@@ -1,24 +1,67 @@
-"""The games the app offers: each game's flow, by its record name.
+"""The games the app offers: each game's flow, found from the game registry.
 
-A game plugs in with one web package here (its flow, its blueprint), one
-template folder (``templates/<game>/``) and one line below. A game without
-a flow of its own yet gets a :class:`~companion.web.flow.DefaultFlow`: its
-options are the rules' defaults, its screens the checklists and the
-scoreboard.
+The registry (``companion.rules.games``: :func:`~companion.rules.games.add_game`) names
+each game's web package; its ``FLOW`` is the game's flow. A package holds the flow, its
+blueprint, its views and forms, its templates (``templates/<game>/``) and its stylesheet
+(``<game>.css``). A game without a web package gets a
+:class:`~companion.web.flow.DefaultFlow`: its options are the rules' defaults, its
+screens the checklists and the scoreboard.
 """
 
 from __future__ import annotations
 
-from ..flow import GameFlow
-from . import clumond, trefeltromp, tremp, tromplemond, trumplestiltskin
+import importlib
+import importlib.util
 
-FLOWS: dict[str, GameFlow] = {
-    "tromplemond": tromplemond.FLOW,
-    "clumond": clumond.FLOW,
-    "trumplestiltskin": trumplestiltskin.FLOW,
-    "trefeltromp": trefeltromp.FLOW,
-    "tremp": tremp.FLOW,
-}
-"""Every game the app offers, in the order the new-table form lists them."""
+from flask import Flask, Response, send_from_directory
 
-__all__ = ["FLOWS"]
+from ...rules.games import GAMES, registered
+from ..flow import FLOWS_EXTENSION, STYLESHEET_ENDPOINT, DefaultFlow, GameFlow, game_stylesheets
+
+
+def _has_package(path: str) -> bool:
+    try:
+        return importlib.util.find_spec(path) is not None
+    except ModuleNotFoundError:  # its parent package does not exist either
+        return False
+
+
+def load_flow(name: str) -> GameFlow:
+    """The flow of the registered game ``name``: its web package's ``FLOW``, or the default."""
+    path = registered(name).web
+    if not _has_package(path):
+        return DefaultFlow(name)
+    return importlib.import_module(path).FLOW
+
+
+def load_flows() -> dict[str, GameFlow]:
+    """Every registered game's flow, in the order the new-table form lists them."""
+    return {name: load_flow(name) for name in GAMES}
+
+
+
+
+def install(app: Flask) -> dict[str, GameFlow]:
+    """Give ``app`` every registered game: its flow (``flows()``), its blueprint (with its
+    templates) under ``/t/<code>/games/<number>/<game>``, and its stylesheet; the flows."""
+    flows = load_flows()
+    app.extensions[FLOWS_EXTENSION] = flows
+    for name, flow in flows.items():
+        if flow.blueprint is not None:
+            app.register_blueprint(flow.blueprint,
+                                   url_prefix=f"/t/<code>/games/<int:number>/{name}")
+    sheets = {name: flow.stylesheet for name, flow in flows.items() if flow.stylesheet}
+
+    def stylesheet(game: str) -> Response:
+        """A game's stylesheet, from its package, cached as the app's static files are."""
+        path = sheets[game]
+        return send_from_directory(path.parent, path.name)
+
+    if sheets:
+        app.add_url_rule(f"/static/css/<any({', '.join(sheets)}):game>.css",
+                         endpoint=STYLESHEET_ENDPOINT, view_func=stylesheet)
+    app.context_processor(lambda: {"game_stylesheets": list(game_stylesheets())})
+    return flows
+
+
+__all__ = ["install", "load_flow", "load_flows"]

@@ -34,7 +34,7 @@ from ...flow import GameFlow, View, corrected_from
 from ...forms import UNITS, money_text
 from . import forms
 
-bp = Blueprint("clumond", __name__)
+bp = Blueprint("clumond", __name__, template_folder="templates")
 
 NAME = "clumond"
 

@@ -12,6 +12,7 @@ from werkzeug.datastructures import MultiDict
 from ....rules import RuleError
 from ....rules import clumond as rules
 from ....rules.cards import Rank
+from ... import forms as shared
 from ...forms import UNITS, FormError, check_unit, read_money, whole_number
 
 RANKS = (Rank.ACE, Rank.KING, Rank.QUEEN, Rank.JACK, Rank.NINE, Rank.EIGHT, Rank.SEVEN,
@@ -58,14 +59,17 @@ def codes_of(cards: Any) -> list[str]:
 # --------------------------------------------------------------------------- the options
 
 
-def option_values(unit: str, form: Mapping[str, str] | None) -> dict[str, str]:
-    """The options form's values: as sent, or the rules' defaults (the chips are not money)."""
-    if form is not None:
-        return {name: str(form.get(name, "")) for name in OPTION_FIELDS}
+def _defaults(unit: str) -> dict[str, str]:
+    """The options form as first drawn: the rules' defaults (the chips are not money)."""
     defaults = rules.DEFAULTS
     return {"stack": str(defaults["stack"]), "ante": str(defaults["ante"]), "ends": "rounds",
             "rounds": str(defaults["rounds"]), "target": "", "chip_value": "",
             "unit": unit if unit in MONEY_UNITS else MONEY_UNITS[0]}
+
+
+def option_values(unit: str, form: Mapping[str, str] | None) -> dict[str, str]:
+    """The options form's values: as sent, or the rules' defaults."""
+    return shared.options_as_sent(OPTION_FIELDS, _defaults(unit), form)
 
 
 def read_options(form: Mapping[str, str], unit: str) -> tuple[dict[str, Any], str | None]:
@@ -74,7 +78,7 @@ def read_options(form: Mapping[str, str], unit: str) -> tuple[dict[str, Any], st
     A blank chip value means the chips are not money: the table's unit is
     then left as it is (None). A field the form does not send takes its default.
     """
-    form = option_values(unit, None) | {k: form[k] for k in OPTION_FIELDS if k in form}
+    form = shared.options_with_defaults(OPTION_FIELDS, _defaults(unit), form)
     ends = form.get("ends")
     if ends not in ENDS:
         raise FormError("Say how the game ends: after a number of rounds, at a target stack, "

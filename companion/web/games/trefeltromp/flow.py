@@ -38,7 +38,7 @@ from ...flow import GameFlow, SealedStep, View, checklist, corrected_from
 from ...vote import Slip, slip_for
 from . import forms
 
-bp = Blueprint("trefeltromp", __name__)
+bp = Blueprint("trefeltromp", __name__, template_folder="templates")
 
 NAME = "trefeltromp"
 
@@ -232,6 +232,11 @@ class HandView(View):
     pot: int = 0
     at: int = 0
     """How many things were done in the hand: a tap meant for an earlier moment is refused."""
+
+    @property
+    def drawn_for(self) -> int:
+        """The moment of the hand: how many things were done in it (:attr:`at`)."""
+        return self.at
     undo: str | None = None
     """What the tablet's undo takes back (None: nothing in this hand)."""
     story: tuple[rules.Event, ...] = ()
@@ -279,10 +284,6 @@ class HandView(View):
         return self.my_turn or (self.me is not None and self.slip is not None
                                 and self.slip.state == "choose")
 
-    @property
-    def winners(self) -> list[str]:
-        """The winners of a finished game."""
-        return list(self.result["winners"]) if self.result else []
 
     @property
     def in_hand_phase(self) -> bool:
@@ -420,6 +421,7 @@ class TrefeltrompFlow(GameFlow, folder="trefeltromp", stylesheet=True):
 
     name = NAME
     blueprint = bp
+    round_word = "hand"
     sealed_steps = REVEAL_STEPS
 
     # -- starting

@@ -14,6 +14,7 @@ from werkzeug.datastructures import MultiDict
 from ....rules import RuleError
 from ....rules import trefeltromp as rules
 from ....rules.cards import SUITS, TarotTrump, tarot_deck
+from ... import forms as shared
 from ...forms import UNITS, FormError, check_unit, read_money, whole_number
 
 __all__ = ["MAX_CHIPS", "PICKER", "UNITS", "TarotPicker", "hand_fields", "hand_fields_from_form",
@@ -39,13 +40,16 @@ def sentence(error: Exception) -> str:
 # --------------------------------------------------------------------------- the options
 
 
-def option_values(unit: str, form: Mapping[str, str] | None) -> dict[str, str]:
-    """The options form's values: as sent, or the rules' defaults."""
-    if form is not None:
-        return {name: str(form.get(name, "")) for name in OPTION_FIELDS}
+def _defaults(unit: str) -> dict[str, str]:
+    """The options form as first drawn: the rules' defaults."""
     defaults = rules.DEFAULTS
     return {"unit": unit, "ante": str(defaults["ante"]), "stack": str(defaults["stack"]),
             "limit": "", "chip_value": ""}
+
+
+def option_values(unit: str, form: Mapping[str, str] | None) -> dict[str, str]:
+    """The options form's values: as sent, or the rules' defaults."""
+    return shared.options_as_sent(OPTION_FIELDS, _defaults(unit), form)
 
 
 def read_options(form: Mapping[str, str], unit: str) -> tuple[str, dict[str, Any]]:
@@ -53,7 +57,7 @@ def read_options(form: Mapping[str, str], unit: str) -> tuple[str, dict[str, Any
 
     A blank limit is no limit; a blank chip value leaves the chips out of the money.
     """
-    form = option_values(unit, None) | {k: form[k] for k in OPTION_FIELDS if k in form}
+    form = shared.options_with_defaults(OPTION_FIELDS, _defaults(unit), form)
     unit = check_unit(form.get("unit"))
     limit = (form.get("limit") or "").strip()
     value = read_money(form.get("chip_value"), unit, "The value of one chip")

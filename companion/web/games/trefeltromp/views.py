@@ -10,12 +10,9 @@ player looks: their screen's round region with the message on top.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
-from enum import Enum
-from functools import wraps
 from typing import Any
 
-from flask import Response, abort, render_template, url_for
+from flask import abort, render_template, url_for
 
 from ....rules import RuleError
 from ....rules import trefeltromp as rules
@@ -44,41 +41,6 @@ STALE = ("That was for an earlier moment of the hand: it has moved on. Look agai
 
 
 
-def _view(act: Act) -> HandView:
-    return act.view_as(HandView)
-
-
-def _check(act: Act, phases: Sequence[Enum], why: str, *, at: bool = True,
-           ) -> Response | None:
-    """Refuse a tap meant for another hand, another moment of it, or another phase."""
-    view = _view(act)
-    if act.form.get("round") != str(view.round_number):
-        return refusal(act, f"That was for another hand: the table is on hand "
-                           f"{view.round_number} now. Look again and tap once more.")
-    if view.phase not in phases:
-        return refusal(act, why)
-    if at and act.form.get("at") != str(view.at):
-        return refusal(act, STALE)
-    return None
-
-
-def hand_action(who: Who, phases: Sequence[Enum], why: str | Callable[[HandView], str],
-                *, at: bool = True) -> Callable[[Callable[..., Any]], Callable[..., Response]]:
-    """:func:`~companion.web.actions.game_action` with the hand's own checks first: the
-    hand the tap was meant for, the phase (``why`` says why not, or makes the message
-    from the view) and, with ``at``, the moment of the hand (a double tap acts once)."""
-
-    def decorate(view: Callable[..., Any]) -> Callable[..., Response]:
-        @wraps(view)
-        def checked(act: Act, **values: Any):
-            refused = _check(act, phases, why(_view(act)) if callable(why) else why, at=at)
-            return refused if refused is not None else view(act, **values)
-
-        return game_action(who, same_round=False)(checked)
-
-    return decorate
-
-
 def _write(act: Act, changes: dict[str, Any], log: list[Done]) -> None:
     """Change the hand's facts and its log; ``started`` and ``drawn`` follow the log."""
     round_store.update_facts(act.draft, {
@@ -102,10 +64,10 @@ def _not_betting(view: HandView) -> str:
 
 
 @bp.post("/deal")
-@hand_action(Who.KEEPER, (Phase.READY,), "This hand is dealt already.")
+@game_action(Who.KEEPER, Phase.READY, refuse="This hand is dealt already.", moment=STALE)
 def deal(act: Act):
     """Deal the next hand: every seated player antes."""
-    ready = _view(act).ready
+    ready = act.view_as(HandView).ready
     assert ready is not None
     if ready.problem is not None:
         return refusal(act, ready.problem)
@@ -115,11 +77,11 @@ def deal(act: Act):
 
 
 @bp.post("/seats/<int:position>/act")
-@hand_action(Who.PLAYER, BETTING_PHASES, _not_betting)
+@game_action(Who.PLAYER, *BETTING_PHASES, refuse=_not_betting, moment=STALE)
 def act_(act: Act, position: int):
     """A betting action: from the phone whose turn it is, or from the tablet for that seat."""
     player = act.player_at(position)
-    hand = _view(act).hand
+    hand = act.view_as(HandView).hand
     assert hand is not None
     if player != hand.to_act:
         whose = "yours" if act.player == player else f"{player}'s"
@@ -150,7 +112,7 @@ def act_(act: Act, position: int):
 
 
 @bp.post("/draw")
-@hand_action(Who.KEEPER, (Phase.DRAW,), "There is no discard and draw now.")
+@game_action(Who.KEEPER, Phase.DRAW, refuse="There is no discard and draw now.", moment=STALE)
 def draw(act: Act):
     """The discard and draw after fyrsturkalla is done: banenkalla opens."""
     _write(act, {}, [*log_of(act.draft.facts), Done.DRAW])
@@ -158,10 +120,10 @@ def draw(act: Act):
 
 
 @bp.post("/reveal")
-@hand_action(Who.KEEPER, REVEAL_PHASES, "No reveal is due now.")
+@game_action(Who.KEEPER, *REVEAL_PHASES, refuse="No reveal is due now.", moment=STALE)
 def open_reveal(act: Act):
     """Ask for the cards of the reveal due (when a hand was put back from the record)."""
-    view = _view(act)
+    view = act.view_as(HandView)
     if view.sealing is not None and view.sealing.open:
         return refusal(act, "The cards of this reveal are being laid already.")
     after_change(act)
@@ -169,12 +131,12 @@ def open_reveal(act: Act):
 
 
 @bp.post("/undo")
-@hand_action(Who.KEEPER, (Phase.READY, *HAND_PHASES, Phase.HAND_OVER, Phase.CHECK),
-             "There is no hand to undo in: use the score table's undo.")
+@game_action(Who.KEEPER, Phase.READY, *HAND_PHASES, Phase.HAND_OVER, Phase.CHECK,
+             refuse="There is no hand to undo in: use the score table's undo.", moment=STALE)
 def undo(act: Act):
     """Take back the last thing done in the hand: an action, a reveal, the draw, a buy, the
     deal. A reveal whose cards clashed is laid again."""
-    view = _view(act)
+    view = act.view_as(HandView)
     facts = act.draft.facts
     if view.clash:
         forget_reveal(act.game, act.draft.round_index, view.phase.value)
@@ -209,13 +171,13 @@ def undo(act: Act):
 
 
 @bp.post("/seats/<int:position>/buy")
-@hand_action(Who.PLAYER, (Phase.READY, *HAND_PHASES),
-             "Chips are bought between hands, or while a hand is played.", at=False)
+@game_action(Who.PLAYER, Phase.READY, *HAND_PHASES,
+             refuse="Chips are bought between hands, or while a hand is played.")
 def buy(act: Act, position: int):
     """A player buys chips: between hands for the next one, or during a hand (to cover a
     call, say). The chips go into the ledger."""
     player = act.player_at(position)
-    view = _view(act)
+    view = act.view_as(HandView)
     facts = act.draft.facts
     entries = list(facts.get("buys") or [])
     if act.form.get("bought") != str(view.buys_made(player)):
@@ -240,14 +202,14 @@ def buy(act: Act, position: int):
 
 
 @bp.post("/seats/<int:position>/leave")
-@hand_action(Who.PLAYER, (Phase.READY,), "Players leave between hands, once the hand is over.",
-             at=False)
+@game_action(Who.PLAYER, Phase.READY,
+             refuse="Players leave between hands, once the hand is over.")
 def leave(act: Act, position: int):
     """Between hands a player leaves the table with their stack (``leaves=yes``), or stays
     after all (``leaves=no``). A player who would be left alone leaves too: the game ends
     and the pot is shared out."""
     player = act.player_at(position)
-    ready = _view(act).ready
+    ready = act.view_as(HandView).ready
     assert ready is not None
     if not ready.can_leave:
         return refusal(act, "Players leave after a hand: play one first.")
@@ -279,7 +241,7 @@ def leave(act: Act, position: int):
 def stay(act: Act):
     """Take back the leaving that ended the game: everyone who left after the last hand
     sits down again."""
-    view = _view(act)
+    view = act.view_as(HandView)
     if view.phase is not Phase.END or not view.result or not view.result["finished"]:
         return refusal(act, "Nobody has ended the game by leaving.")
     index = len(act.game.rounds) - 1

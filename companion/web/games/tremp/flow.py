@@ -33,7 +33,7 @@ from ...charts import score_chart
 from ...flow import GameFlow, View, corrected_from
 from . import forms
 
-bp = Blueprint("tremp", __name__)
+bp = Blueprint("tremp", __name__, template_folder="templates")
 
 NAME = "tremp"
 
@@ -237,9 +237,10 @@ class HandView(View):
         return self.rows[-1] if self.rows else None
 
     @property
-    def winners(self) -> list[str]:
-        """Both partners of the team that won the game (empty before the end)."""
-        return list(self.result["winners"]) if self.result else []
+    def drawn_for(self) -> int:
+        """The moment of the hand: how many bids were said and tricks counted."""
+        return len(self.bids) + (self.count.played if self.count is not None else 0)
+
 
 
 # --------------------------------------------------------------------------- the flow

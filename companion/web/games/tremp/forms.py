@@ -54,17 +54,6 @@ def read_card(form: Mapping[str, str]) -> SuitCard:
     return card
 
 
-def read_seen(form: Mapping[str, str], name: str, what: str) -> int | None:
-    """How many ``what`` (bids, tricks counted) the screen showed when tapped (None: not sent).
-
-    An action checks it against the draft: a tap meant for a moment that has
-    passed (a double tap, two screens at once) is refused, not applied twice.
-    """
-    if name not in form:
-        return None
-    return whole_number(form.get(name), f"The number of {what} on the screen", 0, 999)
-
-
 def read_tricks(form: Mapping[str, str], team: str) -> int:
     """The tricks the bidding team took: a whole number from 0 to 13 (FormError)."""
     return whole_number(form.get("tricks"), f"The tricks taken by {team}", 0, rules.TRICKS)

@@ -33,11 +33,6 @@ PLACES = ("first", "second", "third", "fourth")
 
 
 
-def _view(act: Act) -> HandView:
-    assert isinstance(act.view, HandView)
-    return act.view
-
-
 def _sentence(error: Exception) -> str:
     text = str(error)
     return text[:1].upper() + text[1:] + ("" if text.endswith(".") else ".")
@@ -45,6 +40,8 @@ def _sentence(error: Exception) -> str:
 
 def _not_now(view: HandView) -> str:
     """Why a tap for another moment of the hand is refused."""
+    if not isinstance(view, HandView):
+        return "There is no hand being played now."
     if view.phase is Phase.END:
         return "The game is over: its record stays as it is."
     if view.phase is Phase.BIDDING:
@@ -53,42 +50,23 @@ def _not_now(view: HandView) -> str:
             f"trump {view.bidding.trump}.")
 
 
-def _seen(act: Act, name: str, what: str, now: int, stale: str):
-    """Refuse a tap whose screen showed another count of ``what`` than there is now."""
-    try:
-        seen = forms.read_seen(act.form, name, what)
-    except FormError as error:
-        return refusal(act, _sentence(error), 400)
-    if seen is None:
-        return refusal(act, f"The form is missing its {name!r} field. Reload the page and try "
-                           "again.", 400)
-    if seen != now:
-        return refusal(act, stale)
-    return None
-
-
 # --------------------------------------------------------------------------- the bidding
 
 
 @bp.post("/seats/<int:position>/bid")
-@game_action(Who.PLAYER)
+@game_action(Who.PLAYER, Phase.BIDDING, refuse=_not_now,
+             moment="The bidding moved on a moment ago: look again, then tap.")
 def bid(act: Act, position: int):
     """Display a card (it raises the bid by one and names trump) or pass, in turn.
 
     A phone bids for its own seat; the tablet for any seat (a player without
     a phone).
     """
-    view = _view(act)
-    if view.phase is not Phase.BIDDING:
-        return refusal(act, _not_now(view))
+    view = act.view_as(HandView)
     seat = act.table.seat_at(position)
     if seat is None or seat.name not in view.players:
         return refusal(act, f"There is no player in seat {position}.", 404)
     player = seat.name
-    refused = _seen(act, "bids", "bids", len(view.bids),
-                    "The bidding moved on a moment ago: look again, then tap.")
-    if refused is not None:
-        return refused
     if view.turn != player:
         whose = "yours" if act.player == player else f"{player}'s"
         return refusal(act, f"It is {view.turn}'s turn to bid, not {whose}.")
@@ -120,18 +98,13 @@ def bid(act: Act, position: int):
 
 
 @bp.post("/bids/undo")
-@game_action(Who.KEEPER)
+@game_action(Who.KEEPER, Phase.BIDDING, *AFTER_BIDDING, refuse=_not_now,
+             moment="The bidding changed a moment ago: look again, then undo.")
 def undo_bid(act: Act):
     """Take back the last bid of the hand (and any tricks entered after the bidding)."""
-    view = _view(act)
-    if view.phase is Phase.END:
-        return refusal(act, _not_now(view))
+    view = act.view_as(HandView)
     if not view.bids:
         return refusal(act, "No one has bid in this hand yet.")
-    refused = _seen(act, "bids", "bids", len(view.bids),
-                    "The bidding changed a moment ago: look again, then undo.")
-    if refused is not None:
-        return refused
     round_store.update_facts(act.draft, {"bids": [list(b) for b in view.bids[:-1]] or None,
                                          "tricks": None, "trick_taps": None})
     return None
@@ -144,7 +117,7 @@ def undo_bid(act: Act):
 @game_action(Who.PLAYER)
 def tricks(act: Act):
     """The tricks the bidding team took: the tablet, or either partner's phone."""
-    view = _view(act)
+    view = act.view_as(HandView)
     if view.phase not in AFTER_BIDDING:
         return refusal(act, _not_now(view))
     if not view.can_enter_tricks:
@@ -158,27 +131,23 @@ def tricks(act: Act):
     return None
 
 
-def _counter(act: Act, stale: str):
-    """The hand and its trick count for a tap of the counter, and the refusal of a tap that
-    is out of place (before the bidding is over, or meant for an earlier count)."""
-    view = _view(act)
-    count = view.count
-    if view.phase not in AFTER_BIDDING or count is None:
-        return view, count, refusal(act, _not_now(view))
-    return view, count, _seen(act, "taps", "tricks counted", count.played, stale)
+def _counter(act: Act):
+    """The hand and its trick count for a tap of the counter (the bidding is over)."""
+    view = act.view_as(HandView)
+    if view.count is None:
+        abort(409, _not_now(view))
+    return view, view.count
 
 
 @bp.post("/counter")
-@game_action(Who.KEEPER)
+@game_action(Who.KEEPER, *AFTER_BIDDING, refuse=_not_now,
+             moment="That trick was counted a moment ago: look again, then tap.")
 def count_trick(act: Act):
     """The trick counter: one tap on the seat that won the trick just played.
 
     The 13th tap sets the bidding team's tricks.
     """
-    view, count, refused = _counter(act, "That trick was counted a moment ago: look again, "
-                                         "then tap.")
-    if refused is not None:
-        return refused
+    view, count = _counter(act)
     assert view.bidder is not None
     if count.complete:
         return refusal(act, f"All {rules.TRICKS} tricks are counted. Undo a tap to change one.")
@@ -196,13 +165,11 @@ def count_trick(act: Act):
 
 
 @bp.post("/counter/undo")
-@game_action(Who.KEEPER)
+@game_action(Who.KEEPER, *AFTER_BIDDING, refuse=_not_now,
+             moment="The trick counter changed a moment ago: look again, then undo.")
 def uncount_trick(act: Act):
     """Take back the trick counter's last tap (and the tricks it set, if it set them)."""
-    view, count, refused = _counter(act, "The trick counter changed a moment ago: look again, "
-                                         "then undo.")
-    if refused is not None:
-        return refused
+    view, count = _counter(act)
     if not count.played:
         return refusal(act, "No trick has been counted yet.")
     changes: dict[str, object] = {"trick_taps": list(count.winners[:-1]) or None}

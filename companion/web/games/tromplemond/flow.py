@@ -31,7 +31,7 @@ from ...forms import money_text
 from ...vote import Slip, slip_for
 from . import forms
 
-bp = Blueprint("tromplemond", __name__)
+bp = Blueprint("tromplemond", __name__, template_folder="templates")
 
 NAME = "tromplemond"
 
@@ -206,10 +206,6 @@ class RoundView(View):
         """This phone's seat."""
         return next((s.position for s in self.table.seats if s.name == self.me), None)
 
-    @property
-    def winners(self) -> list[str]:
-        """The winners (empty before the end)."""
-        return list(self.result["winners"]) if self.result else []
 
     @property
     def money_now(self) -> dict[str, int]:

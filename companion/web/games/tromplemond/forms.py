@@ -12,6 +12,7 @@ from werkzeug.datastructures import MultiDict
 from ....rules import RuleError
 from ....rules import tromplemond as rules
 from ....rules.cards import SuitCard, parse_card
+from ... import forms as shared
 from ...forms import FormError, check_unit, read_money, whole_number
 
 DECK_ROWS: tuple[tuple[tuple[str, str], ...], ...] = tuple(
@@ -47,7 +48,7 @@ def read_options(form: Mapping[str, str], unit: str) -> tuple[str, dict[str, Any
 
     A field the form does not send takes its default (``unit``: the table's).
     """
-    form = option_values(unit, None) | {k: form[k] for k in OPTION_FIELDS if k in form}
+    form = shared.options_with_defaults(OPTION_FIELDS, _defaults(unit), form)
     unit = check_unit(form.get("unit"))
     fee = read_money(form.get("joining_fee"), unit, "The joining fee")
     stake = read_money(form.get("tromp_stake"), unit, "The TROMP! stake")
@@ -64,8 +65,11 @@ def read_options(form: Mapping[str, str], unit: str) -> tuple[str, dict[str, Any
 
 def option_values(unit: str, form: Mapping[str, str] | None) -> dict[str, str]:
     """The options form's values: as sent, or the rules' defaults."""
-    if form is not None:
-        return {name: str(form.get(name, "")) for name in OPTION_FIELDS}
+    return shared.options_as_sent(OPTION_FIELDS, _defaults(unit), form)
+
+
+def _defaults(unit: str) -> dict[str, str]:
+    """The options form as first drawn: the rules' defaults."""
     defaults = rules.DEFAULTS
     return {"unit": unit, "joining_fee": "", "tromp_stake": "",
             "payout_winner": str(defaults["payout"][0]),

@@ -31,7 +31,7 @@ from ...charts import score_chart
 from ...flow import GameFlow, View, corrected_from
 from . import forms
 
-bp = Blueprint("trumplestiltskin", __name__)
+bp = Blueprint("trumplestiltskin", __name__, template_folder="templates")
 
 NAME = "trumplestiltskin"
 
@@ -127,8 +127,13 @@ class HandView(View):
         return self.speeches[-1] if self.speeches else None
 
     @property
+    def drawn_for(self) -> int:
+        """The moment of the hand: how many bids and passes were said (:attr:`speech_count`)."""
+        return self.speech_count
+
+    @property
     def speech_count(self) -> int:
-        """How many have spoken this hand: every bidding form carries it, to refuse a stale tap."""
+        """How many have spoken this hand."""
         return len(self.speeches)
 
     def passed(self, player: str | None) -> bool:
@@ -236,10 +241,6 @@ class HandView(View):
         except RuleError:
             return None
 
-    @property
-    def winners(self) -> list[str]:
-        """The winners (empty before the end)."""
-        return list(self.result["winners"]) if self.result else []
 
 
 # --------------------------------------------------------------------------- the flow

@@ -12,6 +12,7 @@ from werkzeug.datastructures import MultiDict
 from ....rules import RuleError
 from ....rules import trumplestiltskin as rules
 from ....rules.cards import Card, parse_card
+from ... import forms as shared
 from ...forms import FormError, whole_number
 
 OPTION_FIELDS = ("target", "gnome_target")
@@ -30,16 +31,18 @@ MOST_SPEECHES = 100
 # --------------------------------------------------------------------------- the options
 
 
+DEFAULT_VALUES = {name: str(rules.DEFAULTS[name]) for name in OPTION_FIELDS}
+"""The options form as first drawn: the rules' defaults."""
+
+
 def option_values(form: Mapping[str, str] | None) -> dict[str, str]:
     """The options form's values: as sent, or the rules' defaults."""
-    if form is not None:
-        return {name: str(form.get(name, "")) for name in OPTION_FIELDS}
-    return {name: str(rules.DEFAULTS[name]) for name in OPTION_FIELDS}
+    return shared.options_as_sent(OPTION_FIELDS, DEFAULT_VALUES, form)
 
 
 def read_options(form: Mapping[str, str]) -> dict[str, int]:
     """The record's options from the start form (a field left out takes its default)."""
-    values = option_values(None) | {k: form[k] for k in OPTION_FIELDS if k in form}
+    values = shared.options_with_defaults(OPTION_FIELDS, DEFAULT_VALUES, form)
     return {"target": whole_number(values["target"], "The target", 1, MOST_BID),
             "gnome_target": whole_number(values["gnome_target"], "The Gnome's target", 1,
                                          MOST_BID)}
@@ -68,12 +71,6 @@ def read_step(form: Mapping[str, str]) -> int:
     if step is None:
         raise FormError("Step the bid by −1, +1 or +5")
     return step
-
-
-def read_speech_count(form: Mapping[str, str]) -> int:
-    """How many had spoken when the form was shown (to refuse a tap the bidding has passed)."""
-    return whole_number(form.get("speech", ""), "The form's place in the bidding", 0,
-                        MOST_SPEECHES)
 
 
 # --------------------------------------------------------------------------- the Gnome

@@ -18,7 +18,7 @@ from dataclasses import asdict
 from functools import wraps
 from typing import Any
 
-from flask import Response
+from flask import Response, request
 
 from ....rules import RuleError
 from ....rules import trumplestiltskin as rules
@@ -59,33 +59,48 @@ def refusing(view: Callable[..., None]) -> Callable[..., Response | None]:
     return act_or_refuse
 
 
-def _view(act: Act) -> HandView:
-    return act.view_as(HandView)
+def _bidding_changed(view: HandView, seen: str) -> str:
+    """Why a bidding tap made before a bid or pass this screen had not seen is refused: out
+    of turn, when it is (what the player must hear first), else the bidding moved on."""
+    out_of_turn = _out_of_turn(view)
+    if out_of_turn is not None:
+        return out_of_turn
+    last = view.last_speech
+    behind = seen.isdigit() and int(seen) < view.speech_count
+    moved = f" ({last})" if last is not None and behind else ""
+    return f"The bidding changed a moment ago{moved}. Look again and tap once more"
 
 
-def _not_stale(act: Act, view: HandView) -> None:
-    """Refuse a bidding tap made before a bid or pass this screen had not seen."""
-    seen = forms.read_speech_count(act.form)
-    if seen != view.speech_count:
-        last = view.last_speech
-        moved = f" ({last})" if last is not None and seen < view.speech_count else ""
-        raise Refusal(409, f"The bidding changed a moment ago{moved}. Look again and tap "
-                           "once more")
+def _out_of_turn(view: HandView) -> str | None:
+    """The rules' refusal of this bid or pass from a seat whose turn it is not (None: it is
+    theirs, the tap is no seat's, or its bid does not read)."""
+    position = (request.view_args or {}).get("position")
+    seat = view.table.seat_at(position) if isinstance(position, int) else None
+    if seat is None or seat.name == view.auction.to_speak:
+        return None
+    if request.form.get("adjust"):
+        return f"It is {view.auction.to_speak}'s turn to bid, not {seat.name}'s"
+    try:
+        bid = None if request.path.endswith("/pass") else forms.read_bid(request.form)
+        view.auction.check(rules.Speech(seat.name, bid))
+    except FormError:
+        return None
+    except RuleError as error:
+        return str(error)
+    return None
 
 
 def _speak(act: Act, view: HandView, speech: rules.Speech) -> None:
-    """Add a bid or a pass to the bidding once the rules allow it, and the screen was current.
+    """Add a bid or a pass to the bidding once the rules allow it (the screen was current).
 
-    Out of turn (or passed already) is a tap at the wrong moment (409); so is a tap
-    from a screen that missed the last speech; a bid not higher than the top one is
-    bad input (400).
+    Out of turn (or passed already) is a tap at the wrong moment (409); a bid not
+    higher than the top one is bad input (400).
     """
     if speech.player != view.auction.to_speak:
         try:
             view.auction.check(speech)
         except RuleError as error:
             raise Refusal(409, str(error)) from None
-    _not_stale(act, view)
     view.auction.check(speech)  # not higher than the top bid: bad input
     said = "pass" if speech.bid is None else speech.bid
     bids = [*(act.draft.facts.get("bids") or []), [speech.player, said]]
@@ -94,7 +109,7 @@ def _speak(act: Act, view: HandView, speech: rules.Speech) -> None:
 
 def _taker_or_keeper(act: Act) -> HandView:
     """The moment, when the taker's phone (or the tablet) acts: they turn the Gnome over."""
-    view = _view(act)
+    view = act.view_as(HandView)
     taker = view.auction.taker
     if not act.keeper and act.player != taker:
         raise Refusal(403, f"{taker} took the bid: {taker}'s phone or the scorekeeper enters "
@@ -106,29 +121,28 @@ def _taker_or_keeper(act: Act) -> HandView:
 
 
 @bp.post(SEAT + "/bid")
-@game_action(Who.PLAYER, Phase.AUCTION, refuse=OVER)
+@game_action(Who.PLAYER, Phase.AUCTION, refuse=OVER, moment=_bidding_changed)
 @refusing
 def bid(act: Act, position: int) -> None:
     """Bid (the number typed, or the stepper's), or step the stepper by −1, +1 or +5."""
-    view, player = _view(act), act.player_at(position)
+    view, player = act.view_as(HandView), act.player_at(position)
     if not act.form.get("adjust"):
         _speak(act, view, rules.Speech(player, forms.read_bid(act.form)))
         return
     step = forms.read_step(act.form)
     if player != view.auction.to_speak:
         raise Refusal(409, f"It is {view.auction.to_speak}'s turn to bid, not {player}'s")
-    _not_stale(act, view)
     value = view.auction.stepped(forms.typed_bid(act.form), step)
     round_store.update_facts(act.draft, {"proposal": {
         "speech": view.speech_count, "bid": value, "taps": view.proposal_taps + 1}})
 
 
 @bp.post(SEAT + "/pass")
-@game_action(Who.PLAYER, Phase.AUCTION, refuse=OVER)
+@game_action(Who.PLAYER, Phase.AUCTION, refuse=OVER, moment=_bidding_changed)
 @refusing
 def pass_(act: Act, position: int) -> None:
     """Pass: out of the bidding for this hand."""
-    _speak(act, _view(act), rules.Speech(act.player_at(position), None))
+    _speak(act, act.view_as(HandView), rules.Speech(act.player_at(position), None))
 
 
 @bp.post(SEAT + "/looked")
@@ -138,7 +152,7 @@ def pass_(act: Act, position: int) -> None:
 @refusing
 def looked(act: Act, position: int) -> None:
     """Record that a player looked at the Gnome (``looked=yes``), or take it back (``no``)."""
-    view, player = _view(act), act.player_at(position)
+    view, player = act.view_as(HandView), act.player_at(position)
     said = act.form.get("looked")
     if said not in ("yes", "no"):
         raise Refusal(400, f"Say whether {player} looked at the Gnome")
@@ -152,12 +166,12 @@ def looked(act: Act, position: int) -> None:
 
 @bp.post("/take-back")
 @game_action(Who.PLAYER, Phase.AUCTION, Phase.GNOME, Phase.THROWN,
-             refuse="The Gnome is turned over: correct the hand after it is confirmed.")
+             refuse="The Gnome is turned over: correct the hand after it is confirmed.",
+             moment=_bidding_changed)
 @refusing
 def take_back(act: Act) -> None:
     """Take back the last bid or pass (a slip of the finger): its player's phone or the tablet."""
-    view = _view(act)
-    _not_stale(act, view)
+    view = act.view_as(HandView)
     last = view.last_speech
     if last is None:
         raise Refusal(409, "Nobody has bid or passed yet this hand")
@@ -214,7 +228,7 @@ def clear_gnome(act: Act) -> None:
 @refusing
 def points(act: Act, position: int) -> None:
     """Enter a player's points: typed (``how=number``), counted (``count``), or ``clear``."""
-    view, player = _view(act), act.player_at(position)
+    view, player = act.view_as(HandView), act.player_at(position)
     how = act.form.get("how", "number")
     entered = {p: n for p, n in view.points.items() if p != player}
     if how == "clear":
@@ -241,7 +255,7 @@ def points(act: Act, position: int) -> None:
 @refusing
 def count(act: Act, position: int) -> None:
     """Count a player's cards: one more or one fewer ace or king, trump card or joker; or reset."""
-    view, player = _view(act), act.player_at(position)
+    view, player = act.view_as(HandView), act.player_at(position)
     by = act.form.get("by", "")
     if by not in ("1", "-1", "reset"):
         raise Refusal(400, "Count one more or one fewer, or start again")

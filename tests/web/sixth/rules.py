@@ -1,0 +1,82 @@
+"""Sixes, a made-up game (the test's sixth game): its pure rules, meeting ``GameRules``.
+
+Each round is dealt out in full; every player then counts the sixes in the tricks they
+took (four in the deck). A six is a point; the first to ``target`` points wins (the most
+points, when several get there in the same round).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from companion.rules.common import Checklist, left_of, read_header
+from companion.rules.contract import no_money_lines
+from companion.rules.errors import RuleError
+
+PLAYERS = range(2, 7)
+DEFAULTS: dict[str, Any] = {"target": 5}
+RECORD_FLAGS: tuple[str, ...] = ()
+CHIP_GAME = False
+SIXES = 4
+"""The sixes in a deck."""
+
+money_lines = no_money_lines
+
+
+def read_target(options: Mapping[str, Any]) -> int:
+    """The target: a whole number of points from 1 to 99."""
+    target = options.get("target")
+    if not isinstance(target, int) or isinstance(target, bool) or not 1 <= target <= 99:
+        raise RuleError(f"the target must be a whole number from 1 to 99, not {target!r}")
+    return target
+
+
+def read_round(number: int, players: Sequence[str], facts: object) -> dict[str, int]:
+    """One round's sixes by player: whole numbers, four in all at the most."""
+    sixes = facts.get("sixes") if isinstance(facts, Mapping) else None
+    if not isinstance(sixes, Mapping) or set(sixes) != set(players):
+        raise RuleError(f"round {number}: say every player's sixes")
+    if any(not isinstance(n, int) or isinstance(n, bool) or n < 0 for n in sixes.values()):
+        raise RuleError(f"round {number}: sixes are whole numbers")
+    if sum(sixes.values()) > SIXES:
+        raise RuleError(f"round {number}: there are only {SIXES} sixes in the deck")
+    return {p: sixes[p] for p in players}
+
+
+def replay(record: Mapping[str, Any]) -> dict[str, Any]:
+    """The record's rounds, totals, and the winner once someone reaches the target."""
+    header = read_header(record, "sixes", PLAYERS, DEFAULTS)
+    target = read_target(header.options)
+    totals = dict.fromkeys(header.players, 0)
+    rounds, dealer, winners = [], header.first_dealer, []
+    for number, facts in enumerate(header.rounds, 1):
+        if winners:
+            raise RuleError(f"round {number}: the game was over")
+        scores = read_round(number, header.players, facts)
+        totals = {p: totals[p] + scores[p] for p in header.players}
+        rounds.append({"dealer": dealer, "scores": scores, "totals": dict(totals)})
+        dealer = left_of(header.players, dealer)
+        best = max(totals.values())
+        winners = [p for p, n in totals.items() if n == best] if best >= target else []
+    return {"rounds": rounds, "totals": totals, "finished": bool(winners), "winners": winners,
+            "money": {}}
+
+
+def next_dealer(record: Mapping[str, Any]) -> str | None:
+    """Clockwise from the first dealer, one seat a round (None once the game is over)."""
+    if replay(record)["finished"]:
+        return None
+    header = read_header(record, "sixes", PLAYERS, DEFAULTS)
+    return left_of(header.players, header.first_dealer, len(header.rounds))
+
+
+def deck_prep(players: Sequence[str], options: Mapping[str, Any]) -> Checklist:
+    """One 52-card deck."""
+    return Checklist("The deck", ("Take one 52-card deck, jokers out.",))
+
+
+def deal_steps(players: Sequence[str], dealer: str, options: Mapping[str, Any]) -> Checklist:
+    """Every card, one at a time, from the dealer's left."""
+    return Checklist(f"{dealer} deals", (f"Deal every card, one at a time, starting with "
+                                         f"{left_of(players, dealer)}.",))
