@@ -497,7 +497,7 @@ class Sweep:
         clients = {"scorekeeper": self.actions.keeper, "seated phone": self.other_phone,
                    "phone of another table": self.other_phone, "stranger": self.stranger}
         some_code = self.actions.create_table(name="Looked up")
-        values = {"game": [*FLOWS, "nogame"], "filename": ["app.js", "nothing.js"]}
+        values = {"game": [*FLOWS, "nogame"], "filename": ["app/boot.js", "nothing.js"]}
         for rule, method in self.routes:
             if "code" in rule.arguments or not rule.arguments <= values.keys():
                 continue
