@@ -58,6 +58,9 @@ def test_the_book_shows_the_rules_figures_with_links_to_where_they_came_from(tab
     assert shown[(rob.id, "tromplemond", "money-GBP")] == "+£8.00"
     # Where the best round came from: the game's page, at the round.
     assert f'href="/t/{table.code}/games/1#round-1"' in page
+    for game, number in re.findall(rf'href="/t/{table.code}/games/(\d+)#round-(\d+)"', page):
+        shown_game = text(table.keeper.get(f"/t/{table.code}/games/{game}"))
+        assert shown_game.count(f'id="round-{number}"') == 1, (game, number)
     assert 'data-testid="highest-tromplemond-round"' in page
     # One tap from the ledger, on the tablet and on every phone.
     for client in (table.keeper, table.phones["Sam"]):
