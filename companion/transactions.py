@@ -45,7 +45,7 @@ from flask_sqlalchemy.session import Session as FlaskSession
 from sqlalchemy import event, exc
 from sqlalchemy.engine import Engine
 
-from .live.state import STATE, request_state
+from .request_state import STATE, request_state
 
 WRITERS = threading.RLock()
 """The SQLite writers of this process, one at a time (see the module)."""

@@ -49,6 +49,10 @@ push
 gate
     At most a few requests at work at once in a server process, changes first
     (:mod:`.gate`).
+request state
+    What a request notes for its own later steps (the table in hand, a pushed answer,
+    the lock held, the commit made, the rounds drawn): one
+    :class:`~companion.request_state.RequestState`.
 """
 
 from __future__ import annotations
@@ -58,20 +62,23 @@ from typing import Any
 
 PUBLIC = {
     "at_version": "versions", "locked": "versions", "set_aside": "gate",
-    "request_state": "state", "state_if_any": "state", "RequestState": "state",
+    "request_state": "companion.request_state", "state_if_any": "companion.request_state",
+    "RequestState": "companion.request_state",
     "ChangeFeed": "feed",
     "Hooks": "hooks", "written": "commits",
 }
-"""The package's public names, by the module that makes them. They are imported when first
-asked for: the database plumbing below the store (:mod:`companion.transactions`) uses
-:mod:`.state`, which must not bring the rest of the package (and the store) with it."""
+"""The package's public names, by the module that makes them (the request's own state is
+:mod:`companion.request_state`, below the store, which the database plumbing
+:mod:`companion.transactions` reads too). They are imported when first asked for, so
+that importing one module of the package does not bring the rest with it."""
 
 
 def __getattr__(name: str) -> Any:
     module = PUBLIC.get(name)
     if module is None:
         raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    return getattr(import_module(f"{__name__}.{module}"), name)
+    where = module if module.startswith("companion.") else f"{__name__}.{module}"
+    return getattr(import_module(where), name)
 
 
 __all__ = sorted(PUBLIC)

@@ -38,11 +38,11 @@ from typing import TypeVar
 from flask import Flask, Response, current_app
 
 from ..extensions import db
+from ..request_state import request_state, state_if_any
 from ..store import Table
 from ..store.changes import changed, locked_first
 from ..transactions import reads_only
 from .commits import ANY_TABLE, Step, take_steps
-from .state import request_state, state_if_any
 
 EXTENSION = "companion.versions"
 

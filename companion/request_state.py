@@ -1,4 +1,4 @@
-"""What a request carries for the live layer, in one typed object: :func:`request_state`.
+"""What a request notes for its own later steps, in one typed object: :func:`request_state`.
 
 One request notes a few things as it goes that later steps of the same request read:
 the table it read (an event stream's answer may start from another answer's), whether it
@@ -7,19 +7,16 @@ table's lock, whether it has committed its change, and how many rounds its answe
 drawn from (the heavy pages' limit). They live in one :class:`RequestState` in Flask's
 ``g``, made on first use.
 
-This module imports nothing of the project: the database plumbing below the store
-(:mod:`companion.transactions`) reads it too.
+This module imports nothing of the project (it sits below the store): the database
+plumbing (:mod:`companion.transactions`) reads it as well as the live layer and the pages.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import Any
 
 from flask import g, has_request_context
-
-if TYPE_CHECKING:  # pragma: no cover
-    from ..store import Table
 
 STATE = "companion_request"
 """The one ``g`` key: this request's :class:`RequestState`."""
@@ -29,8 +26,8 @@ STATE = "companion_request"
 class RequestState:
     """What the request under way has noted (see the module)."""
 
-    read_table: Table | None = None
-    """The table a request that only reads has in hand (found by the pages'
+    read_table: Any = None
+    """The store's ``Table`` a request that only reads has in hand (found by the pages'
     ``find_table``, or given before it runs: an event stream's answer starts from the table
     another answer to the same change found, :mod:`companion.live.push`)."""
     pushed: bool = False
