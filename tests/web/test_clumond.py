@@ -693,7 +693,7 @@ def test_every_number_on_the_pages_is_replays(game):
     scores = game.scores()
     assert stacks_on(scores) == result["totals"]
     for number, rnd in enumerate(result["rounds"], 1):
-        row = re.search(rf'<tr data-round="{number}">(.*?)</tr>', scores, re.S).group(1)
+        row = re.search(rf'<tr data-round="{number}"[^>]*>(.*?)</tr>', scores, re.S).group(1)
         for name in PLAYERS:
             assert number_in(row, "data-score", name) == rnd["scores"][name]
             assert re.search(rf'data-score="{name}">.*?class="running">'

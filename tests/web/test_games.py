@@ -195,7 +195,7 @@ def test_the_game_page_shows_the_replayed_result(app):
     for name, amount in result["money"].items():
         shown = f"{amount:+d}".replace("-", "\u2212") if amount else "0"
         assert re.search(rf'<th scope="row">{name}</th><td class="[a-z]*">{shown}</td>', html)
-    assert re.search(r'<tr data-round="1">\s*<th scope="row">1</th>\s*'
+    assert re.search(r'<tr data-round="1"[^>]*>\s*<th scope="row">1</th>\s*'
                      r'<td class="dealer">Bo</td>', html)
 
 

@@ -485,7 +485,7 @@ def test_every_number_on_the_pages_is_replays(game):
     assert totals_on(game.scores(game.phones["Sam"])) == result["totals"]
     html = game.scores()
     for number, done in enumerate(result["rounds"], 1):
-        row = re.search(rf'<tr data-round="{number}">(.*?)</tr>', html, re.S).group(1)
+        row = re.search(rf'<tr data-round="{number}"[^>]*>(.*?)</tr>', html, re.S).group(1)
         shown = [int(x.replace("\u2212", "-"))
                  for x in re.findall(r'class="score">([−-]?\d+)<', row)]
         assert shown == [done["scores"][p] for p in PLAYERS]
