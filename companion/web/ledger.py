@@ -210,7 +210,7 @@ def ledger_view(table: Table, evening: Evening) -> Ledger:
 # --------------------------------------------------------------------------- finding evenings
 
 
-def _evening(table: Table, number: int) -> Evening:
+def evening_numbered(table: Table, number: int) -> Evening:
     """Evening ``number`` of the table (the open one may not be saved yet), or 404."""
     evening = db.session.scalar(evenings.evening_number(table.id, number))
     if evening is None:
@@ -223,7 +223,7 @@ def _evening(table: Table, number: int) -> Evening:
 
 def _locked(table: Table, number: int) -> Evening:
     """Evening ``number`` for a change: saved now if it was not, and locked."""
-    evening = _evening(table, number)
+    evening = evening_numbered(table, number)
     if evening.id is None:
         evening = evenings.open_evening(table)
     return evenings.locked_evening(evening)
@@ -256,7 +256,7 @@ def _refuse(table: Table, evening: Evening, status: int, message: str):
     """The ledger page again, with what went wrong on top; nothing is changed."""
     db.session.rollback()
     return render_template("ledger/evening.html", error=message,
-                           **_context(table, _evening(table, evening.number))), status
+                           **_context(table, evening_numbered(table, evening.number))), status
 
 
 def _context(table: Table, evening: Evening) -> dict[str, Any]:
@@ -288,7 +288,7 @@ def evening(code: str, number: int):
     """An evening's ledger: the grid, who pays whom, the payments; live on every screen."""
     table = find_table(code)
     return render_template("ledger/evening.html",
-                           **_context(table, _drawn(_evening(table, number))))
+                           **_context(table, _drawn(evening_numbered(table, number))))
 
 
 @bp.get(EVENING + "/live")
@@ -296,7 +296,8 @@ def evening(code: str, number: int):
 def live(code: str, number: int):
     """The ledger's live region."""
     table = live_table(code, "ledger.evening", number=number)
-    return render_template("ledger/_ledger.html", **_context(table, _evening(table, number)))
+    evening = evening_numbered(table, number)
+    return render_template("ledger/_ledger.html", **_context(table, evening))
 
 
 @bp.get("/t/<code>/evenings")
@@ -360,7 +361,7 @@ def balances(table: Table, shown: Sequence[Evening]) -> list[Balance]:
 def record(code: str, number: int):
     """The evening's record: its export, and the format ``POST /api/evenings`` imports."""
     table = find_table(code)
-    response = jsonify(ruled(table, _drawn(_evening(table, number)))[0])
+    response = jsonify(ruled(table, _drawn(evening_numbered(table, number)))[0])
     response.headers["Content-Disposition"] = (
         f'inline; filename="{table.code.lower()}-evening-{number}.json"')
     return response
@@ -408,7 +409,7 @@ def _lines_text(shown: Ledger) -> str:
 def lines_csv(code: str, number: int):
     """The money lines of the evening as CSV, one movement of money a row, for a spreadsheet."""
     table = find_table(code)
-    shown = ledger_view(table, _drawn(_evening(table, number)))
+    shown = ledger_view(table, _drawn(evening_numbered(table, number)))
     if shown.result is None:
         abort(409, f"The rules refuse this evening's record: {shown.problem}")
     text = at_version(table, ("lines.csv", number), lambda: _lines_text(shown))

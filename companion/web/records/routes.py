@@ -2,15 +2,15 @@
 
 from __future__ import annotations
 
-from flask import Blueprint, Response, abort, redirect, render_template, request, url_for
+from flask import Blueprint, Response, redirect, render_template, request, url_for
 from werkzeug.exceptions import HTTPException
 
-from ...extensions import db
 from ...live import at_version
-from ...store import Table, evenings
+from ...store import Table
 from ...store.evenings import Evening
 from ..actions import table_action
 from ..api import make_evening, make_game, read_json
+from ..ledger import evening_numbered
 from ..limits import api_calls, drawn_from, heavy_pages, wrong_codes
 from ..qr import public_url
 from ..roles import find_table, is_keeper, phone, remember_keeper
@@ -20,17 +20,6 @@ from .picture import recap_svg
 bp = Blueprint("records", __name__, template_folder="templates")
 
 EVENING = "/t/<code>/evenings/<int:number>"
-
-
-def _evening(table: Table, number: int) -> Evening:
-    """Evening ``number`` of the table (the open one may not be saved yet), or 404."""
-    evening = db.session.scalar(evenings.evening_number(table.id, number))
-    if evening is None:
-        current = evenings.current_evening(table)
-        if current.number != number:
-            abort(404, f"This table has no evening {number}.")
-        evening = current
-    return evening
 
 
 def _back(table: Table) -> tuple[str, str] | None:
@@ -68,7 +57,7 @@ def _recap(table: Table, evening: Evening):
 def recap(code: str, number: int):
     """The night's recap: the picture, the same as text, and a button to share it."""
     table = find_table(code)
-    evening = _evening(table, number)
+    evening = evening_numbered(table, number)
     shown = _recap(table, evening)
     page = public_url("records.recap", code=table.code, number=number)
     return render_template("records/recap.html", table=table, evening=evening, recap=shown,
@@ -82,7 +71,7 @@ def recap(code: str, number: int):
 def recap_picture(code: str, number: int):
     """The recap's picture (the page draws the PNG for sharing from it)."""
     table = find_table(code)
-    shown = _recap(table, _evening(table, number))
+    shown = _recap(table, evening_numbered(table, number))
     return Response(recap_svg(shown), mimetype="image/svg+xml",
                     headers={"Cache-Control": "no-cache"})
 
@@ -93,7 +82,7 @@ def recap_picture(code: str, number: int):
 def recap_text(code: str, number: int):
     """The recap as plain text."""
     table = find_table(code)
-    shown = _recap(table, _evening(table, number))
+    shown = _recap(table, evening_numbered(table, number))
     page = public_url("records.recap", code=table.code, number=number)
     return Response(shown.text(page), mimetype="text/plain",
                     headers={"Cache-Control": "no-cache"})
