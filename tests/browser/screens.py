@@ -97,3 +97,34 @@ class TableScreens:
         expect(button).to_be_enabled(timeout=LIVE_MS)
         button.click()
         expect(rows).to_have_count(count + 1, timeout=LIVE_MS)
+
+
+QUICK = {"Rob": "20", "Sam": "12", "Nick": "10"}
+"""A Tromplemond round's points entered quickly on the tablet (Emily voted off)."""
+
+
+def accept_next_dialog(page) -> None:
+    """Answer OK to the next "are you sure?" the page asks."""
+    page.once("dialog", lambda dialog: dialog.accept())
+
+
+def one_round_tromplemond(table) -> None:
+    """A one-round Tromplemond for £2.00 on ``table`` (a ``TromplemondTable``): Emily goes
+    off, the tablet enters the hands (:data:`QUICK`), Rob wins; the game is then ended."""
+    tablet = table.tablet
+    table.start(joining_fee="2.00", rounds=1)
+    table.open_vote()
+    table.vote({"Rob": "Emily", "Sam": "Emily", "Nick": "Emily", "Emily": "Rob"})
+    table.wait_phase("hands")
+    for position, (name, points) in enumerate(QUICK.items(), 1):
+        tablet.get_by_test_id(f"edit-hand-{position}").click()
+        tablet.get_by_test_id("quick-points").fill(points)
+        tablet.get_by_test_id("quick-public-jacks").fill("0")
+        tablet.get_by_test_id("quick-secret-jacks").fill("0")
+        tablet.get_by_test_id("save-quick").click()
+        expect(table.hand_row(name)).to_have_attribute("data-entered", "yes", timeout=LIVE_MS)
+    table.confirm_round()
+    table.wait_phase("end")
+    accept_next_dialog(tablet)
+    tablet.get_by_test_id("end-game").click()
+    expect(tablet.get_by_test_id("end-game")).to_have_count(0, timeout=LIVE_MS)

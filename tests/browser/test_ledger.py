@@ -24,17 +24,12 @@ from __future__ import annotations
 from playwright.sync_api import expect
 
 from companion.rules import evening as ledger_of
+from tests.browser.screens import accept_next_dialog, one_round_tromplemond
 
 WAIT_MS = 15_000  # generous: a busy two-core machine runs other tests too
-QUICK = {"Rob": "20", "Sam": "12", "Nick": "10"}
 CLUMOND_ROUND = {"Rob": (3, ["3♥", "7♠", "4♦"]),   # declares 2 + 1 + 0 = 3: made it
                  "Sam": (4, ["A♣", "2♣", "K♥"]),   # declares 3 + 3 + 2 = 8: 4 off
                  "Nick": (6, ["5♦", "6♦", "Q♠"])}  # declares 0 + 0 + 1 = 1: 5 off
-
-
-def accept_next_dialog(page) -> None:
-    """Answer OK to the next "are you sure?" the page asks."""
-    page.once("dialog", lambda dialog: dialog.accept())
 
 
 def play_clumond(table, clumond_table):
@@ -122,22 +117,7 @@ def test_an_evening_on_the_ledger(tromplemond_table, clumond_table, screenshot):
     tablet, phones = table.tablet, table.phones
 
     # A Tromplemond for a £2.00 fee, one round: Emily goes off, the tablet enters the hands.
-    table.start(joining_fee="2.00", rounds=1)
-    table.open_vote()
-    table.vote({"Rob": "Emily", "Sam": "Emily", "Nick": "Emily", "Emily": "Rob"})
-    table.wait_phase("hands")
-    for position, (name, points) in enumerate(QUICK.items(), 1):
-        tablet.get_by_test_id(f"edit-hand-{position}").click()
-        tablet.get_by_test_id("quick-points").fill(points)
-        tablet.get_by_test_id("quick-public-jacks").fill("0")
-        tablet.get_by_test_id("quick-secret-jacks").fill("0")
-        tablet.get_by_test_id("save-quick").click()
-        expect(table.hand_row(name)).to_have_attribute("data-entered", "yes", timeout=WAIT_MS)
-    table.confirm_round()
-    table.wait_phase("end")
-    accept_next_dialog(tablet)
-    tablet.get_by_test_id("end-game").click()
-    expect(tablet.get_by_test_id("end-game")).to_have_count(0, timeout=WAIT_MS)
+    one_round_tromplemond(table)
 
     # Then a Clumond of Rob, Sam and Nick, for chips, on their screens.
     play_clumond(table, clumond_table)

@@ -22,9 +22,9 @@ from playwright.sync_api import expect
 
 from companion.rules import evening as ledger_of
 from companion.rules.records import record_book
+from tests.browser.screens import accept_next_dialog, one_round_tromplemond
 
 WAIT_MS = 15_000
-QUICK = {"Rob": "20", "Sam": "12", "Nick": "10"}
 AXE = Path(__file__).resolve().parents[2] / "node_modules" / "axe-core" / "axe.min.js"
 
 SHARE_STUB = """
@@ -36,31 +36,6 @@ Object.defineProperty(navigator, "share", {configurable: true, value: async (dat
     files: (data.files || []).map((f) => ({name: f.name, type: f.type, size: f.size}))});
 }});
 """
-
-
-def accept_next_dialog(page) -> None:
-    page.once("dialog", lambda dialog: dialog.accept())
-
-
-def play_one_game(table) -> None:
-    """A one-round Tromplemond for £2.00: Emily goes off, Rob wins; the game is ended."""
-    tablet = table.tablet
-    table.start(joining_fee="2.00", rounds=1)
-    table.open_vote()
-    table.vote({"Rob": "Emily", "Sam": "Emily", "Nick": "Emily", "Emily": "Rob"})
-    table.wait_phase("hands")
-    for position, (name, points) in enumerate(QUICK.items(), 1):
-        tablet.get_by_test_id(f"edit-hand-{position}").click()
-        tablet.get_by_test_id("quick-points").fill(points)
-        tablet.get_by_test_id("quick-public-jacks").fill("0")
-        tablet.get_by_test_id("quick-secret-jacks").fill("0")
-        tablet.get_by_test_id("save-quick").click()
-        expect(table.hand_row(name)).to_have_attribute("data-entered", "yes", timeout=WAIT_MS)
-    table.confirm_round()
-    table.wait_phase("end")
-    accept_next_dialog(tablet)
-    tablet.get_by_test_id("end-game").click()
-    expect(tablet.get_by_test_id("end-game")).to_have_count(0, timeout=WAIT_MS)
 
 
 def close_evening(tablet, number: int) -> dict:
@@ -97,7 +72,7 @@ def test_two_evenings_at_one_table(tromplemond_table, new_context, screenshot):
     tablet, phones = table.tablet, table.phones
 
     # Evening 1.
-    play_one_game(table)
+    one_round_tromplemond(table)
     first = close_evening(tablet, 1)
 
     # The night ends: each phone leaves its seat.
@@ -122,7 +97,7 @@ def test_two_evenings_at_one_table(tromplemond_table, new_context, screenshot):
         expect(tablet.locator(f'li.seat[data-seat="{position}"]')).to_have_attribute(
             "data-joined", "yes", timeout=WAIT_MS)
     expect(tablet.locator(".request")).to_have_count(0)  # nobody had to be let in
-    play_one_game(table)
+    one_round_tromplemond(table)
     second = close_evening(tablet, 2)
     assert first["player_ids"] == second["player_ids"]
 
