@@ -9,7 +9,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from flask import Flask, url_for
+from flask import Flask
 from werkzeug.middleware.proxy_fix import ProxyFix
 
 from . import transactions
@@ -79,22 +79,21 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     from .web import taps
 
     taps.install(app)  # after the headers' hook: its answer to a repeat gets them too
-    from .live.gate import GATE, Gate
-    from .live.polls import UnchangedPolls
-    from .web.intake import BodyIntake
-    from .web.limits import PausedRefusals
+    from .live.door import GATE, FrontDoor
+    from .live.polls import VersionLookup
 
+    # What every request meets before Flask, in order (companion.live.door): the lost
+    # sealings voided once per start, the body read whole, an unchanged poll answered,
+    # the gate, a rate-limit refusal paused.
     with app.app_context():
-        if app.config["REQUESTS_AT_ONCE"]:
-            app.wsgi_app = app.extensions[GATE] = Gate(app.wsgi_app,
-                                                       app.config["REQUESTS_AT_ONCE"])
-        app.wsgi_app = PausedRefusals(app.wsgi_app, app.config)  # type: ignore[method-assign]
-        app.wsgi_app = UnchangedPolls(app.wsgi_app, db.engine)  # type: ignore[method-assign]
-    # Before the first answer: the votes a restart left without their keys start again.
-    app.wsgi_app = store.sealed.VoidLostOnFirstRequest(app.wsgi_app, app)
-    # Outside everything: a body is all there before its request waits for anything.
-    app.wsgi_app = BodyIntake(app.wsgi_app, app)
-    app.context_processor(lambda: _htmx_context(app))
+        door = FrontDoor(app.wsgi_app, app, lookup=VersionLookup(db.engine),
+                         at_once=app.config["REQUESTS_AT_ONCE"],
+                         first=store.sealed.void_lost_at_start,
+                         first_for=store.sealed.keys_of)
+    app.wsgi_app = door  # type: ignore[method-assign]
+    if door.gate is not None:
+        app.extensions[GATE] = door.gate
+    _htmx_globals(app)
     return app
 
 
@@ -111,13 +110,13 @@ def compile_templates(app: Flask) -> int:
     return len(names)
 
 
-def _htmx_context(app: Flask) -> dict[str, str]:
+def _htmx_globals(app: Flask) -> None:
     """Where base.html tells static/app/load-htmx.js to load htmx from: the URL, its hash,
-    the app's own copy."""
+    and the app's own copy (a static file's name, or ""). Settings fixed at start, so they
+    are the templates' globals, not worked out again for every page."""
     url, sri = app.config["HTMX_URL"], app.config["HTMX_SRI"]
-    fallback = htmx_fallback(url, sri)
-    return {"htmx_url": url, "htmx_sri": sri,
-            "htmx_fallback": url_for("static", filename=fallback) if fallback else ""}
+    app.jinja_env.globals.update(htmx_url=url, htmx_sri=sri,
+                                 htmx_copy=htmx_fallback(url, sri) or "")
 
 
 __all__ = ["HTMX_SRI", "HTMX_URL", "compile_templates", "create_app"]

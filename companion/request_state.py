@@ -16,7 +16,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from flask import g, has_request_context
+from flask import g, has_request_context, request
 
 STATE = "companion_request"
 """The one ``g`` key: this request's :class:`RequestState`."""
@@ -50,9 +50,15 @@ def request_state() -> RequestState:
     return state
 
 
+def in_place() -> bool:
+    """True for an htmx tap (not a boosted link or form): its answer, or its refusal, is the
+    region it was made on, swapped in place; a boosted form gets a page."""
+    return request.headers.get("HX-Request") == "true" and not request.headers.get("HX-Boosted")
+
+
 def state_if_any() -> RequestState | None:
     """The request's state when there is a request and it noted something; else None."""
     return g.get(STATE) if has_request_context() else None
 
 
-__all__ = ["RequestState", "request_state", "state_if_any"]
+__all__ = ["RequestState", "in_place", "request_state", "state_if_any"]

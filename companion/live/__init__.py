@@ -46,9 +46,12 @@ push
     what a stream needs to answer for its page is a :class:`~.push.PagePush` (once
     ``Pusher``); the table one answer loaded and its table's other streams start from is
     a :class:`~.push.SharedTable` (once ``Shared``).
+front door
+    Everything a request meets before Flask, in order: its body read whole, an unchanged
+    poll answered, the gate, a refusal paused (:mod:`.door`).
 gate
-    At most a few requests at work at once in a server process, changes first
-    (:mod:`.gate`).
+    At most a few requests at work at once in a server process, changes first (a part
+    of the front door, :class:`~.door.Gate`).
 request state
     What a request notes for its own later steps (the table in hand, a pushed answer,
     the lock held, the commit made, the rounds drawn): one
@@ -61,7 +64,7 @@ from importlib import import_module
 from typing import Any
 
 PUBLIC = {
-    "at_version": "versions", "locked": "versions", "set_aside": "gate",
+    "at_version": "versions", "locked": "versions", "set_aside": "door",
     "request_state": "companion.request_state", "state_if_any": "companion.request_state",
     "RequestState": "companion.request_state",
     "ChangeFeed": "feed",

@@ -2,7 +2,8 @@
 
 Every screen polls its live regions every two seconds with the table's
 version (``?v=7``, see ``templates/_macros.html``). Most polls find nothing
-new: for those, this WSGI middleware reads the table's version and answers
+new: for those, the front door (:mod:`companion.live.door`) reads the table's version and
+answers
 ``204 No Content`` at once — no session, no rate-limit check, no view. Any
 other request, and any poll whose version is not the table's (or whose table
 does not exist: a wrong code is counted by the app as always), goes on to
@@ -22,7 +23,7 @@ goes on to the app, which answers it as any request.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from typing import Any
 
 from sqlalchemy.engine import Engine
@@ -98,25 +99,3 @@ class VersionLookup:
         markers = ", ".join([self.marker] * len(ids))
         rows = self._rows(f"SELECT id, version FROM tables WHERE id IN ({markers})", ids)
         return dict(rows or ())
-
-
-class UnchangedPolls:
-    """Wrap a WSGI app: answer a live poll whose version is still current with a 204."""
-
-    def __init__(self, app: Callable[..., Iterable[bytes]], engine: Engine) -> None:
-        self.app = app
-        self.lookup = VersionLookup(engine)
-        self.answered = 0
-        """How many polls were answered here (for the benchmarks)."""
-
-    def __call__(self, environ: dict[str, Any], start_response: Callable) -> Iterable[bytes]:
-        """Answer an unchanged poll here; pass anything else on."""
-        if (environ.get("REQUEST_METHOD") == "GET" and environ.get("HTTP_HX_REQUEST") == "true"
-                and not environ.get("HTTP_HX_BOOSTED")):
-            path = POLL_PATH.match(environ.get("PATH_INFO", ""))
-            version = VERSION.search(environ.get("QUERY_STRING", "")) if path else None
-            if version is not None and self.lookup(path.group(1)) == int(version.group(1)):
-                self.answered += 1
-                start_response(*NOT_CHANGED)
-                return []
-        return self.app(environ, start_response)

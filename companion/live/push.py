@@ -44,7 +44,7 @@ from werkzeug.exceptions import HTTPException
 from ..request_state import request_state
 from ..store import Table
 from ..store.codes import normalise_code
-from .gate import GATE
+from .door import GATE
 from .hooks import hooks
 from .polls import VERSION
 

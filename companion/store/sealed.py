@@ -47,7 +47,6 @@ import base64
 import json
 import logging
 import sqlite3
-import threading
 from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import StrEnum
@@ -579,34 +578,21 @@ def void_lost() -> int:
         return 0
 
 
-class VoidLostOnFirstRequest:
-    """Wrap a WSGI app: before this process answers its first request, void the sealings
-    a restart left without their keys (:func:`void_lost`), so that every screen, whose
-    event stream comes back to the new process, hears of it at once.
+def keys_of(app: Flask) -> SealingKeys:
+    """The app's sealing key store: a new one is a new process (the keys before it lost)."""
+    return app.extensions[EXTENSION]
 
-    It is done once per key store: a new store (:func:`install_keys`, which a new process
-    does when it makes the app) is a restart, and the next request voids again."""
 
-    def __init__(self, wsgi: Any, app: Flask) -> None:
-        self.wsgi = wsgi
-        self.app = app
-        self.voided_for: SealingKeys | None = None
-        """The key store whose lost sealings were voided (None: not yet)."""
-        self._lock = threading.Lock()
-
-    def __call__(self, environ: dict[str, Any], start_response: Any) -> Any:
-        """Void the lost sealings once per key store (the first request waits), then answer."""
-        keys = self.app.extensions[EXTENSION]
-        if self.voided_for is not keys:
-            with self._lock:
-                if self.voided_for is not keys:
-                    with self.app.app_context():
-                        voided = void_lost()
-                    if voided:
-                        log.warning("%d open sealing(s) voided: their keys were lost "
-                                    "(a restart); their choosers are asked again", voided)
-                    self.voided_for = keys
-        return self.wsgi(environ, start_response)
+def void_lost_at_start() -> int:
+    """Before a process's first answer: void the sealings a restart left without their keys
+    (:func:`void_lost`), so that every screen, whose event stream comes back to the new
+    process, hears of it at once. The front door calls it once per key store
+    (:func:`keys_of`). Returns how many were voided."""
+    voided = void_lost()
+    if voided:
+        log.warning("%d open sealing(s) voided: their keys were lost (a restart); their "
+                    "choosers are asked again", voided)
+    return voided
 
 
 def scrub() -> None:
@@ -641,7 +627,9 @@ def scrub() -> None:
 
 
 __all__ = ["BLOB_BYTES", "PLAIN_BYTES", "SEALED_FIELD", "Mode", "OpenedSlip", "SealError",
-           "SealedStatus", "Sealing", "Slip", "Tally", "VoidLostOnFirstRequest", "decode_blob",
-           "discard", "drop", "encode_blob", "install_keys", "latest", "lost", "open_sealing",
+           "SealedStatus", "Sealing", "Slip", "Tally", "decode_blob",
+           "discard", "drop", "encode_blob", "install_keys", "keys_of", "latest", "lost",
+           "open_sealing",
            "open_slip", "scrub", "seal", "seal_slip", "sealing_keys", "sealings_of",
-           "set_verdict", "slip_plaintext", "status", "statuses", "void", "void_lost"]
+           "set_verdict", "slip_plaintext", "status", "statuses", "void", "void_lost",
+           "void_lost_at_start"]

@@ -34,12 +34,12 @@ from werkzeug.exceptions import HTTPException
 
 from ..extensions import db
 from ..live import locked
+from ..request_state import in_place
 from ..store import Game, Seat, Table, changes, queries
 from ..store import rounds as round_store
 from .errors import message_of
 from .flow import GameFlow, View, flow_for, flows
 from .limits import wrong_codes
-from .live import is_htmx
 from .regions import phone_region, tablet_region, tap_answer
 from .roles import find_table, is_keeper, phone, require_keeper, require_seat_at
 from .taps import answer_will_be
@@ -264,12 +264,6 @@ def _round_page(table: Table, keeper: bool) -> str:
 def _answer_to_come(table: Table, *, keeper: bool) -> tuple[int, str | None]:
     """The status and Location :func:`answer` will give."""
     return (200, None) if in_place() else (303, _round_page(table, keeper))
-
-
-def in_place() -> bool:
-    """True when a refusal is shown where the player looks: an htmx tap (not a boosted
-    form, which gets the error page)."""
-    return is_htmx() and not request.headers.get("HX-Boosted")
 
 
 def refusal(act: Act, message: str, status: int = 409) -> Response:

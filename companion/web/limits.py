@@ -9,14 +9,9 @@ number and why: the README's "Limits".
 
 from __future__ import annotations
 
-import time
-from collections.abc import Callable, Iterable
-from typing import Any
-
 from flask import current_app
 from limits import parse_many
 
-from ..config import REFUSAL_PAUSE
 from ..extensions import limiter
 from ..live import request_state, state_if_any
 
@@ -93,33 +88,3 @@ heavy_pages = limiter.shared_limit(
 record, a table's evenings, each counted when drawn from more than ``HEAVY_ROUNDS`` rounds
 (:func:`drawn_from`). The first of them at a table's version replays the rounds; each
 draws them all (``scripts/bench_records.py``)."""
-
-
-class PausedRefusals:
-    """Wrap a WSGI app (outside the gate): a request refused for a rate limit (429) gets its
-    answer only :data:`REFUSAL_PAUSE` seconds later.
-
-    A refusal costs the server a few milliseconds, and a client that asks again as soon as
-    it is answered asked 100 times a second (``scripts/hostile_client.py``: an import
-    refused, each with its 80 KB body read): a third of the server's time for nothing. Made
-    to wait, it asks once a second. The waiting request holds no place at the gate (a
-    greenlet waits; with gunicorn's gthread worker, a thread). A person who meets a limit
-    waits a second more to read that they did."""
-
-    def __init__(self, app: Callable[..., Iterable[bytes]], settings: dict[str, Any]) -> None:
-        self.app = app
-        self.settings = settings
-        """The app's settings: ``REFUSAL_PAUSE`` (default :data:`REFUSAL_PAUSE`)."""
-
-    def __call__(self, environ: dict[str, Any], start_response: Callable) -> Iterable[bytes]:
-        """Pass the request on; wait before a 429 answer goes back."""
-        refused = []
-
-        def noting(status: str, headers: list, *rest: Any) -> Callable:
-            refused.append(status.startswith("429"))
-            return start_response(status, headers, *rest)
-
-        answer = self.app(environ, noting)
-        if refused and refused[-1]:
-            time.sleep(self.settings.get("REFUSAL_PAUSE", REFUSAL_PAUSE))
-        return answer

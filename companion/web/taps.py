@@ -64,11 +64,11 @@ from sqlalchemy.orm import Session
 
 from ..extensions import db
 from ..live import written
+from ..request_state import in_place
 from ..store import Table
 from ..store import taps as store
 from ..store.changes import changed
 from ..transactions import write_again
-from .live import is_htmx
 from .regions import page_pulse, tap_answer
 from .roles import find_table, is_keeper
 
@@ -211,7 +211,7 @@ def _as_it_stands() -> Response:
         return redirect(url_for("home.index"), code=303)
     table = find_table(code)
     keeper = _from_the_tablet(table)
-    if is_htmx() and not request.headers.get("HX-Boosted"):
+    if in_place():
         return make_response(tap_answer(table, keeper=keeper))
     page = "tables.keeper" if keeper else "seats.seat"
     return redirect(url_for(page, code=table.code) + "#round", code=303)

@@ -216,7 +216,7 @@ def test_a_refused_request_waits_a_second_for_its_answer_outside_the_gate(app, s
     import threading
     import time
 
-    from companion.web.limits import REFUSAL_PAUSE
+    from companion.config import REFUSAL_PAUSE
 
     assert REFUSAL_PAUSE == 1.0
     app.config["REFUSAL_PAUSE"] = REFUSAL_PAUSE

@@ -16,7 +16,7 @@ import time
 
 import pytest
 
-from companion.web.intake import BODY_RATE, time_limit
+from companion.live.door import BODY_RATE, time_limit
 
 pytestmark = pytest.mark.db
 

@@ -5,7 +5,7 @@ tablet taps and its phones read while, from another connection, a POST to a
 second table sends its headers and then no body (or its body a byte at a
 time), for 30 s. The taps' and reads' p95 is compared with their p95 in the
 same test without that client (before and after it). The server reads a body
-before the request waits for a place (``companion.web.intake``): each such
+before the request waits for a place (``companion.live.door``): each such
 POST is answered 408 once its time is up, the client tries again at once, and
 the second table never changes.
 """

@@ -17,7 +17,7 @@ import pytest
 from sqlalchemy import func, select
 
 from companion.extensions import db
-from companion.live.gate import GATE
+from companion.live.door import FrontDoor
 from companion.store.taps import Tap, prune
 from companion.web.taps import TAP_HEADER
 
@@ -78,9 +78,8 @@ def done_in(answer) -> str:
 def as_several_servers(app, monkeypatch) -> None:
     """Let requests in without the server's gate, as several server processes (each with
     its own gate) would: copies of a tap then really meet in the database."""
-    gate = app.extensions.get(GATE)
-    if gate is not None:
-        monkeypatch.setattr(app, "wsgi_app", gate.app)
+    assert isinstance(app.wsgi_app, FrontDoor)
+    monkeypatch.setattr(app.wsgi_app, "gate", None)
 
 
 def same_device(app, client):
