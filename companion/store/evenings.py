@@ -26,7 +26,7 @@ from collections.abc import Mapping
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import DateTime, ForeignKey, Select, String, UniqueConstraint, func, select
+from sqlalchemy import DateTime, ForeignKey, Select, String, UniqueConstraint, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
@@ -34,6 +34,7 @@ from ..extensions import db
 from .changes import bump
 from .models import NAME_LENGTH, Game, Table
 from .players import evening_ids
+from .queries import last_game_number
 
 
 def _now() -> datetime:
@@ -144,11 +145,6 @@ def games_of(evening: Evening) -> Select[tuple[Game]]:
     if evening.last_game is not None:
         query = query.where(Game.number <= evening.last_game)
     return query.order_by(Game.number)
-
-
-def last_game_number(table_id: int) -> Select[tuple[int | None]]:
-    """The number of the table's latest game (None: it has played none)."""
-    return select(func.max(Game.number)).where(Game.table_id == table_id)
 
 
 # --------------------------------------------------------------------------- the evening
@@ -264,7 +260,7 @@ def options_with(game: Game, changes: Mapping[str, Any]) -> dict[str, Any]:
 
 
 __all__ = ["Evening", "Payment", "add_payments", "close_evening", "current_evening",
-           "evening_number", "evening_record", "evenings_of", "games_of", "last_game_number",
+           "evening_number", "evening_record", "evenings_of", "games_of",
            "latest_evening", "locked_evening",
            "mark_paid", "open_evening", "open_evening_of", "options_with", "rename_evening",
            "set_chip_value", "undo_payment"]

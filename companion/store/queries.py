@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from sqlalchemy import Select, bindparam, select
+from sqlalchemy import Select, bindparam, func, select
 from sqlalchemy.orm import joinedload
 
 from .models import PENDING, Game, Seat, SeatRequest, Table
@@ -30,6 +30,11 @@ def table_to_change(code: str) -> Select[tuple[Table]]:
     read before the wait for the lock, not the one committed while it waited.
     """
     return _TABLE_TO_CHANGE.params(code=code)
+
+
+def last_game_number(table_id: int) -> Select[tuple[int | None]]:
+    """The number of the table's latest game (None: it has played none)."""
+    return select(func.max(Game.number)).where(Game.table_id == table_id)
 
 
 def seat_at(table_id: int, position: int) -> Select[tuple[Seat]]:

@@ -31,8 +31,8 @@ from sqlalchemy.orm.attributes import set_committed_value
 
 from ..extensions import db
 from .changes import bump, hold, locked_first
-from .evenings import last_game_number
 from .models import Game, Table
+from .queries import last_game_number
 
 
 class RoundDraft(db.Model):

@@ -16,7 +16,7 @@ import importlib.util
 from flask import Flask, Response, send_from_directory
 
 from ...rules.games import GAMES, registered
-from ..flow import FLOWS_EXTENSION, STYLESHEET_ENDPOINT, DefaultFlow, GameFlow, game_stylesheets
+from ..flow import FLOWS_EXTENSION, STYLESHEET_ENDPOINT, DefaultFlow, GameFlow
 
 
 def _has_package(path: str) -> bool:
@@ -60,7 +60,9 @@ def install(app: Flask) -> dict[str, GameFlow]:
     if sheets:
         app.add_url_rule(f"/static/css/<any({', '.join(sheets)}):game>.css",
                          endpoint=STYLESHEET_ENDPOINT, view_func=stylesheet)
-    app.context_processor(lambda: {"game_stylesheets": list(game_stylesheets())})
+    # Every page links every game's stylesheet (see game_stylesheets): the games are known
+    # at start, so base.html has their names as a global, not from a hook on every page.
+    app.jinja_env.globals["game_sheets"] = tuple(sheets)
     return flows
 
 
