@@ -1,11 +1,11 @@
 """What a request notes for its own later steps, in one typed object: :func:`request_state`.
 
-One request notes a few things as it goes that later steps of the same request read:
-the table it read (an event stream's answer may start from another answer's), whether it
-is an event stream's own answer (no rate limit counts it), whether its action holds its
-table's lock, whether it has committed its change, and how many rounds its answer is
-drawn from (the heavy pages' limit). They live in one :class:`RequestState` in Flask's
-``g``, made on first use.
+One request notes a few things as it goes that later steps of the same request read: the
+table it read (an event stream's answer may start from another answer's), whether it is
+an event stream's own answer (no rate limit counts it), whether its action holds its
+table's lock, whether it has committed its change, how many rounds its answer is drawn
+from (the heavy pages' limit), and its tap's key and answer (a tap applied once). They
+live in one :class:`RequestState` in Flask's ``g``, made on first use.
 
 This module imports nothing of the project (it sits below the store): the database
 plumbing (:mod:`companion.transactions`) reads it as well as the live layer and the pages.
@@ -39,6 +39,17 @@ class RequestState:
     (:func:`companion.transactions.reads_only`)."""
     drawn_from: int = 0
     """How many rounds the answer is drawn from (the heavy pages' limit)."""
+    tap: str | None = None
+    """The digest of the tap this request carries, claimed (a keyed request that writes;
+    :mod:`companion.web.taps`)."""
+    tap_answer: tuple[int, str | None] | None = None
+    """The answer the view said, before its commit, the tap will get: (status, Location)."""
+    tap_kept: tuple[int, str | None] | None = None
+    """The answer kept with the tap's key at its commit (the tap was applied)."""
+    tap_repeated: bool = False
+    """The request is a repeat of a tap already applied, answered from the first."""
+    form_key: str | None = None
+    """The key the forms of the page being drawn carry (a browser without JavaScript)."""
 
 
 def request_state() -> RequestState:

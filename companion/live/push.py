@@ -138,7 +138,7 @@ class PagePush:
     """The page's pulse URL, as the stream last knew it."""
 
     shared: SharedTable = field(default_factory=SharedTable)
-    """The table's streams' shared lookup (the doorbell gives each stream its table's)."""
+    """The table's streams' shared lookup (the streams give each stream its table's)."""
 
     def follow(self, version: int, maker: Origin | None) -> str | None:
         """The message that brings the page version ``version`` (None: send the version

@@ -305,8 +305,7 @@ def install(app: Flask, engine: Engine, told: Hooks = NO_HOOKS) -> None:
                                                  engine),
                                         app.config["EVENT_STREAMS"],
                                         app.config["STREAMS_PER_ADDRESS"])
-    # (The endpoint keeps the name it had when the streams were "the doorbell".)
-    bp = Blueprint("doorbell", __name__)
+    bp = Blueprint("streams", __name__)
     bp.add_url_rule("/t/<code>/events", "events", told.counted(events))
     app.register_blueprint(bp)
     app.after_request(announce_after_request)

@@ -222,7 +222,7 @@ def pulse_context(table: Table, url: str, now: dict[str, Any], pulse: bool) -> d
     poll it); for a pulse answer, also the stamps that changed since the ones the page
     shows (``changed``: the regions it carries)."""
     context: dict[str, Any] = {"pulse_url": url, "pulse_stamps": now,
-                               "pulse_events": url_for("doorbell.events", code=table.code)}
+                               "pulse_events": url_for("streams.events", code=table.code)}
     if pulse:
         shown = shown_stamps()
         context |= {"oob": True, "round_oob": True,

@@ -51,7 +51,6 @@ from flask import (
     Flask,
     Response,
     abort,
-    g,
     has_request_context,
     make_response,
     redirect,
@@ -64,7 +63,7 @@ from sqlalchemy.orm import Session
 
 from ..extensions import db
 from ..live import written
-from ..request_state import in_place
+from ..request_state import in_place, request_state, state_if_any
 from ..store import Table
 from ..store import taps as store
 from ..store.changes import changed
@@ -99,16 +98,6 @@ repeat draws the region as it stands."""
 PRUNE_EVERY = 600.0
 """Seconds between two prunings of old keys by one process (in a tap's transaction)."""
 
-DIGEST = "companion_tap"
-"""``g`` key: this request's tap digest (a keyed request that writes)."""
-ANSWER = "companion_tap_answer"
-"""``g`` key: the answer the view said it will give, (status, Location), before its commit."""
-KEPT = "companion_tap_kept"
-"""``g`` key: this request applied its tap; the answer kept with its key."""
-REPEATED = "companion_tap_repeated"
-"""``g`` key: this request is a repeat, answered from the first."""
-FORM_KEY = "companion_tap_form_key"
-
 _pruned = [0.0]
 _pruning = threading.Lock()
 _after_repeat: dict[str, Callable[..., None]] = {}
@@ -124,17 +113,17 @@ def install(app: Flask) -> None:
 def form_key() -> str:
     """The key this page's forms carry for a browser without JavaScript (one per page drawn:
     the digest holds the form's path and fields, so forms of one page do not clash)."""
-    key = g.get(FORM_KEY)
-    if key is None:
-        key = g.setdefault(FORM_KEY, secrets.token_urlsafe(16))
-    return key
+    state = request_state()
+    if state.form_key is None:
+        state.form_key = secrets.token_urlsafe(16)
+    return state.form_key
 
 
 def answer_will_be(status: int, location: str | None = None) -> None:
     """Say, before the commit, the answer a tap will get: a redirect is kept with the key in
     the same transaction (else it is written after the answer, in a second, small one)."""
     if has_request_context():
-        setattr(g, ANSWER, (status, location))
+        request_state().tap_answer = (status, location)
 
 
 def after_repeat(*endpoints: str) -> Callable[[Callable[..., None]], Callable[..., None]]:
@@ -182,7 +171,7 @@ def _claim_or_repeat() -> Response | None:
     digest = tap_digest(key)
     if digest is None:
         return None
-    setattr(g, DIGEST, digest)
+    request_state().tap = digest
     if store.claim(digest):
         return None
     first = store.applied(digest)
@@ -193,7 +182,7 @@ def _claim_or_repeat() -> Response | None:
 def _repeat(first: store.Tap) -> Response:
     """The answer to a repeat of ``first``: its redirect, or its region as it stands now."""
     status, location = first.status, first.location
-    setattr(g, REPEATED, True)
+    request_state().tap_repeated = True
     db.session.commit()  # (the claim's transaction: nothing changed; what follows only reads)
     then = _after_repeat.get(request.endpoint or "")
     if then is not None:
@@ -231,19 +220,20 @@ def _from_the_tablet(table: Table) -> bool:
 def _keep_with_the_change(session: Session) -> None:
     """At the commit of the tap's change: keep its answer with its key (a redirect); a
     commit that changes nothing takes the key back."""
-    if not has_request_context() or not g.get(DIGEST) or g.get(KEPT) or g.get(REPEATED) \
+    state = state_if_any()
+    if state is None or not state.tap or state.tap_kept or state.tap_repeated \
             or session is not db.session():
         return
     session.flush()
     wrote = written(session) - {store.Tap.__tablename__}
     if not changed(session) and not wrote:
-        store.drop(g.get(DIGEST))
-        setattr(g, DIGEST, None)  # (nothing of it is kept: sent again, it is judged afresh)
+        store.drop(state.tap)
+        state.tap = None  # (nothing of it is kept: sent again, it is judged afresh)
         return
-    answer = g.get(ANSWER, REGION)
+    answer = state.tap_answer or REGION
     if answer != REGION:
-        store.complete(g.get(DIGEST), *answer)
-    setattr(g, KEPT, answer)
+        store.complete(state.tap, *answer)
+    state.tap_kept = answer
     _prune_now_and_then()
 
 
@@ -260,7 +250,8 @@ def _prune_now_and_then() -> None:
 
 def _after_the_tap(response: Response) -> Response:
     """After a tap that went in: keep its answer when the view did not say it beforehand."""
-    digest, kept = g.get(DIGEST), g.get(KEPT)
+    state = state_if_any()
+    digest, kept = (state.tap, state.tap_kept) if state is not None else (None, None)
     if not digest or kept is None or response.status_code >= 400:
         return response
     answer = (response.status_code, response.headers.get("Location"))

@@ -113,17 +113,17 @@ def test_a_wrong_code_has_no_stream(client):
 def test_a_stream_opening_on_a_newer_version_wakes_the_streams_waiting_on_an_older_one():
     # The tablet reopens its stream after a change the others' streams were not told of yet
     # (the ring comes a moment later): they hear of it now, not at their next heartbeat.
-    doorbell = bell.Streams(feed=feed.PollingFeed(None, every=60.0), limit=10)
-    doorbell.listen(7, 4)
+    streams = bell.Streams(feed=feed.PollingFeed(None, every=60.0), limit=10)
+    streams.listen(7, 4)
     heard = []
-    waiting = threading.Thread(target=lambda: heard.append(doorbell.wait(7, 4, 30.0)))
+    waiting = threading.Thread(target=lambda: heard.append(streams.wait(7, 4, 30.0)))
     waiting.start()
     time.sleep(0.1)
-    doorbell.listen(7, 5)
+    streams.listen(7, 5)
     waiting.join(timeout=5.0)
     assert heard == [5]
-    doorbell.announce({7: 5})  # the ring that follows changes nothing more
-    assert doorbell.latest(7) == (5, None)
-    doorbell.leave(7)
-    doorbell.leave(7)
-    assert doorbell.open_streams == 0
+    streams.announce({7: 5})  # the ring that follows changes nothing more
+    assert streams.latest(7) == (5, None)
+    streams.leave(7)
+    streams.leave(7)
+    assert streams.open_streams == 0
