@@ -32,7 +32,7 @@ version memo
     by every screen that asks (:mod:`.versions`).
 commit record
     What a request's commit raised: the tables, and the database tables it wrote
-    (:mod:`.commits`).
+    (:mod:`companion.store.changes`, where each change is noted).
 change feed
     How a server hears that a table changed: this process's own commits at once, other
     processes' within half a second (:mod:`.feed`, :class:`~.feed.ChangeFeed`).
@@ -68,7 +68,7 @@ PUBLIC = {
     "request_state": "companion.request_state", "state_if_any": "companion.request_state",
     "RequestState": "companion.request_state",
     "ChangeFeed": "feed",
-    "Hooks": "hooks", "written": "commits",
+    "Hooks": "hooks",
 }
 """The package's public names, by the module that makes them (the request's own state is
 :mod:`companion.request_state`, below the store, which the database plumbing

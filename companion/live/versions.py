@@ -40,9 +40,8 @@ from flask import Flask, Response, current_app
 from ..extensions import db
 from ..request_state import request_state, state_if_any
 from ..store import Table
-from ..store.changes import changed, locked_first
+from ..store.changes import ANY_TABLE, Step, changed, locked_first, take_steps
 from ..transactions import reads_only
-from .commits import ANY_TABLE, Step, take_steps
 
 EXTENSION = "companion.versions"
 

@@ -8,12 +8,14 @@ changing a table in the same millisecond both count.
 
 from __future__ import annotations
 
+import re
 import secrets
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
 from sqlalchemy import delete, event, inspect, select, update
+from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session, SessionTransaction
 from sqlalchemy.orm.attributes import set_committed_value
@@ -116,8 +118,8 @@ NOTES = "companion.changes"
 class ChangeNotes:
     """What a session's transactions raised and wrote, in one object (:func:`notes`).
 
-    The store notes what the open transaction raises (a rollback forgets it); the live
-    layer (:mod:`companion.live.commits`) keeps what each commit raised until it is taken.
+    The store notes what the open transaction raises (a rollback forgets it), and keeps
+    what each commit raised until it is taken (:func:`take_committed`, :func:`take_steps`).
     """
 
     bumped: set[int] = field(default_factory=set)
@@ -133,7 +135,7 @@ class ChangeNotes:
     committed: set[int] = field(default_factory=set)
     """The tables whose version the session's committed transactions raised, not yet taken."""
     stepped: list[Any] = field(default_factory=list)
-    """The committed raises (``companion.live.commits.Step``), not yet taken."""
+    """The committed raises (:class:`Step`), not yet taken."""
 
 
 def notes(session: Session | Any) -> ChangeNotes:
@@ -156,8 +158,8 @@ def changed(session: Session) -> set[int]:
 
 def raised(session: Session) -> tuple[set[int], list[tuple[int, int]]]:
     """What ``session``'s transaction, just committed, raised: the tables, and each raise
-    (table id, new version). Taken once: asked again, it is empty (the commit's listeners in
-    :mod:`companion.live.commits` take it)."""
+    (table id, new version). Taken once: asked again, it is empty (the commit's listener,
+    :func:`_after_commit`, takes it)."""
     noted = notes(session)
     bumped, steps = noted.bumped, noted.steps
     noted.bumped, noted.steps = set(), []
@@ -170,6 +172,92 @@ def _after_transaction_end(session: Session, transaction: SessionTransaction) ->
     noted = session.info.get(NOTES)
     if noted is not None and transaction.parent is None and not transaction.nested:
         noted.bumped, noted.locked, noted.steps, noted.written = set(), {}, [], None
+
+
+
+# ------------------------------------------------------------------ what each commit changed
+#
+# Once a transaction commits, what it raised is kept for the two readers that come after
+# the commit: the event streams (take_committed: whose screens to tell) and the version
+# memo (take_steps: what a value kept for the version before still holds). A rolled-back
+# transaction keeps nothing.
+
+TOUCHED = "companion.touched"
+"""``Connection.info`` key: the database tables the open transaction wrote to (``*``: a
+statement whose table is not known), the same set as the session's notes'
+(:attr:`ChangeNotes.written`)."""
+
+ANY_TABLE = "*"
+"""In a transaction's written tables: a statement whose table is not known."""
+
+_WRITE = re.compile(r"\s*(?:INSERT\s+(?:OR\s+\w+\s+)?INTO|UPDATE|DELETE\s+FROM)\s+"
+                    r"(?:\"?\w+\"?\.)?\"?(\w+)", re.IGNORECASE)  # (a schema before the name)
+_READ = ("SELECT", "SAVEPOINT", "RELEASE", "ROLLBACK", "PRAGMA", "SHOW", "SET ")
+
+
+class Step(NamedTuple):
+    """A committed change of a table: the database raised its version to ``version`` (from
+    the one just before), and the transaction wrote to the database tables ``wrote``."""
+
+    table_id: int
+    version: int
+    wrote: frozenset[str]
+
+
+def take_steps(session: Session) -> list[Step]:
+    """The raises of tables' versions ``session`` committed since this was last asked."""
+    noted = notes(session)
+    steps, noted.stepped = noted.stepped, []
+    return steps
+
+
+def take_committed(session: Session) -> set[int]:
+    """The tables whose version ``session`` raised and committed since this was last asked."""
+    noted = notes(session)
+    committed, noted.committed = noted.committed, set()
+    return committed
+
+
+def written(session: Session) -> set[str]:
+    """The database tables ``session``'s open transaction wrote to so far."""
+    return notes(session).written or set()
+
+
+@event.listens_for(Session, "after_begin")
+def _after_begin(session: Session, transaction: SessionTransaction,
+                 connection: Connection) -> None:
+    # One set for the transaction, reached from the session and from the statements of
+    # its connection (_note_write).
+    touched: set[str] = set()
+    notes(session).written = touched
+    connection.info[TOUCHED] = touched
+
+
+@event.listens_for(Engine, "before_cursor_execute")
+def _note_write(connection: Connection, cursor: Any, statement: str, parameters: Any,
+                context: Any, executemany: bool) -> None:
+    touched = connection.info.get(TOUCHED)
+    if touched is None or statement.lstrip()[:9].upper().startswith(_READ):
+        return
+    if context is not None and context.execution_options.get(VERSION_ONLY):
+        return
+    found = _WRITE.match(statement)
+    touched.add(found.group(1).lower() if found else ANY_TABLE)
+
+
+@event.listens_for(Session, "after_commit")
+def _after_commit(session: Session) -> None:
+    bumped, steps = raised(session)
+    noted = notes(session)
+    if bumped:
+        noted.committed.update(bumped)
+    if steps:
+        touched = noted.written
+        wrote = frozenset({ANY_TABLE} if touched is None else touched)
+        noted.stepped.extend(Step(table_id, version, wrote) for table_id, version in steps)
+    # (The store forgets the written tables at the transaction's end. The connection keeps
+    # its set until its next transaction begins: what it runs outside a session's
+    # transaction meanwhile is written to a set nobody reads.)
 
 
 def _fresh_join_code() -> str:

@@ -62,11 +62,10 @@ from sqlalchemy import event
 from sqlalchemy.orm import Session
 
 from ..extensions import db
-from ..live import written
 from ..request_state import in_place, request_state, state_if_any
 from ..store import Table
 from ..store import taps as store
-from ..store.changes import changed
+from ..store.changes import changed, written
 from ..transactions import write_again
 from .regions import page_pulse, tap_answer
 from .roles import find_table, is_keeper

@@ -10,9 +10,9 @@ import pytest
 from sqlalchemy import text
 
 from companion.extensions import db
-from companion.live.commits import ANY_TABLE, Step, take_steps
 from companion.live.versions import VersionMemo
 from companion.store import changes
+from companion.store.changes import ANY_TABLE, Step, take_steps
 
 from .test_live import HTMX, oob_ids, pulse_of
 
