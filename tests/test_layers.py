@@ -152,14 +152,9 @@ def test_a_tap_enters_few_modules(trace):
     assert len(traced.modules) <= CEILING, traced.line()
 
 
-@pytest.mark.xfail(strict=True, reason="the goal of issue 28, not reached yet")
-def test_a_tap_enters_at_most_fifteen_modules(trace):
-    script, traced = trace
-    assert len(traced.modules) <= script.MOST_MODULES, traced.line()
-
-
 CEILING = 27
-"""The most modules a tap enters today (``docs/performance.md``): no change may add one."""
+"""The most modules a tap enters today: no change may add one. What they are, and why not
+fewer: ``docs/performance.md``, "One tap's path through the code"."""
 
 
 def test_every_write_commits_through_the_action_helpers():
