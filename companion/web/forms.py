@@ -6,8 +6,13 @@ from __future__ import annotations
 import re
 import unicodedata
 from collections.abc import Iterable, Mapping
+from decimal import Decimal
+
+from babel.numbers import format_currency
+from flask_babel import ngettext
 
 from ..store import NAME_LENGTH, Seat
+from .language import locale_name
 
 MINUS = "\u2212"
 """The one minus sign every page writes (−, not the hyphen -)."""
@@ -167,7 +172,9 @@ def read_money(text: object, unit: str, what: str) -> int:
 
 
 def money_text(amount: object, unit: str | None, sign: bool = False) -> str:
-    """An amount in the smallest unit, as players read it: ``£1.50``, ``−€0.05``, ``15 chips``.
+    """An amount in the smallest unit, as players read it in their language: ``£1.50``,
+    ``−€0.05``, ``15 chips`` in English; ``1,50 €`` in French (Babel's formats, the
+    device's locale: :func:`~companion.web.language.locale_name`).
 
     With ``sign`` (a column of gains and losses), a gain shows ``+`` and chips
     are bare numbers, as the score tables write them. This is the one place
@@ -177,13 +184,17 @@ def money_text(amount: object, unit: str | None, sign: bool = False) -> str:
     ('£1.50', '−€0.05', '+$2.50')
     >>> money_text(1, "chips"), money_text(-15, "chips", sign=True), money_text(0, "GBP", True)
     ('1 chip', '−15', '£0.00')
+    >>> money_text(123456, "GBP")
+    '£1,234.56'
     """
     if isinstance(amount, bool) or not isinstance(amount, int):
         return str(amount)
-    symbol, _name, places = UNITS.get(unit or "chips", UNITS["chips"])
+    code = unit if unit in UNITS else "chips"
+    places = UNITS[code][2]
     prefix = MINUS if amount < 0 else "+" if sign and amount > 0 else ""
     size = abs(amount)
     if not places:
-        return f"{prefix}{size}" if sign else f"{prefix}{size} chip{'' if size == 1 else 's'}"
-    whole, part = divmod(size, 10**places)
-    return f"{prefix}{symbol}{whole:,}.{part:0{places}d}"
+        return f"{prefix}{size}" if sign else prefix + ngettext("%(num)s chip", "%(num)s chips",
+                                                                size)
+    shown = format_currency(Decimal(size).scaleb(-places), code, locale=locale_name())
+    return f"{prefix}{shown}"
