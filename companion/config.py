@@ -261,6 +261,9 @@ def from_environment(instance_path: str, environ: Mapping[str, str] | None = Non
         "SEALING_STORE": env.get("COMPANION_SEALING_STORE") or None,
         # No longer used (each sealing has a key pair of its own): create_app says so.
         "BALLOT_KEY": env.get("COMPANION_BALLOT_KEY") or None,
+        # How a process hears of other processes' changes (None: by the database's kind;
+        # companion.live.feed).
+        "CHANGE_FEED": env.get("COMPANION_CHANGE_FEED") or None,
         "EVENT_STREAMS": event_streams(env),
         "REQUESTS_AT_ONCE": requests_at_once(env, url),
         "MAX_CONTENT_LENGTH": _positive(env, "COMPANION_MAX_BODY", BODY_LIMIT),
