@@ -98,10 +98,11 @@ def on_starting(server) -> None:
             f"{server.cfg.workers} workers would each keep their own rate limits: set "
             "RATELIMIT_STORAGE_URI to shared storage (redis://host:6379) or WEB_CONCURRENCY=1")
     server.murder_workers = after_a_sleep(server.murder_workers, lambda: server.timeout)
-    app = server.app.callable
-    if hasattr(app, "extensions"):
-        from companion.store.sealed import claim_database
+    from companion.store.sealed import EXTENSION as SEALING
+    from companion.store.sealed import claim_database
 
+    app = server.app.callable
+    if SEALING in getattr(app, "extensions", {}):
         # Held by the master as long as it runs (see the module).
         server.companion_claim = claim_database(app)
 
