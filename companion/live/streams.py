@@ -94,7 +94,8 @@ class TableStreams:
 
 @dataclass
 class Streams:
-    """Every table's streams in this process, and the thread that watches their versions."""
+    """Every table's streams in this process, and the change feed that tells them of the
+    others' changes."""
 
     feed: ChangeFeed
     """How this process hears that a table changed."""
