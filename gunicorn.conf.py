@@ -1,13 +1,18 @@
 """gunicorn's settings for the companion: the Procfile and ``manage.py serve`` both use them.
 
-One worker process, made after the app (``preload_app``):
+Worker processes made after the app (``preload_app``): the memory region that holds the
+private keys of open votes is made once, in the app, before the workers fork, so every
+worker (and a worker started again after a timeout) holds the same keys
+(``companion.store.sealing_keys``). How many (``WEB_CONCURRENCY``): by default one per
+core (of those this process may run on) when the database is PostgreSQL and the rate
+limits are counted in Redis (``RATELIMIT_STORAGE_URI=redis://…``), else one
+(``companion.config.default_workers``). With one, the rate limits may be counted in its
+memory; with several, a change made through one worker reaches the others' event streams
+through PostgreSQL's notifications (``companion.live.feed``).
 
-- the memory region that holds the private keys of open votes is made once,
-  in the app, before the workers fork, so every worker (and a worker started
-  again after a timeout) holds the same keys (``companion.store.sealing_keys``);
-- the rate limits, counted in that process's memory, hold for every request;
-- the replayed results a live screen needs are shared by every screen;
-- a change made by a request reaches every screen's event stream at once.
+On PostgreSQL the master claims the database for its sealing keys before the workers fork
+(``companion.store.sealed.claim_database``): a second server on the same database is
+refused unless every server keeps them in one shared Redis (``COMPANION_SEALING_STORE``).
 
 The worker is gevent's (``COMPANION_WORKER``, default ``gevent``): each
 request, and each event stream a screen keeps open, is a greenlet, which
@@ -38,7 +43,7 @@ if WORKER == "gevent":
 
     monkey.patch_all()
 
-from companion.config import event_streams  # noqa: E402 (after the patching)
+from companion.config import default_workers, event_streams  # noqa: E402 (after the patching)
 from companion.serving import after_a_sleep  # noqa: E402
 
 # How long a thread runs before it must let another have the interpreter (Python's own
@@ -50,7 +55,8 @@ sys.setswitchinterval(float(os.environ.get("COMPANION_SWITCH_INTERVAL") or 0.01)
 
 bind = f"{os.environ.get('COMPANION_HOST', '0.0.0.0')}:{os.environ.get('PORT', '5000')}"
 preload_app = True
-workers = int(os.environ.get("WEB_CONCURRENCY", "1"))
+workers = int(os.environ.get("WEB_CONCURRENCY")
+              or default_workers(os.environ, len(os.sched_getaffinity(0))))
 worker_class = WORKER
 threads = int(os.environ.get("COMPANION_THREADS", "16")) + event_streams(os.environ)  # gthread
 keepalive = 30  # screens poll (every 2 s without a stream): keep their connections open
@@ -81,15 +87,24 @@ and 12 ms, and the collector's time in 30 s 330 ms instead of 540."""
 
 
 def on_starting(server) -> None:
-    """Refuse several workers that would each count the rate limits on their own; and make
+    """Refuse several workers that would each count the rate limits on their own; make
     the master forgive its workers a sleep of the whole machine
-    (:func:`companion.serving.after_a_sleep`)."""
+    (:func:`companion.serving.after_a_sleep`); and claim the database for this server's
+    sealing keys, or refuse to start beside another server whose keys are not shared
+    (:func:`companion.store.sealed.claim_database`)."""
     storage = os.environ.get("RATELIMIT_STORAGE_URI") or "memory://"
     if server.cfg.workers > 1 and storage.startswith("memory://"):
         raise RuntimeError(
             f"{server.cfg.workers} workers would each keep their own rate limits: set "
             "RATELIMIT_STORAGE_URI to shared storage (redis://host:6379) or WEB_CONCURRENCY=1")
     server.murder_workers = after_a_sleep(server.murder_workers, lambda: server.timeout)
+    from companion.store.sealed import EXTENSION as SEALING
+    from companion.store.sealed import claim_database
+
+    app = server.app.callable
+    if SEALING in getattr(app, "extensions", {}):
+        # Held by the master as long as it runs (see the module).
+        server.companion_claim = claim_database(app)
 
 
 def when_ready(server) -> None:

@@ -140,6 +140,30 @@ def event_streams(environ: Mapping[str, str]) -> int:
     return max(0, int(environ.get("COMPANION_STREAMS") or DEFAULT_STREAMS))
 
 
+SHARED_STORAGE = ("redis://", "rediss://", "redis+sentinel://", "redis+cluster://")
+"""Rate-limit storage that several processes share (``RATELIMIT_STORAGE_URI``)."""
+
+
+def default_workers(environ: Mapping[str, str], cores: int) -> int:
+    """How many worker processes a server runs when ``WEB_CONCURRENCY`` does not say: one
+    per core when the setting allows it (the database on PostgreSQL, which every process
+    reaches, and the rate limits in Redis, which every process counts in), else one
+    (SQLite: the laptop's case; or limits counted in each process's memory).
+
+    >>> default_workers({}, 4), default_workers({"DATABASE_URL": "postgres://db/x"}, 4)
+    (1, 1)
+    >>> default_workers({"DATABASE_URL": "postgres://db/x",
+    ...                  "RATELIMIT_STORAGE_URI": "redis://r:6379"}, 4)
+    4
+    """
+    url = environ.get("DATABASE_URL") or ""
+    storage = environ.get("RATELIMIT_STORAGE_URI") or ""
+    if url and database_kind(database_url(url, "")) == "postgresql" \
+            and storage.startswith(SHARED_STORAGE):
+        return max(1, cores)
+    return 1
+
+
 def requests_at_once(environ: Mapping[str, str], url: str = "sqlite://") -> int:
     """How many requests a server process works on at once (``COMPANION_REQUESTS_AT_ONCE``;
     0: no limit; by default :data:`DEFAULT_AT_ONCE` for the database at ``url``); the
@@ -261,6 +285,9 @@ def from_environment(instance_path: str, environ: Mapping[str, str] | None = Non
         "SEALING_STORE": env.get("COMPANION_SEALING_STORE") or None,
         # No longer used (each sealing has a key pair of its own): create_app says so.
         "BALLOT_KEY": env.get("COMPANION_BALLOT_KEY") or None,
+        # How a process hears of other processes' changes (None: by the database's kind;
+        # companion.live.feed).
+        "CHANGE_FEED": env.get("COMPANION_CHANGE_FEED") or None,
         "EVENT_STREAMS": event_streams(env),
         "REQUESTS_AT_ONCE": requests_at_once(env, url),
         "MAX_CONTENT_LENGTH": _positive(env, "COMPANION_MAX_BODY", BODY_LIMIT),

@@ -30,6 +30,17 @@ the most requests a second 16 keep-alive connections get from a bare Flask
 hello-world under the same
 gunicorn settings, from an unchanged poll (204) and from a changed poll.
 
+With ``--servers N`` (PostgreSQL only) it starts N gunicorn servers on the one database
+(each pinned to a core of its own where there are enough, the driver on another; on a
+machine with fewer cores than servers and driver, the driver shares them), makes each
+table through one of them, and spreads each table's screens over the servers: the
+tablet, which writes, and every other phone on the table's own server, the other
+phones on the next one, so that their pushes must cross from one server to the other
+(``CHANGE_FEED``: PostgreSQL's notifications). The servers share the sealing keys and
+the rate limits in Redis (``--redis``), as several hosts must. It prints "seen" split
+into same-server and cross-server screens, and each server's CPU. ``--workers N`` runs N
+workers in each server (default 1; with more than one the rate limits are in Redis).
+
 It prints figures and asserts nothing. The last line is the summary (``p95_ms``: the
 larger of the polls' and the writes' p95 at the most tables; ``poll_ratio``: an unchanged
 poll's requests a second over bare Flask's)::
@@ -40,6 +51,7 @@ Run it from the project's folder::
 
     .venv/bin/python scripts/bench_load.py --tables 200 --seconds 30
     .venv/bin/python scripts/bench_load.py --database postgresql+psycopg://postgres@127.0.0.1:5432/bench
+    .venv/bin/python scripts/bench_load.py --servers 2 --database postgresql+psycopg://postgres@127.0.0.1:5432/bench
 """
 
 from __future__ import annotations
@@ -323,6 +335,10 @@ class Stats:
     writes: list[float] = field(default_factory=list)
     updates: list[float] = field(default_factory=list)
     """From a write's answer to another screen showing it (ms), each screen and write."""
+    same: list[float] = field(default_factory=list)
+    """The same, for the screens on the server of the write (``--servers``) ..."""
+    crossed: list[float] = field(default_factory=list)
+    """... and for those on another server."""
     pushes: int = 0
     """Pulse answers the streams brought (each one a poll not made)."""
     keyed: list[float] = field(default_factory=list)
@@ -338,6 +354,7 @@ class Stats:
         """Forget everything and start (or stop) recording."""
         self.recording = recording
         self.polls, self.writes, self.updates, self.pushes = [], [], [], 0
+        self.same, self.crossed = [], []
         self.keyed, self.unkeyed = [], []
         self.statuses, self.errors = Counter(), Counter()
 
@@ -352,10 +369,12 @@ class Stats:
         if self.recording:
             self.pushes += 1
 
-    def updated(self, milliseconds: float) -> None:
-        """A screen shows a write, ``milliseconds`` after the write's answer."""
+    def updated(self, milliseconds: float, crossed: bool = False) -> None:
+        """A screen shows a write, ``milliseconds`` after the write's answer (``crossed``:
+        the screen is on another server than the write)."""
         if self.recording:
             self.updates.append(milliseconds)
+            (self.crossed if crossed else self.same).append(milliseconds)
 
     def error(self, kind: str, what: str) -> None:
         """A request that failed (a bad status, a timeout, a closed connection …)."""
@@ -457,6 +476,8 @@ class Screen:
     """The page's id, as sync-page.js makes one (its stream and its taps say it)."""
     push: bool = True
     """Whether its stream is opened with its pulse (so it brings the answers)."""
+    crossed: bool = False
+    """Whether it is on another server than its table's writes (``--servers``)."""
 
     @property
     def version(self) -> int:
@@ -496,7 +517,7 @@ class Screen:
         """The screen shows its version now: how long after the write's answer."""
         written = self.written.get(self.version)
         if written is not None:
-            stats.updated((time.perf_counter() - written) * 1000)
+            stats.updated((time.perf_counter() - written) * 1000, self.crossed)
 
     async def follow(self, stats: Stats, gate: Gate, deadline: float) -> None:
         """As sync-page.js does: keep the table's event stream open (with the page's id and pulse,
@@ -588,8 +609,11 @@ class Table:
             stats.error("write", str(response.status))
 
 
-async def make_table(port: int, index: int) -> Table:
-    """Make one table as people do: the form, four phones joining, the game started."""
+async def make_table(ports: list[int], index: int) -> Table:
+    """Make one table as people do: the form, four phones joining, the game started; on
+    the table's own server (of ``ports``), its screens then spread over the servers (every
+    other one on the next server: :func:`spread`)."""
+    port = ports[index % len(ports)]
     cookies: dict[str, str] = {}
     keeper = Connection(port, cookies)
     form = expect(await keeper.request("GET", "/new"), 200, "the new-table form")
@@ -620,13 +644,27 @@ async def make_table(port: int, index: int) -> Table:
             raise RuntimeError(f"no #pulse with its events on {page}")
         screens.append(Screen(connection, pulse, f"http://{HOST}:{port}{page}",
                               html.unescape(events.group(1)), written))
+    spread(screens, ports, index)
     return Table(code, index, screens, Connection(port, cookies), token)
+
+
+def spread(screens: list[Screen], ports: list[int], index: int) -> None:
+    """Move table ``index``'s screens over the servers: screen j (0: the tablet, which
+    writes) to the server after the table's own by j, so that with two servers the tablet
+    and two phones are on the table's server and two phones on the other."""
+    home = index % len(ports)
+    for j, screen in enumerate(screens):
+        port = ports[(home + j) % len(ports)]
+        if port != screen.connection.port:
+            screen.connection.close()
+            screen.connection = Connection(port, screen.connection.cookies)
+            screen.crossed = True
 
 
 CREATION_FAILURES = 10
 
 
-async def make_tables(port: int, tables: list[Table], count: int) -> int:
+async def make_tables(ports: list[int], tables: list[Table], count: int) -> int:
     """Make tables until there are ``count`` (a few at a time); returns how many attempts
     failed (each printed, and another table made instead; at most ``CREATION_FAILURES``)."""
     limit = asyncio.Semaphore(CREATING_AT_ONCE)
@@ -634,7 +672,7 @@ async def make_tables(port: int, tables: list[Table], count: int) -> int:
 
     async def one(index: int) -> Table:
         async with limit:
-            return await asyncio.wait_for(make_table(port, index), 10 * REQUEST_TIMEOUT)
+            return await asyncio.wait_for(make_table(ports, index), 10 * REQUEST_TIMEOUT)
 
     while len(tables) < count:
         made = await asyncio.gather(*(one(i) for i in range(len(tables), count)),
@@ -866,15 +904,26 @@ def machine_speed() -> float:
 
 def pinned(command: list[str], core: int) -> list[str]:
     """``command`` run on one core (taskset), when there are two cores to split."""
-    if {SERVER_CORE, DRIVER_CORE} <= cores() and shutil.which("taskset"):
+    if {SERVER_CORE, DRIVER_CORE} <= cores() and core in cores() and shutil.which("taskset"):
         return ["taskset", "-c", str(core), *command]
     return command
 
 
+def server_cores(servers: int) -> tuple[list[int], int | None]:
+    """The core of each server, and the driver's (None: it shares them): each its own where
+    there are enough; else the servers spread over the cores and the driver unpinned."""
+    have = sorted(cores())
+    if servers == 1:
+        return [SERVER_CORE], DRIVER_CORE
+    if len(have) > servers:
+        return have[:servers], have[servers]
+    return [have[i % len(have)] for i in range(servers)], None
+
+
 def start_server(app: str, config: Path, port: int, env: dict[str, str],
-                 log: Path) -> subprocess.Popen:
-    """gunicorn with ``config`` serving ``app`` on 127.0.0.1:``port``, on the server core."""
-    command = pinned([sys.executable, "-m", "gunicorn", "-c", str(config), app], SERVER_CORE)
+                 log: Path, core: int = SERVER_CORE) -> subprocess.Popen:
+    """gunicorn with ``config`` serving ``app`` on 127.0.0.1:``port``, on ``core``."""
+    command = pinned([sys.executable, "-m", "gunicorn", "-c", str(config), app], core)
     with log.open("wb") as output:
         return subprocess.Popen(command, cwd=ROOT, stdout=output, stderr=subprocess.STDOUT,
                                 env={**env, "COMPANION_HOST": HOST, "PORT": str(port)})
@@ -942,11 +991,13 @@ class Step:
     polls: list[float]
     writes: list[float]
     updates: list[float]
+    same: list[float]
+    crossed: list[float]
     pushes: int
     statuses: Counter
     errors: Counter
     seconds: float
-    server_cpu: float
+    server_cpu: list[float]
     driver_cpu: float
     busy: str
     rss: list[float]
@@ -963,12 +1014,13 @@ def ladder(tables: int, lowest: int = 1) -> list[int]:
     return sorted({t for t in LADDER if lowest <= t < tables} | {tables})
 
 
-async def drive(args: argparse.Namespace, app_port: int, master: int,
+async def drive(args: argparse.Namespace, ports: list[int], masters: list[int],
                 hello_port: int, hello: subprocess.Popen) -> tuple[list[Step], dict]:
-    """Make the tables, measure the ceiling, then climb the ladder."""
+    """Make the tables, measure the ceiling (on the first server), then climb the ladder."""
     loop = asyncio.get_running_loop()
     tables: list[Table] = []
-    await make_tables(app_port, tables, 1)
+    app_port, master = ports[0], masters[0]
+    await make_tables(ports, tables, 1)
 
     phone = tables[0].screens[1]
     await phone.poll(Stats())  # the current pulse (the game's start was seen)
@@ -988,7 +1040,7 @@ async def drive(args: argparse.Namespace, app_port: int, master: int,
             started = len(tables)
             made_at = time.monotonic()
             await gate.hold(REQUEST_TIMEOUT + 5)
-            failed = await make_tables(app_port, tables, count)
+            failed = await make_tables(ports, tables, count)
             if count > started:
                 print(f"T={count}: made {count - started} tables through the pages in "
                       f"{time.monotonic() - made_at:.1f} s"
@@ -1003,18 +1055,20 @@ async def drive(args: argparse.Namespace, app_port: int, master: int,
             stats.reset(recording=False)
             await asyncio.sleep(WARM_UP)
             stats.reset(recording=True)
-            meter = CpuMeter(master)
+            meters = [CpuMeter(pid) for pid in masters]
             window = loop.time()
             await asyncio.sleep(args.seconds)
             stats.recording = False
-            server_cpu, driver_cpu = meter.read()
-            step = Step(count, stats.polls, stats.writes, stats.updates, stats.pushes,
-                        stats.statuses,
-                        stats.errors,
-                        loop.time() - window, server_cpu, driver_cpu, meter.busy(),
-                        [rss_mb(pid) for pid in meter.pids if pid != master])
+            readings = [meter.read() for meter in meters]
+            step = Step(count, stats.polls, stats.writes, stats.updates, stats.same, stats.crossed,
+                        stats.pushes, stats.statuses, stats.errors, loop.time() - window,
+                        [server for server, _ in readings], readings[0][1], meters[0].busy(),
+                        [rss_mb(pid) for meter in meters for pid in meter.pids
+                         if pid not in masters])
             steps.append(step)
             print(row(step), flush=True)
+            if len(ports) > 1:
+                print(servers_row(step), flush=True)
             if TAP_KEYS[0] == "ab":
                 print(keys_row(count, stats.keyed, stats.unkeyed), flush=True)
     finally:
@@ -1049,8 +1103,20 @@ def row(step: Step) -> str:
             f"{step.statuses['poll 204']:>7} {step.statuses['poll 200']:>6} "
             f"{triple(step.polls):>21} {len(step.writes):>6} {triple(step.writes):>22} "
             f"{step.pushes:>6} {seen:>16} "
-            f"{step.error_count:>6} {total / step.seconds:>6.0f} {step.server_cpu:>6.0f}% "
+            f"{step.error_count:>6} {total / step.seconds:>6.0f} {sum(step.server_cpu):>6.0f}% "
             f"{step.driver_cpu:>6.0f}% {step.busy:>8}  " + " ".join(f"{mb:.0f}" for mb in step.rss))
+
+
+def servers_row(step: Step) -> str:
+    """With several servers: "seen" on the writing server and on another, each server's
+    CPU."""
+    def pair(values: list[float]) -> str:
+        return "/".join(f"{percentile(values, q):.0f}" for q in (0.5, 0.95))
+
+    same = step.same
+    return (f"  T={step.tables}: seen p50/p95 same-server {pair(same)} ms ({len(same)}), "
+            f"cross-server {pair(step.crossed)} ms ({len(step.crossed)}); server CPU "
+            + " ".join(f"{cpu:.0f}%" for cpu in step.server_cpu))
 
 
 def keys_row(tables: int, keyed: list[float], unkeyed: list[float]) -> str:
@@ -1084,11 +1150,23 @@ def main() -> None:
                         help="whether the writes carry a tap key (X-Companion-Tap), as "
                              "static/app/taps-page.js sends: yes (default), no, or ab (every other "
                              "write of each table, the two measured apart in the same run)")
+    parser.add_argument("--servers", type=int, default=1,
+                        help="gunicorn servers on the one database, each table's screens "
+                             "spread over them (PostgreSQL only; default 1)")
+    parser.add_argument("--workers", type=int, default=1,
+                        help="worker processes in each server (WEB_CONCURRENCY; default 1)")
+    parser.add_argument("--redis", default="redis://127.0.0.1:6379/13",
+                        help="the Redis the servers share (sealing keys, rate limits) when "
+                             "there are several servers or workers")
     args = parser.parse_args()
     TAP_KEYS[0] = args.tap_keys
     if args.tables < 1 or args.seconds <= 0:
         parser.error("--tables and --seconds must be positive")
     db_name = "postgresql" if args.database.startswith("postgres") else "sqlite"
+    if args.servers < 1 or args.workers < 1:
+        parser.error("--servers and --workers must be positive")
+    if args.servers > 1 and db_name != "postgresql":
+        parser.error("several servers share one PostgreSQL database (--database)")
 
     speed_before = machine_speed()
     with tempfile.TemporaryDirectory(prefix="bench_load-") as folder:
@@ -1100,7 +1178,12 @@ def main() -> None:
                # and every screen comes from it too (at a table each phone has its own)
                "COMPANION_STREAMS_PER_ADDRESS": "100000",
                "PYTHONPATH": os.pathsep.join(
-                   p for p in (str(ROOT), os.environ.get("PYTHONPATH")) if p)}
+                   p for p in (str(ROOT), os.environ.get("PYTHONPATH")) if p),
+               "WEB_CONCURRENCY": str(args.workers)}
+        if args.servers > 1:
+            env["COMPANION_SEALING_STORE"] = args.redis
+        if args.servers > 1 or args.workers > 1:
+            env["RATELIMIT_STORAGE_URI"] = args.redis
         if db_name == "postgresql":
             reset_postgres(args.database)
         subprocess.run([sys.executable, "-m", "flask", "--app", "companion", "db", "upgrade"],
@@ -1109,29 +1192,41 @@ def main() -> None:
         (temp / "hello_conf.py").write_text(
             HELLO_CONF.format(conf=str(ROOT / "gunicorn.conf.py")), encoding="utf-8")
         settings = gunicorn_settings(env)
-        app_port, hello_port = free_port(), free_port()
-        app_log, hello_log = temp / "gunicorn-app.log", temp / "gunicorn-hello.log"
+        ports, hello_port = [free_port() for _ in range(args.servers)], free_port()
+        logs, hello_log = ([temp / f"gunicorn-app-{n}.log" for n in range(args.servers)],
+                           temp / "gunicorn-hello.log")
+        placed, driver_core = server_cores(args.servers)
         hello_env = {**env, "PYTHONPATH": os.pathsep.join((folder, env["PYTHONPATH"]))}
         hello = start_server("hello:app", temp / "hello_conf.py", hello_port, hello_env,
                              hello_log)
-        server = start_server("companion:create_app()", ROOT / "gunicorn.conf.py", app_port,
-                              env, app_log)
+        servers = [start_server("companion:create_app()", ROOT / "gunicorn.conf.py", port,
+                                env, log, core)
+                   for port, log, core in zip(ports, logs, placed, strict=True)]
         try:
             wait_ready(hello, hello_port, hello_log)
-            wait_ready(server, app_port, app_log)
-            split = {SERVER_CORE, DRIVER_CORE} <= cores()
+            for server, port, log in zip(servers, ports, logs, strict=True):
+                wait_ready(server, port, log)
+            split = {SERVER_CORE, DRIVER_CORE} <= cores() and driver_core is not None
             if split:
-                os.sched_setaffinity(0, {DRIVER_CORE})
+                os.sched_setaffinity(0, {driver_core})
             threads = (f" x {settings['threads']} threads"
                        if settings["worker_class"] == "gthread" else "")
-            print(f"bench_load: companion under gunicorn on {HOST}:{app_port}, db={db_name}"
+            print(f"bench_load: {args.servers} companion server(s) under gunicorn on "
+                  f"{HOST}:{','.join(map(str, ports))}, db={db_name}"
                   f"{'' if args.database else ' (temporary file)'}; "
                   f"{settings['workers']} {settings['worker_class']} worker(s){threads}, "
                   f"keepalive {settings['keepalive']} s, "
                   f"worker_connections {settings['worker_connections']}, "
                   f"preload {settings['preload_app']}", flush=True)
-            print("  cores: " + (f"server on {SERVER_CORE}, driver on {DRIVER_CORE}" if split
+            on = ", ".join(map(str, placed))
+            print("  cores: " + (f"server(s) on {on}, driver on {driver_core}" if split
+                                 else f"server(s) on {on}, the driver sharing them (fewer "
+                                 "cores than servers and driver)" if args.servers > 1
                                  else "not pinned (fewer than two cores)"), flush=True)
+            if args.servers > 1:
+                print(f"  each table made through one server, its tablet (which writes) and "
+                      f"every other phone there, the other phones on the next server; "
+                      f"sealing keys and rate limits in {args.redis}", flush=True)
             print("  rate limits: the app's own, but for tables made (the benchmark makes "
                   "them all from one address); only wrong codes, i.e. 404s, count, and the "
                   "benchmark makes none", flush=True)
@@ -1145,11 +1240,14 @@ def main() -> None:
                   f"(tap keys: {TAP_KEYS[0]}); {WARM_UP:.0f} s warm-up, "
                   f"{args.seconds:g} s measured per T; seen: from a write's answer to another "
                   "screen showing it", flush=True)
-            steps, ceiling = asyncio.run(drive(args, app_port, server.pid, hello_port, hello))
+            steps, ceiling = asyncio.run(drive(args, ports, [s.pid for s in servers],
+                                               hello_port, hello))
         finally:
             stop_server(hello)
-            stop_server(server)
-            log = app_log.read_text(errors="replace").splitlines()
+            for server in servers:
+                stop_server(server)
+            log = [line for app_log in logs
+                   for line in app_log.read_text(errors="replace").splitlines()]
             tail = [line for line in log if "ERROR" in line or "[CRITICAL]" in line
                     or LOGGED_ERROR.match(line)]
             if tail:
@@ -1162,14 +1260,21 @@ def main() -> None:
     print(HEADER)
     for step in steps:
         print(row(step))
+        if args.servers > 1:
+            print(servers_row(step))
     for step in steps:
         for what, count in sorted(step.errors.items()):
             print(f"  T={step.tables}: {count} x {what}")
     last = steps[-1]
     worst = max((p for p in (percentile(last.polls, 0.95), percentile(last.writes, 0.95))
                  if not math.isnan(p)), default=math.nan)
+    split = ""
+    if args.servers > 1:
+        split = (f" seen_p95_same_ms={percentile(last.same, 0.95):.0f} "
+                 f"seen_p95_cross_ms={percentile(last.crossed, 0.95):.0f}")
     print(f"bench_load: tables={last.tables} p95_ms={worst:.1f} "
-          f"errors={last.error_count} poll_ratio={ceiling['ratio']:.2f} db={db_name}")
+          f"errors={last.error_count} poll_ratio={ceiling['ratio']:.2f} db={db_name} "
+          f"servers={args.servers} workers={args.workers}{split}")
 
 
 if __name__ == "__main__":

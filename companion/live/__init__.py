@@ -35,7 +35,8 @@ commit record
     (:mod:`companion.store.changes`, where each change is noted).
 change feed
     How a server hears that a table changed: this process's own commits at once, other
-    processes' within half a second (:mod:`.feed`, :class:`~.feed.ChangeFeed`).
+    processes' at once on PostgreSQL (``LISTEN``/``NOTIFY``), within half a second on
+    SQLite (:mod:`.feed`, :class:`~.feed.ChangeFeed`).
 event stream
     A screen's open ``GET /t/<code>/events`` (server-sent events): it says the table's
     version each time it changes (:mod:`.streams`; once called the doorbell, and a

@@ -23,7 +23,8 @@ How a stream hears of a change (:class:`Streams`):
   apart (within :data:`SPREAD` seconds), so their polls come one after
   another, not in one burst;
 - a change made anywhere else (another worker or server, a script) is heard
-  through the app's change feed (:mod:`companion.live.feed`): today within
+  through the app's change feed (:mod:`companion.live.feed`): on PostgreSQL at once,
+  the database notifying every process that listens; on SQLite within
   :data:`~companion.live.feed.WATCH_EVERY` seconds, while streams are open, one
   thread reading the versions of their tables that often.
 
@@ -93,7 +94,8 @@ class TableStreams:
 
 @dataclass
 class Streams:
-    """Every table's streams in this process, and the thread that watches their versions."""
+    """Every table's streams in this process, and the change feed that tells them of the
+    others' changes."""
 
     feed: ChangeFeed
     """How this process hears that a table changed."""
@@ -301,8 +303,7 @@ def install(app: Flask, engine: Engine, told: Hooks = NO_HOOKS) -> None:
     """Give the app its event streams, their route and the change feed they hear from
     (``CHANGE_FEED``), with what the pages tell the live layer (``told``)."""
     app.extensions[HOOKS] = told
-    app.extensions[EXTENSION] = Streams(feed_for(app.config.get("CHANGE_FEED", "polling"),
-                                                 engine),
+    app.extensions[EXTENSION] = Streams(feed_for(app.config.get("CHANGE_FEED"), engine),
                                         app.config["EVENT_STREAMS"],
                                         app.config["STREAMS_PER_ADDRESS"])
     bp = Blueprint("streams", __name__)

@@ -77,7 +77,7 @@ from ..extensions import db
 from ..transactions import Session as AppSession
 from .changes import bump
 from .models import NAME_LENGTH, Game
-from .sealing_keys import KEY_BYTES, SealingKeys, StoreFull, make_store
+from .sealing_keys import KEY_BYTES, MemoryKeys, SealingKeys, StoreFull, make_store
 
 log = logging.getLogger(__name__)
 
@@ -198,6 +198,55 @@ def install_keys(app: Flask, setting: str | None) -> SealingKeys:
     keys = make_store(setting)
     app.extensions[EXTENSION] = keys
     return keys
+
+
+SERVERS_LOCK = 0x636F6D70  # ("comp")
+"""PostgreSQL advisory lock held by each server on the database for as long as it runs
+(:func:`claim_database`): shared by servers whose sealing keys are in a shared Redis, alone
+by a server that keeps them in its own memory."""
+
+
+class KeysNotShared(RuntimeError):
+    """Another server on the database cannot open this one's slips, or this one theirs."""
+
+
+def claim_database(app: Flask) -> Any | None:
+    """Claim the app's database for this server's sealing keys, or refuse to start.
+
+    A server keeps the private keys of open sealings in its own memory (its workers share
+    it: the region is made before they fork), or in a Redis several servers share
+    (``COMPANION_SEALING_STORE``). A second server on one database with keys of its own
+    could open none of the first one's slips, and its first request would void every
+    open vote it holds no key for (:func:`void_lost`). So, on PostgreSQL, each server
+    holds the advisory lock :data:`SERVERS_LOCK` while it runs, on a connection of its
+    own: alone when its keys are in its memory, shared when they are in Redis; a server
+    that cannot take it is refused with what to set. The lock goes when the server's
+    process ends (its connection with it). SQLite's file serves one server: None.
+
+    Called by gunicorn's master (``gunicorn.conf.py``); returns the connection to keep."""
+    with app.app_context():
+        engine = db.engine
+    if engine.dialect.name != "postgresql":
+        return None
+    alone = isinstance(app.extensions[EXTENSION], MemoryKeys)
+    args, kwargs = engine.dialect.create_connect_args(engine.url)
+    connection = engine.dialect.loaded_dbapi.connect(*args, **kwargs)
+    connection.autocommit = True
+    take = "pg_try_advisory_lock" if alone else "pg_try_advisory_lock_shared"
+    if connection.execute(f"SELECT {take}(%s)", (SERVERS_LOCK,)).fetchone()[0]:
+        return connection
+    connection.close()
+    if alone:
+        raise KeysNotShared(
+            "Another server already serves this database: each would keep its own sealing "
+            "keys and could not open the other's secret ballots. Several servers on one "
+            "database need COMPANION_SEALING_STORE=redis://… (the same Redis for all, one "
+            "that keeps nothing on disk) and RATELIMIT_STORAGE_URI=redis://…, each; or "
+            "run more workers in one server instead (WEB_CONCURRENCY).")
+    raise KeysNotShared(
+        "A server that keeps its sealing keys in its own memory already serves this "
+        "database: set COMPANION_SEALING_STORE=redis://… (the same Redis as this one's) "
+        "on it too and start it again, then start this one.")
 
 
 def sealing_keys() -> SealingKeys:
@@ -626,10 +675,9 @@ def scrub() -> None:
         log.warning("sealed-choice scrub skipped: %s", error)
 
 
-__all__ = ["BLOB_BYTES", "PLAIN_BYTES", "SEALED_FIELD", "Mode", "OpenedSlip", "SealError",
-           "SealedStatus", "Sealing", "Slip", "Tally", "decode_blob",
-           "discard", "drop", "encode_blob", "install_keys", "keys_of", "latest", "lost",
-           "open_sealing",
-           "open_slip", "scrub", "seal", "seal_slip", "sealing_keys", "sealings_of",
-           "set_verdict", "slip_plaintext", "status", "statuses", "void", "void_lost",
-           "void_lost_at_start"]
+__all__ = ["BLOB_BYTES", "PLAIN_BYTES", "SEALED_FIELD", "SERVERS_LOCK", "KeysNotShared",
+           "Mode", "OpenedSlip", "SealError", "SealedStatus", "Sealing", "Slip", "Tally",
+           "claim_database", "decode_blob", "discard", "drop", "encode_blob", "install_keys",
+           "keys_of", "latest", "lost", "open_sealing", "open_slip", "scrub", "seal",
+           "seal_slip", "sealing_keys", "sealings_of", "set_verdict", "slip_plaintext",
+           "status", "statuses", "void", "void_lost", "void_lost_at_start"]

@@ -12,6 +12,7 @@ from sqlalchemy import update
 from companion.extensions import db
 from companion.live import feed
 from companion.live import streams as bell
+from companion.live.polls import VersionLookup
 from companion.store import Table
 
 pytestmark = pytest.mark.db
@@ -61,6 +62,9 @@ def test_a_stream_says_the_version_then_each_change_at_once(client, actions, mon
 
 
 def test_a_change_made_elsewhere_is_heard_within_the_watch(app, client, actions):
+    """The polling feed (SQLite's) reads the versions: it hears even a bare UPDATE."""
+    with app.app_context():
+        app.extensions[bell.EXTENSION].feed = feed.PollingFeed(VersionLookup(db.engine))
     code = actions.create_table()
     v = version(actions, code)
     response, said = open_stream(client, code)
