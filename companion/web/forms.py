@@ -7,13 +7,15 @@ import re
 import unicodedata
 from collections.abc import Iterable, Mapping
 
+from ..rules.games import GAMES, game_module
 from ..store import NAME_LENGTH, Seat
 
 MINUS = "\u2212"
 """The one minus sign every page writes (−, not the hyphen -)."""
 
-MAX_SEATS = 8
-"""The most seats the app gives a table (Trefeltromp allows more players than fit a screen)."""
+MAX_SEATS = max(max(game_module(name).PLAYERS) for name in GAMES)
+"""The most seats the app gives a table: the most players any game of the registry takes
+(Trefeltromp's 19), so that each game's seat range on the new-table form is its rules'."""
 
 
 class FormError(ValueError):

@@ -370,6 +370,7 @@ def seats_context(table: Table) -> dict[str, Any]:
         "dealer": dealer,
         "problems": start_problems(table),
         "seats_fixed": table.playing is not None,
+        "max_seats": MAX_SEATS,
     }
 
 
