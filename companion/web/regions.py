@@ -28,7 +28,7 @@ from flask import render_template, request, url_for
 from ..extensions import db
 from ..live import at_version
 from ..store import Game, Seat, SeatRequest, Table, queries
-from .flow import GameFlow, View, flow_for
+from .flow import GameFlow, View, flow_for, flows
 from .roles import Phone, is_keeper, phone
 
 
@@ -44,8 +44,11 @@ def round_context(table: Table, *, keeper: bool, me: Phone | None = None) -> dic
     flow = table_flow(table)
     name = me.seat.name if me is not None and me.seat is not None else None
     view = flow.moment(table, game, None if keeper else name) if game is not None else None
-    return {"table": table, "game": game, "flow": flow, "view": view, "keeper": keeper,
-            "me": name}
+    context = {"table": table, "game": game, "flow": flow, "view": view, "keeper": keeper,
+               "me": name}
+    if keeper:  # once the game is over, the next one is chosen at the top of the round
+        context |= {"next_games": list(flows().values()), "next_flow": flow_for(table.game)}
+    return context
 
 
 def tablet_region(table: Table, *, error: str | None = None) -> str:

@@ -827,3 +827,27 @@ def test_the_rules_help_marks_the_house_decisions(game):
     assert re.search(r'<strong class="house"[^>]*>house</strong> Going for Clumond asks each '
                      r"player once", page)
     assert f'href="/t/{game.code}/seat"' in page
+
+
+def test_after_game_over_the_tablet_offers_the_next_game_at_the_top(actions):
+    """Once the rules finish the game, the tablet's round starts with the next-game chooser
+    (not a red "End the game"); one step closes the game and picks the next, and the
+    start of that one is at the top too. The ledger then only closes the evening."""
+    game = start(actions, rounds="1")
+    page = text(game.keeper.get(f"/t/{game.code}"))
+    assert 'data-testid="next-game-top"' not in page and 'data-testid="end-game"' in page
+    game.play(**TWO_MAKE_IT)
+    page = text(game.keeper.get(f"/t/{game.code}"))
+    top = page.index('data-testid="next-game-top"')
+    assert top < page.index('id="scoreboard"') and "Game over" in page[top:top + 200]
+    assert 'data-testid="end-game"' not in page and "End this game for everyone" not in page
+    ledger = text(game.keeper.get(f"/t/{game.code}/evening", follow_redirects=True))
+    button = re.search(r'data-testid="close-evening">\s*([^<]+)<', ledger).group(1)
+    assert button.strip() == "Close the evening" and "End game 1" not in ledger
+    response = game.actions.post(f"/t/{game.code}/games/1/end", {"game": "tremp"})
+    assert response.status_code == 303
+    page = text(game.keeper.get(f"/t/{game.code}"))
+    start_link = re.search(r'data-testid="start-next-top">([^<]+)<', page).group(1)
+    assert start_link.startswith("Start Tremp")
+    assert page.index('data-testid="start-next-top"') < page.index('id="keeper-live"')
+    assert game.actions.post(f"/t/{game.code}/games/1/end", {"game": "tremp"}).status_code == 409
