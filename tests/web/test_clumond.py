@@ -851,3 +851,28 @@ def test_after_game_over_the_tablet_offers_the_next_game_at_the_top(actions):
     assert start_link.startswith("Start Tremp")
     assert page.index('data-testid="start-next-top"') < page.index('id="keeper-live"')
     assert game.actions.post(f"/t/{game.code}/games/1/end", {"game": "tremp"}).status_code == 409
+
+
+def test_the_tablet_saves_tricks_only_for_a_player_whose_kept_cards_are_optional(actions):
+    """A declarer round, Ann without a phone: the tablet's page says her kept cards are
+    optional, and Save with her tricks only (on the cards, none picked) is taken, again when
+    reopened, and in a correction of the round; the declarer's cards are still asked for."""
+    game = start(actions, seated=("Bo", "Cy"))
+    game.offers("Bo", "♠")
+    page = text(game.keeper.get(f"/t/{game.code}/games/1/clumond/players/1"))
+    assert "kept cards are optional" in page and "Tap your" not in page
+    for _ in range(2):  # saved, then reopened and saved again
+        response = game.keeper_enter("Ann", 1, how="cards")
+        assert response.status_code == 303, text(response)
+        assert game.facts()["tricks"] == {"Ann": 1} and "kept" not in game.facts()
+    refused = game.keeper_enter("Bo", 12, how="cards")
+    assert refused.status_code == 400 and "Pick Bo's 3 kept cards" in text(refused)
+    game.enter("Bo", 12, ["KH", "3D", "4D"])
+    game.enter("Cy", 0)
+    game.confirm()
+    record = game.record()
+    form = correction_form(record["rounds"][0], 1) | {"p1-how": "cards", "p1-tricks": "2",
+                                                      "p2-tricks": "11"}
+    response = game.actions.post(f"/t/{game.code}/games/1/rounds/1", form | {"step": "save"})
+    assert response.status_code == 303, text(response)
+    assert game.record()["rounds"][0]["tricks"] == {"Ann": 2, "Bo": 11, "Cy": 0}

@@ -193,7 +193,10 @@ def keeper_entry_page(code: str, number: int, position: int):
 @game_action(Who.KEEPER, Phase.TRICKS, refuse=NOT_YET)
 def keeper_entry(act: Act, position: int):
     """The tablet enters or corrects any player: kept cards, the declared number, or neither."""
-    return _save_entry(act, act.player_at(position), forms.read_keeper_entry)
+    player = act.player_at(position)
+    needed = next(e.needed for e in _view(act).entries if e.player == player)
+    return _save_entry(act, player, lambda form, who: forms.read_keeper_entry(
+        form, who, needed=needed))
 
 
 @bp.get("/working")
