@@ -876,3 +876,22 @@ def test_the_tablet_saves_tricks_only_for_a_player_whose_kept_cards_are_optional
     response = game.actions.post(f"/t/{game.code}/games/1/rounds/1", form | {"step": "save"})
     assert response.status_code == 303, text(response)
     assert game.record()["rounds"][0]["tricks"] == {"Ann": 2, "Bo": 11, "Cy": 0}
+
+
+def test_the_declarers_phone_takes_back_its_yes_until_the_trump_is_named(game):
+    game.answer("Ann", False)
+    game.answer("Bo", True)
+    page = game.phone("Bo")
+    assert 'data-testid="take-back-mine"' in page
+    assert 'data-testid="take-back-mine"' not in game.phone("Cy")
+    refused = game.post("seats/3/take-back", client=game.phones["Cy"])
+    assert refused.status_code == 409 and "only Bo or the scorekeeper" in text(refused)
+    game.ok("seats/2/take-back", client=game.phones["Bo"])
+    assert game.facts().get("declarer") is None and game.facts()["passed"] == ["Ann"]
+    assert 'data-testid="go-for-clumond"' in game.phone("Bo")
+    game.answer("Bo", True)
+    game.ok("seats/2/trump", {"trump": "♠"}, client=game.phones["Bo"])
+    assert "Only the scorekeeper can take it back now" in game.phone("Bo")
+    refused = game.post("seats/2/take-back", client=game.phones["Bo"])
+    assert refused.status_code == 409 and "ask the scorekeeper" in text(refused)
+    assert game.facts()["declarer"] == "Bo"

@@ -86,6 +86,20 @@ def take_back(act: Act):
         abort(409, f"{error}.")
 
 
+@bp.post("/seats/<int:position>/take-back")
+@game_action(Who.SEAT, Phase.TRUMP,
+             refuse="Going for Clumond can be taken back on a phone only until the trump is "
+                    "named: ask the scorekeeper.")
+def take_back_mine(act: Act, position: int):
+    """The declarer's phone takes back its "yes" while the trump is still to be named; after
+    that only the scorekeeper can (the phone says so)."""
+    view = _view(act)
+    if view.declarer != act.player:
+        abort(409, f"{view.declarer} went for Clumond: only {view.declarer} or the "
+                   "scorekeeper can take it back.")
+    _save_offers(act, view.offers.take_back())
+
+
 # --------------------------------------------------------------------------- tricks and kept cards
 
 
