@@ -114,23 +114,31 @@ def page(name: str) -> Callable[[PageContext], PageContext]:
     return register
 
 
-def pulse_answer(name: str, table: Table, *, round_oob: bool = True, **values: Any) -> str:
+def pulse_answer(name: str, table: Table, *, round_oob: bool = True, error: str | None = None,
+                 **values: Any) -> str:
     """Page ``name``'s pulse answer: its pulse again and its regions that changed (the round
-    in place, not by id, when it answers a tap on the page: ``round_oob`` False)."""
+    in place, not by id, when it answers a tap on the page: ``round_oob`` False; with
+    ``error``, a refusal on top of the round)."""
     context = PAGES[name](table, pulse=True, **values) | {"round_oob": round_oob}
-    return render_template("_pulse.html", **context,
+    return render_template("_pulse.html", **context, error=error,
                            regions=[r for r in REGIONS if name in r.pages])
 
 
-def tap_answer(table: Table, *, keeper: bool) -> str:
+def tap_answer(table: Table, *, keeper: bool, error: str | None = None) -> str:
     """The answer to an htmx tap: the round region in place and, when the tap said what its
     page shows (the tablet's or the phone's page), that page's pulse answer around it (the
-    other regions that changed, and the new pulse), so the page needs no poll to catch up."""
+    other regions that changed, and the new pulse), so the page needs no poll to catch up.
+
+    A refusal (``error`` on top of the round) is answered the same way: had it brought the
+    round alone, the page, still behind the change that made the tap too late (another
+    screen's), would poll at once and draw the round again without the message."""
     page_now = page_pulse()
     own = url_for("pulse.keeper" if keeper else "pulse.seat", code=table.code)
     if page_now is not None and page_now[0] == own:  # the round goes in place: the tap's target
-        return pulse_answer("tablet" if keeper else "phone", table, round_oob=False)
-    return tablet_region(table) if keeper else phone_region(table)
+        return pulse_answer("tablet" if keeper else "phone", table, round_oob=False,
+                            error=error)
+    return (tablet_region(table, error=error) if keeper
+            else phone_region(table, error=error))
 
 
 def scoreboard_context(table: Table, game: Game | None, live_url: str, *,

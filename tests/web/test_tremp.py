@@ -20,7 +20,7 @@ from companion.rules import tremp as rules
 from companion.store import queries
 from companion.store import rounds as round_store
 from companion.web.filters import number
-from tests.web.tables import GameAtTable
+from tests.web.tables import HTMX, GameAtTable
 
 pytestmark = pytest.mark.db
 
@@ -481,7 +481,8 @@ def test_the_counter_refuses_a_double_tap_a_fourteenth_and_phones(game):
     assert tap(game, "Sam", taps=0).status_code == 303
     response = tap(game, "Sam", taps=0)  # the same tap again
     assert response.status_code == 409
-    assert message(response) == "That trick was counted a moment ago: look again, then tap."
+    assert message(response) == ("Another tap got there first. That trick was counted a moment "
+                                 "ago: look again, then tap.")
     assert game.draft().facts["trick_taps"] == ["Sam"]
     assert tap(game, "Sam", client=game.phones["Sam"]).status_code == 403
     assert game.post("counter", {"winner": "5", "moment": at(game, 1)}).status_code == 400
@@ -783,3 +784,20 @@ def test_every_number_the_pages_show_is_the_rules(game):
     for team, total in preview["match_totals"].items():
         assert shown(tablet, "data-match-total", team) == number(total)
     assert f'data-bid="{preview["bid"]}"' in tablet
+
+
+def test_the_screen_that_lost_a_race_for_one_seat_is_told_someone_else_acted(game):
+    """Sam's phone and the tablet pass for Sam at the same moment: the later tap is refused
+    with a word that another screen acted, and its answer carries the page's pulse at the new
+    version, so the page does not poll and draw the round again without the word."""
+    page = text(game.phones["Sam"].get(f"/t/{game.code}/seat"))
+    pulse = html_lib.unescape(re.search(r'id="pulse"[^>]*hx-get="([^"]+)"', page).group(1))
+    assert game.say("Sam", "pass", by_tablet=True).status_code == 303
+    headers = {**HTMX, "X-Companion-Tap": "a" * 22, "X-Companion-Pulse": pulse}
+    lost = game.post("seats/2/bid", {"moment": "0", "bid": "pass", "from": "seat"},
+                     client=game.phones["Sam"], headers=headers)
+    assert lost.status_code == 409
+    assert message(lost).startswith("Someone else acted first, on another screen.")
+    assert f'data-version="{game.version()}"' in re.search(
+        r'<div id="pulse"[^>]*>', text(lost)).group(0)
+    assert game.bids() == [["Sam", "pass"]]
