@@ -314,6 +314,9 @@ class GameFlow:
     stylesheet: ClassVar[Path | None] = None
     """The game's own stylesheet (``companion/web/games/clumond/clumond.css``), if it has one:
     served at ``/static/css/clumond.css`` (``companion.web.games.install``)."""
+    dealer_ticks: ClassVar[bool] = False
+    """True when the checklists are the dealer's job: only the dealer's phone (or the
+    tablet) ticks the dealing steps, and the other phones show the checklists folded."""
     sealed_steps: ClassVar[Mapping[str, SealedStep]] = {}
     """The game's sealed choices, by the name in their URL."""
 

@@ -174,10 +174,19 @@ def test_every_screen_names_the_teams_the_dealer_and_the_dealing_steps(game):
     assert f'data-match="{esc(A)}">0 <small class="muted">of 272<' in scores
 
 
-def test_a_phone_ticks_a_dealing_step_for_every_screen(game):
-    game.ok("tick", {"step": "deal:0", "from": "seat"}, client=game.phones["Nick"])
+def test_the_dealers_phone_ticks_a_dealing_step_for_every_screen(game):
+    """Rob deals: his phone has the checklists open with buttons; another phone has them
+    folded, the dealing steps without buttons, and its tick of one is refused."""
+    rob, nick = game.phone("Rob"), game.phone("Nick")
+    assert re.search(r'data-testid="deal-steps" open data-mine="yes"', rob)
+    assert re.search(r'data-testid="deal-steps" data-mine="no"', nick)
+    assert 'data-testid="tick-deal-0"' not in nick and "Rob ticks these" in nick
+    refused = game.post("tick", {"step": "deal:0", "from": "seat"}, client=game.phones["Nick"])
+    assert refused.status_code == 403 and "only Rob&#39;s phone or the scorekeeper" in text(refused)
+    game.ok("tick", {"step": "deal:0", "from": "seat"}, client=game.phones["Rob"])
     assert 'data-step="deal:0" data-done="yes"' in game.phone("Emily")
     assert 'data-step="deal:0" data-done="yes"' in game.tablet()
+    game.ok("tick", {"step": "deal:1"})  # the tablet ticks any step
 
 
 # --------------------------------------------------------------------------- the bidding

@@ -251,6 +251,7 @@ class TrempFlow(GameFlow, folder="tremp", stylesheet=True):
 
     name = NAME
     blueprint = bp
+    dealer_ticks = True
 
     # -- starting
 
