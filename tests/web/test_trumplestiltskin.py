@@ -898,3 +898,23 @@ def test_a_game_at_five_seats_from_the_first_hand_to_the_end(actions):
     assert "Bo took the last bid and has more than 40." in html
     assert re.search(r'<tr class="mine" data-player="Bo">', html)
     assert cells(html, "data-total") == {**result["totals"], "Gnome": result["gnome"]}
+
+
+def test_a_look_at_the_gnome_in_a_thrown_in_hand_stays_in_the_record(game):
+    """Cy looks, then everyone passes: the record keeps the bids and who looked (the rules
+    score nothing of it), the correction page shows the look, and a save keeps it."""
+    assert game.look("Cy").status_code in (200, 303)
+    game.bids(("Bo", "pass"), ("Cy", "pass"), ("Di", "pass"), ("Ann", "pass"))
+    game.confirm()
+    hand = {"bids": [["Bo", "pass"], ["Cy", "pass"], ["Di", "pass"], ["Ann", "pass"]],
+            "looked": ["Cy"]}
+    assert game.record()["rounds"] == [hand]
+    assert cells(game.scores(), "data-total") == dict.fromkeys([*PLAYERS, "Gnome"], 0)
+    page = text(game.keeper.get(f"/t/{game.code}/games/1/rounds/1"))
+    assert re.search(r'name="looked-3" checked', page)
+    assert not re.search(r'name="looked-(1|2|4)" checked', page)
+    form = {"rounds": "1", "who-1": "Bo", "said-1": "pass", "who-2": "Cy", "said-2": "pass",
+            "who-3": "Di", "said-3": "pass", "who-4": "Ann", "said-4": "pass",
+            "gnome": "", "looked-3": "on", "looked-4": "on", "step": "save"}
+    assert game.post("rounds/1", form).status_code == 303
+    assert game.record()["rounds"] == [hand | {"looked": ["Cy", "Di"]}]

@@ -132,7 +132,7 @@ def read_hand(form: MultiDict[str, str], players: list[str]) -> dict[str, Any]:
     """A corrected hand from the correction form (FormError, RuleError).
 
     Blank rows of bids are skipped. Without a Gnome card the hand is one
-    everyone passed: it keeps only its bids.
+    everyone passed: it keeps its bids, and who looked at the Gnome if anyone did.
     """
     bids: list[list[Any]] = []
     for i in range(1, MOST_SPEECHES + 1):
@@ -146,13 +146,14 @@ def read_hand(form: MultiDict[str, str], players: list[str]) -> dict[str, Any]:
         else:
             bids.append([who, whole_number(said, f"Bid {i} ({who}): a bid or “pass”", 1,
                                            MOST_BID)])
+    looked = [p for i, p in enumerate(players, 1) if form.get(f"looked-{i}") == "on"]
     if not form.get("gnome"):
-        return {"bids": bids}
+        return {"bids": bids, "looked": looked} if looked else {"bids": bids}
     card = read_gnome(form.get("gnome"))
     trump = rules.trump_for(card, form.get("trump") or None)
     return {
         "bids": bids,
-        "looked": [p for i, p in enumerate(players, 1) if form.get(f"looked-{i}") == "on"],
+        "looked": looked,
         "gnome": str(card), "trump": str(trump),
         "points": {p: whole_number(form.get(f"points-{i}", ""), f"{p}'s points", 0, MOST_POINTS)
                    for i, p in enumerate(players, 1)},
