@@ -313,7 +313,7 @@ def test_a_whole_trefeltromp_game(new_context, make_table, screenshot):
     table.lay_at_once({"Ann": "A♥", "Bo": "A♣", "Cy": "2♠"})
     table.wait_phase("ready")
     table.expect_reveal("debekranse", {"Ann": "A♥", "Bo": "A♣", "Cy": "2♠"},
-                        "Tie: the pot stays (Ann and Bo share the best card). Pot 100 → 100")
+                        "Tie: the pot stays (Ann and Bo share the best card), at 100.")
     screenshot(tablet, "11-tablet-hand-2-over")
 
     # --- Between hands: Di leaves; Ann and Bo leave, and Cy with them: the end ---------------

@@ -667,10 +667,10 @@ def test_deal_steps_name_the_dealer_the_gnome_picker_and_first_bidder():
 
 def test_deal_steps_three_and_five_players():
     three = "\n".join(ts.deal_steps(["Ann", "Bo", "Cy"], "Cy", {}).steps)
-    assert "Ann and Bo get 15 cards, the others 14" in three
+    assert "Ann and Bo get 15 cards, everyone else gets 14" in three
     assert "The other 2 Blanket cards are set aside" in three
     five = "\n".join(ts.deal_steps(["Ann", "Bo", "Cy", "Di", "Ed"], "Ed", {}).steps)
-    assert "Ann, Bo, Cy and Di get 9 cards, the others 8" in five
+    assert "Ann, Bo, Cy and Di get 9 cards, everyone else gets 8" in five
     assert "No Blanket card is left over." in five
     assert "Di (on the dealer’s right)" in five
 

@@ -626,3 +626,15 @@ def test_a_phone_asking_for_its_seat_back_mid_game_is_at_the_top_of_the_tablet(a
     assert "Sam" in page[requests:approve]
     pulse = actions.keeper.get(html.unescape(stamp), headers={"HX-Request": "true"})
     assert 'data-testid="approve-' in pulse.get_data(as_text=True)
+
+
+def test_the_join_page_names_the_game_to_be_played_not_the_last_one(actions):
+    code = actions.create_table()
+    actions.seat_everyone(code)
+    actions.start(code)
+    hint = re.compile(r'data-testid="join-hint">([^&]+)&middot;')
+    assert hint.search(actions.phone().get(f"/j/{code}").get_data(as_text=True)).group(1) == \
+        "Tromplemond "
+    assert actions.post(f"/t/{code}/games/1/end", {"game": "tremp"}).status_code == 303
+    page = actions.phone().get(f"/j/{code}").get_data(as_text=True)
+    assert hint.search(page).group(1) == "Tremp "

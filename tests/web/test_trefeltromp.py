@@ -463,9 +463,9 @@ def test_a_tie_at_a_reveal_says_the_pot_stays(game):
     game.to_banen()
     game.reveal({"Ann": "Q♠", "Bo": "N♦", "Cy": "7♣"})
     html = game.phone("Cy")
-    assert "Tie: the pot stays (Ann and Bo share the best card). Pot " \
-           '<span data-testid="pot-before">30</span> → <strong data-testid="pot-after">30' \
-           "</strong>." in html
+    assert "Tie: the pot stays (Ann and Bo share the best card), at " \
+           '<strong data-testid="pot-after">30</strong>.' in html
+    assert "Pot <span data-testid=\"pot-before\">30</span> → " not in html
 
 
 @pytest.mark.parametrize(("card", "status", "message"), [
@@ -827,7 +827,8 @@ def test_a_hand_can_be_looked_back_at_step_by_step(game):
     watcher = game.actions.app.test_client()  # anyone with the link may look back
     page = text(watcher.get(f"/t/{game.code}/games/1/trefeltromp/hands/1"))
     story = rules.hand_story(replay(game.record())["rounds"][0])
-    moves = [f"pot {e.pot_before} → {e.pot_after}" for e in story
+    moves = [f"pot stays {e.pot_after}" if e.pot_before == e.pot_after
+             else f"pot {e.pot_before} → {e.pot_after}" for e in story
              if e.kind.value not in ("betting", "left", "draw")]
     assert re.findall(r'<span class="pot-move">([^<]*)</span>', page) == moves
     assert "Banen</strong>: Ann <span class=\"card trump\">XXI</span>" in page
@@ -1055,3 +1056,10 @@ def test_a_log_that_does_not_add_up_is_read_from_the_facts(game):
     assert "Undo: Bo's check" in game.tablet()
     game.undo()
     assert game.facts()["log"] == ["start"] and "calls" not in game.facts()
+
+
+def test_the_ledger_counts_trefeltromp_in_hands(game):
+    game.deal()
+    game.acts(("Bo", "bet", 10), ("Cy", "fold"), ("Ann", "fold"))
+    ledger = text(game.keeper.get(f"/t/{game.code}/evening", follow_redirects=True))
+    assert re.search(r"<span>Hand 1 · ", ledger) and not re.search(r"<span>Round 1 · ", ledger)

@@ -293,7 +293,7 @@ def test_a_phone_without_javascript_does_not_reload_while_it_picks_its_card(game
 
 def test_a_tap_for_another_hand_is_refused(game):
     response = game.say("Sam", "pass", hand=2)
-    assert response.status_code == 409 and "the table is on round 1" in text(response)
+    assert response.status_code == 409 and "the table is on hand 1" in text(response)
 
 
 def test_a_refusal_comes_back_where_the_player_looks_and_stays_live(game):
@@ -810,3 +810,12 @@ def test_the_screen_that_lost_a_race_for_one_seat_is_told_someone_else_acted(gam
     assert f'data-version="{game.version()}"' in re.search(
         r'<div id="pulse"[^>]*>', text(lost)).group(0)
     assert game.bids() == [["Sam", "pass"]]
+
+
+def test_a_refusal_without_javascript_is_titled_for_what_it_is(game):
+    """A form sent without JavaScript and refused (out of turn, here) gets the error page
+    titled "Not now", not "Someone got there first" (nobody did)."""
+    response = game.say("Nick", "pass")
+    assert response.status_code == 409
+    assert "<title>Not now · The companion</title>" in text(response)
+    assert "Someone got there first" not in text(response)

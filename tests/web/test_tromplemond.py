@@ -413,6 +413,8 @@ def test_tromp_calls_are_detected_ticked_and_paid_from_the_round_pot(game):
     html = game.tablet()
     assert 'data-testid="called-Nick"' in html and "Moyenne Tromplemond!" in html
     assert 'data-testid="called-Sam"' not in html  # no jack, no call
+    assert 'data-testid="called-Rob"' not in html  # a Petit call wins nothing: no toggle
+    assert "Your call: <strong>Petit Tromplemond!</strong>" in game.phone("Rob")
     assert "Your call: <strong>Moyenne Tromplemond!</strong>" in game.phone("Nick")
     game.ok("called", {"player": "Nick"})
     html = game.tablet()

@@ -369,7 +369,7 @@ def test_a_tap_the_bidding_has_passed_is_refused(game):
     assert missing.status_code == 400
     old_round = game.post(f"seats/{game.seat('Cy')}/pass", {"moment": "1"},
                           client=game.phones["Cy"], round_=2)
-    assert old_round.status_code == 409 and "the table is on round 1" in text(old_round)
+    assert old_round.status_code == 409 and "the table is on hand 1" in text(old_round)
     assert game.facts()["bids"] == [["Bo", 10]]
 
 
@@ -918,3 +918,17 @@ def test_a_look_at_the_gnome_in_a_thrown_in_hand_stays_in_the_record(game):
             "gnome": "", "looked-3": "on", "looked-4": "on", "step": "save"}
     assert game.post("rounds/1", form).status_code == 303
     assert game.record()["rounds"] == [hand | {"looked": ["Cy", "Di"]}]
+
+
+def test_the_words_after_the_bidding_and_for_one_point(game):
+    """Nobody looked: "nobody yet" while bidding, "nobody" once it is over; a failed taker's
+    single point "goes" to the Gnome; the tablet's link on an entered player is "Correct"."""
+    assert "Looked at the Gnome: nobody yet." in game.tablet()
+    game.bids(("Bo", 10), ("Cy", "pass"), ("Di", "pass"), ("Ann", "pass"))
+    page = game.tablet()
+    assert "Looked at the Gnome: nobody." in page and "nobody yet" not in page
+    game.gnome("9♥", client=game.phones["Bo"])
+    game.all_points({"Ann": 12, "Bo": 1, "Cy": 10, "Di": 9})
+    page = game.tablet()
+    assert "failed, loses 10; the 1 point goes to the Gnome" in page
+    assert "all 1 points" not in page and re.search(r"Correct Bo(&#39;|')s points", page)

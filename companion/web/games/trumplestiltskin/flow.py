@@ -250,6 +250,7 @@ class TrumplestiltskinFlow(GameFlow, folder="trumplestiltskin", stylesheet=True)
     """Trumplestiltskin at a real table: the auction on the phones, points counted for you."""
 
     name = NAME
+    round_word = "hand"
     blueprint = bp
 
     # -- starting
