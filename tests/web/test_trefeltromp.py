@@ -167,7 +167,12 @@ def test_the_start_form_asks_the_options_with_the_rules_defaults(actions):
     page = text(actions.keeper.get(f"/t/{code}/start"))
     assert 'name="ante" value="10"' in page and 'name="stack" value="500"' in page
     assert 'name="limit" value=""' in page and 'name="chip_value" value=""' in page
-    assert '<option value="chips" selected>' in page  # a chip game starts in chips
+    # The money a chip is worth starts as £, so the form's example (0.05) is taken as is.
+    assert '<option value="GBP" selected>' in page and 'placeholder="e.g. 0.05"' in page
+    form = dict(re.findall(r'name="(ante|stack|limit|chip_value)" value="([^"]*)"', page))
+    response = actions.post(f"/t/{code}/start", form | {"unit": "GBP", "chip_value": "0.05"})
+    assert response.status_code == 303, text(response)
+    assert actions.table(code).games[0].options["chip_value"] == 5
 
 
 def test_a_game_starts_with_the_records_option_names_and_the_tables_unit(actions):
@@ -1063,3 +1068,33 @@ def test_the_ledger_counts_trefeltromp_in_hands(game):
     game.acts(("Bo", "bet", 10), ("Cy", "fold"), ("Ann", "fold"))
     ledger = text(game.keeper.get(f"/t/{game.code}/evening", follow_redirects=True))
     assert re.search(r"<span>Hand 1 · ", ledger) and not re.search(r"<span>Round 1 · ", ledger)
+
+
+def test_the_draw_is_not_called_banenkalla_and_nobody_is_to_act(game):
+    game.deal()
+    game.checks("Bo", "Cy", "Ann")
+    assert game.phase() == "draw"
+    for page in (game.tablet(), game.phone("Bo")):
+        stage = re.search(r'data-testid="stage">([^<]+)<', page).group(1)
+        assert stage == "Discard and draw" and "Banenkalla" not in stage
+        assert "<strong>to act</strong>" not in page
+    game.draw()
+    page = game.tablet()
+    assert re.search(r'data-testid="stage">Banenkalla', page)
+    assert "<strong>to act</strong>" in page
+
+
+def test_a_hands_last_dealing_steps_stay_until_the_next_deal(game):
+    game.deal()
+    game.acts(("Bo", "bet", 10), ("Cy", "fold"), ("Ann", "fold"))
+    assert game.phase() == "ready"
+    page = game.tablet()
+    assert 'data-testid="end-steps"' in page and "Hand 1: the last steps" in page
+    assert "Next hand Cy deals (the deal passes to the right)." in page
+    view = game.view()
+    ticked = game.actions.post(f"/t/{game.code}/games/1/tick", {
+        "round": str(view.round_number), "moment": str(view.at), "tick": "end:1"})
+    assert ticked.status_code == 303, text(ticked)
+    assert 'data-step="end:1" data-done="yes"' in game.tablet()
+    game.deal()
+    assert 'data-testid="end-steps"' not in game.tablet()
