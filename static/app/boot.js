@@ -15,6 +15,7 @@
  *                  no connection opens the offline page;
  *   countdown.js   running countdowns tick between polls;
  *   slip.js        a slip is sealed on the device before it is sent;
+ *   stepper.js     a bid's −1 / +1 / +5 change the field in the page, with no round trip;
  *   connection.js  "Reconnecting…" when the page has lost its table;
  *   taps-page.js   taps that survive bad Wi-Fi (taps.js: its decisions).
  *
@@ -28,6 +29,7 @@ import { runCountdowns } from "./countdown.js";
 import { confirmSubmits, countPicks, keepChoices, nameDealers } from "./forms.js";
 import { loadHtmx } from "./load-htmx.js";
 import { startSlips } from "./slip.js";
+import { startSteppers } from "./stepper.js";
 import {
   dropLatePolls, followMovedTargets, keepUp, sendPageStamps, startTicks,
 } from "./sync-page.js";
@@ -64,6 +66,7 @@ function start() {
   keepChoices();
   sendPageStamps();
   startSlips();
+  startSteppers();
   watchConnection(); // before startTaps: the page hears, then kept taps go
   startTaps(); // after sendPageStamps (as taps.js ran after app.js)
 }

@@ -4,6 +4,7 @@ message for the player; nothing here writes."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from typing import Any
 
@@ -13,7 +14,7 @@ from ....rules import RuleError
 from ....rules import trumplestiltskin as rules
 from ....rules.cards import Card, parse_card
 from ... import forms as shared
-from ...forms import FormError, whole_number
+from ...forms import MINUS, FormError, whole_number
 
 OPTION_FIELDS = ("target", "gnome_target")
 SUIT_CHOICES: tuple[str, ...] = tuple(str(suit) for suit in rules.SUITS)
@@ -54,6 +55,9 @@ def read_options(form: Mapping[str, str]) -> dict[str, int]:
 def read_bid(form: Mapping[str, str]) -> int:
     """The bid typed, or (nothing typed) the stepper's: a whole number of at least 1."""
     typed = form.get("bid", "").strip()
+    if re.fullmatch(r"[-\u2212]\s*\d+", typed):
+        raise FormError(f"A bid is at least 1, not {typed.replace('-', MINUS)}: bid a whole "
+                        "number of 1 or more, or pass")
     return whole_number(typed or form.get("proposal", ""), "A bid", 1, MOST_BID)
 
 
