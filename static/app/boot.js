@@ -10,7 +10,8 @@
  *                  the table's event stream, pushed answers, taps that say what their page
  *                  shows, no answer older than the page, late polls of an old page dropped;
  *   wakelock.js    the screen stays awake while <body data-wake-lock="on">;
- *   forms.js       confirm first, picker counts, dealer names, choices kept across updates;
+ *   forms.js       confirm first, picker counts, dealer names, choices kept across updates,
+ *                  one amount at a time (a chip or a typed one);
  *   boosted.js     a boosted page change brings the new <body>'s attributes; a link with
  *                  no connection opens the offline page;
  *   countdown.js   running countdowns tick between polls;
@@ -26,7 +27,7 @@
 import { offlineFallback, syncBoostedBody } from "./boosted.js";
 import { watchConnection } from "./connection.js";
 import { runCountdowns } from "./countdown.js";
-import { confirmSubmits, countPicks, keepChoices, nameDealers } from "./forms.js";
+import { confirmSubmits, countPicks, keepChoices, nameDealers, oneAmount } from "./forms.js";
 import { loadHtmx } from "./load-htmx.js";
 import { startSlips } from "./slip.js";
 import { startSteppers } from "./stepper.js";
@@ -61,6 +62,7 @@ function start() {
   runCountdowns();
   countPicks();
   nameDealers();
+  oneAmount();
   followMovedTargets();
   keepUp(); // before keepChoices: an answer not swapped saves no choice
   keepChoices();

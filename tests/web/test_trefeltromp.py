@@ -1098,3 +1098,12 @@ def test_a_hands_last_dealing_steps_stay_until_the_next_deal(game):
     assert 'data-step="end:1" data-done="yes"' in game.tablet()
     game.deal()
     assert 'data-testid="end-steps"' not in game.tablet()
+
+
+def test_the_raise_chips_read_as_amounts_and_say_one_goes_in(game):
+    game.deal()
+    game.acts(("Bo", "bet", 10))
+    page = game.phone("Cy")
+    chips = re.findall(r'data-testid="amount-\d+"><span>([^<]+)<', page)
+    assert chips and all(chip.strip().isdigit() for chip in chips), chips
+    assert "Raise by" in page and "one amount" in page and "tap it, or type it" in page
