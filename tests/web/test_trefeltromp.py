@@ -1107,3 +1107,16 @@ def test_the_raise_chips_read_as_amounts_and_say_one_goes_in(game):
     chips = re.findall(r'data-testid="amount-\d+"><span>([^<]+)<', page)
     assert chips and all(chip.strip().isdigit() for chip in chips), chips
     assert "Raise by" in page and "one amount" in page and "tap it, or type it" in page
+
+
+def test_a_laid_card_is_said_back_on_its_own_phone_only(game):
+    """The slip form asks the phone to keep what it seals (data-remind); once in, the slip
+    has the place its phone fills with "You laid …" (the server never has the card)."""
+    game.to_banen()
+    assert re.search(r'class="slip-form"[^>]*data-remind', game.phone("Ann"))
+    assert game.lay("Ann", "XXI").status_code == 303
+    page = game.phone("Ann")
+    assert re.search(r'data-testid="slip-mine" data-remind="You laid \{\}\." '
+                     r'data-remind-key="\d+:Ann" hidden', page)
+    assert "XXI" not in page.split('data-testid="slip-mine"')[1][:200]
+    assert 'data-testid="slip-mine"' not in game.tablet()

@@ -304,6 +304,7 @@ class RevealStep(SealedStep):
     slip_template = "trefeltromp/_slip.html"
     drop_text = "Rap twice: lay this card"
     in_text = "Your card is in, face down. It turns when everyone's is in."
+    remind_text = "You laid {}."
     restart_text = "The server restarted: please lay your card again."
 
     def __init__(self, phase: Phase) -> None:
