@@ -255,7 +255,8 @@ def _same_moment(view: View, stale: str | Callable[[View, str], str]) -> None:
                    "and try again.")
     if sent != str(view.drawn_for):
         said = stale(view, sent) if callable(stale) else stale
-        behind = sent.isdigit() and isinstance(view.drawn_for, int) and int(sent) < view.drawn_for
+        behind = (sent.isascii() and sent.isdigit() and isinstance(view.drawn_for, int)
+                  and int(sent) < view.drawn_for)
         if behind:
             # A tap with its key is never this screen's own second tap (that one is answered
             # from the first, .taps): another screen changed the moment since it was drawn.
