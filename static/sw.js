@@ -17,6 +17,7 @@ const SHELL = self.COMPANION_SHELL || [
   "/static/app/forms.js",
   "/static/app/load-htmx.js",
   "/static/app/slip.js",
+  "/static/app/stepper.js",
   "/static/app/sync-page.js",
   "/static/app/sync.js",
   "/static/app/taps-page.js",

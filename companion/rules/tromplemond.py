@@ -871,7 +871,7 @@ def _survivor_line(player: str, hands: Mapping[str, Hand], survivors: Sequence[s
         "off": False, "own_points": hand.points, "jacks": hand.jacks,
         "halves": halves, "jacks_against": against, "jack_penalty": penalty,
         "points": points, "forfeited": False, "score": points,
-        "explain": " ".join(terms) + f" = {points}",
+        "explain": " ".join(terms) + f" = {points}".replace("-", "\u2212"),
         "call": hand.call.value if hand.call else None, "called": False, "won": 0,
     }
 

@@ -462,6 +462,17 @@ class Share:
     why: str
 
 
+def _all_points(points: int) -> str:
+    """``all 3 points go``, ``the 1 point goes``, ``no points go``.
+
+    >>> _all_points(3), _all_points(1), _all_points(0)
+    ('all 3 points go', 'the 1 point goes', 'no points go')
+    """
+    if points == 1:
+        return "the 1 point goes"
+    return f"all {points} points go" if points else "no points go"
+
+
 def tally_player(points: int, top_bid: int | None, looked: bool, took_bid: bool) -> Share:
     """Tally one player's hand exactly as the rules' "Tallying a hand".
 
@@ -480,7 +491,7 @@ def tally_player(points: int, top_bid: int | None, looked: bool, took_bid: bool)
         if not points:
             return Share("never bid", 0, 0, "never bid and took no points: scores 0")
         return Share("never bid", 0, points,
-                     f"never bid: scores 0; all {points} points go to the Gnome")
+                     f"never bid: scores 0; {_all_points(points)} to the Gnome")
     made = min(points, top_bid)
     excess = points - made
     parts = [f"bid {top_bid}, took {points} points"]
@@ -510,7 +521,7 @@ def _tally_taker(points: int, bid: int, looked: bool) -> Share:
                      f"and the Gnome gets the other {_show(half)}")
     if not looked:
         return Share("failed", -bid, points,
-                     f"{head}: failed, loses {bid}; all {points} points go to the Gnome")
+                     f"{head}: failed, loses {bid}; {_all_points(points)} to the Gnome")
     return Share("failed", -bid, 2 * points,
                  f"{head}: failed after looking at the Gnome, loses {bid}; "
                  f"the Gnome gets twice the points, {2 * points}")
@@ -895,7 +906,7 @@ def deal_steps(players: Sequence[str], dealer: str, options: Mapping[str, Any]) 
     extra = clockwise_from(players, first)[:DEALT_CARDS % n]
     each = DEALT_CARDS // n
     if extra:
-        who = f"{and_list(extra)} get {each + 1} cards, the others {each}"
+        who = f"{and_list(extra)} get {each + 1} cards, everyone else gets {each}"
     else:
         who = f"everyone gets {each} cards"
     aside = len(BLANKET) - 1 - n

@@ -33,7 +33,7 @@ PENDING, APPROVED, DENIED, CANCELLED = "pending", "approved", "denied", "cancell
 """The states of a seat-back request."""
 
 PENDING_PER_TABLE = 8
-"""The most seat-back requests waiting at one table (a table has at most 8 seats)."""
+"""The most seat-back requests waiting at one table."""
 
 PENDING_PER_ADDRESS = 2
 """The most seat-back requests waiting at one table from one address (one café's Wi-Fi may

@@ -40,9 +40,9 @@ from ..store import rounds as round_store
 from .errors import message_of
 from .flow import GameFlow, View, flow_for, flows
 from .limits import wrong_codes
-from .regions import phone_region, tablet_region, tap_answer
+from .regions import tap_answer
 from .roles import find_table, is_keeper, phone, require_keeper, require_seat_at
-from .taps import answer_will_be
+from .taps import TAP_HEADER, answer_will_be
 
 READS = frozenset({"GET", "HEAD", "OPTIONS"})
 """Methods that only read: a ``find=False`` action answers them without a commit."""
@@ -237,6 +237,15 @@ MOMENT_FIELD = "moment"
 (``View.drawn_for``, written by the ``round_fields`` macro)."""
 
 
+SOMEONE_ELSE = "Someone else acted first, on another screen."
+"""The first words of a tap refused because another screen changed the moment it was
+drawn for: two devices acting for one seat at once (a phone and the tablet), or another
+player's turn taken meanwhile."""
+
+ANOTHER_TAP = "Another tap got there first."
+"""The same, for a form sent without JavaScript (it may be this screen's own second tap)."""
+
+
 def _same_moment(view: View, stale: str | Callable[[View, str], str]) -> None:
     """Refuse a tap drawn for an earlier moment of the round than the view's (409, ``stale``
     or what it makes of the view and the moment sent), or a form that does not say (400)."""
@@ -245,7 +254,15 @@ def _same_moment(view: View, stale: str | Callable[[View, str], str]) -> None:
         abort(400, "The form does not say which moment it was drawn for. Reload the page "
                    "and try again.")
     if sent != str(view.drawn_for):
-        abort(409, stale(view, sent) if callable(stale) else stale)
+        said = stale(view, sent) if callable(stale) else stale
+        behind = (sent.isascii() and sent.isdigit() and isinstance(view.drawn_for, int)
+                  and int(sent) < view.drawn_for)
+        if behind:
+            # A tap with its key is never this screen's own second tap (that one is answered
+            # from the first, .taps): another screen changed the moment since it was drawn.
+            first = SOMEONE_ELSE if request.headers.get(TAP_HEADER) else ANOTHER_TAP
+            said = f"{first} {said[:1].upper()}{said[1:]}"
+        abort(409, said)
 
 
 def answer(table: Table, *, keeper: bool) -> Response:
@@ -275,9 +292,7 @@ def refusal(act: Act, message: str, status: int = 409) -> Response:
     if not in_place():
         abort(status, message)
     db.session.rollback()
-    region = (tablet_region(act.table, error=message) if act.keeper
-              else phone_region(act.table, error=message))
-    return Response(region, status=status)
+    return Response(tap_answer(act.table, keeper=act.keeper, error=message), status=status)
 
 
 def _same_game(game: Game) -> None:

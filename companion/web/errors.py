@@ -17,7 +17,7 @@ TITLES = {
     404: "Not found",
     405: "Not like that",
     408: "Too slow",
-    409: "Someone got there first",
+    409: "Not now",
     413: "Too much at once",
     429: "Too many tries",
     500: "Something went wrong",

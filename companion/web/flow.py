@@ -258,6 +258,9 @@ class SealedStep:
     """The button that seals the choice."""
     in_text: ClassVar[str] = "Your slip is in."
     """What the chooser sees once their choice is sealed (never the choice)."""
+    remind_text: ClassVar[str] = ""
+    """What the chooser's own device says of its choice once sealed (``{}``: the choice, as
+    the device remembers it: the server never has it); empty: nothing (a secret vote)."""
     restart_text: ClassVar[str] = "The server restarted: please choose again."
     """What the slip says when a restart lost the sealed choices (empty: the game's own
     status says it)."""
@@ -314,6 +317,9 @@ class GameFlow:
     stylesheet: ClassVar[Path | None] = None
     """The game's own stylesheet (``companion/web/games/clumond/clumond.css``), if it has one:
     served at ``/static/css/clumond.css`` (``companion.web.games.install``)."""
+    dealer_ticks: ClassVar[bool] = False
+    """True when the checklists are the dealer's job: only the dealer's phone (or the
+    tablet) ticks the dealing steps, and the other phones show the checklists folded."""
     sealed_steps: ClassVar[Mapping[str, SealedStep]] = {}
     """The game's sealed choices, by the name in their URL."""
 

@@ -11,14 +11,16 @@ from decimal import Decimal
 from babel.numbers import format_currency
 from flask_babel import ngettext
 
+from ..rules.games import GAMES, game_module
 from ..store import NAME_LENGTH, Seat
 from .language import locale_name
 
 MINUS = "\u2212"
 """The one minus sign every page writes (−, not the hyphen -)."""
 
-MAX_SEATS = 8
-"""The most seats the app gives a table (Trefeltromp allows more players than fit a screen)."""
+MAX_SEATS = max(max(game_module(name).PLAYERS) for name in GAMES)
+"""The most seats the app gives a table: the most players any game of the registry takes
+(Trefeltromp's 19), so that each game's seat range on the new-table form is its rules'."""
 
 
 class FormError(ValueError):

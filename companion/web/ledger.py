@@ -71,6 +71,11 @@ class Column:
     """A chip game's money in chips (None for other games)."""
 
     @property
+    def round_word(self) -> str:
+        """What players call a round of this game (``hand``), for its lines."""
+        return flow_for(self.game.game).round_word
+
+    @property
     def counted(self) -> bool:
         """True when the game's money counts in the evening's net."""
         return self.status == FINISHED

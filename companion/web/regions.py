@@ -28,7 +28,7 @@ from flask import render_template, request, url_for
 from ..extensions import db
 from ..live import at_version
 from ..store import Game, Seat, SeatRequest, Table, queries
-from .flow import GameFlow, View, flow_for
+from .flow import GameFlow, View, flow_for, flows
 from .roles import Phone, is_keeper, phone
 
 
@@ -44,8 +44,11 @@ def round_context(table: Table, *, keeper: bool, me: Phone | None = None) -> dic
     flow = table_flow(table)
     name = me.seat.name if me is not None and me.seat is not None else None
     view = flow.moment(table, game, None if keeper else name) if game is not None else None
-    return {"table": table, "game": game, "flow": flow, "view": view, "keeper": keeper,
-            "me": name}
+    context = {"table": table, "game": game, "flow": flow, "view": view, "keeper": keeper,
+               "me": name}
+    if keeper:  # once the game is over, the next one is chosen at the top of the round
+        context |= {"next_games": list(flows().values()), "next_flow": flow_for(table.game)}
+    return context
 
 
 def tablet_region(table: Table, *, error: str | None = None) -> str:
@@ -111,23 +114,31 @@ def page(name: str) -> Callable[[PageContext], PageContext]:
     return register
 
 
-def pulse_answer(name: str, table: Table, *, round_oob: bool = True, **values: Any) -> str:
+def pulse_answer(name: str, table: Table, *, round_oob: bool = True, error: str | None = None,
+                 **values: Any) -> str:
     """Page ``name``'s pulse answer: its pulse again and its regions that changed (the round
-    in place, not by id, when it answers a tap on the page: ``round_oob`` False)."""
+    in place, not by id, when it answers a tap on the page: ``round_oob`` False; with
+    ``error``, a refusal on top of the round)."""
     context = PAGES[name](table, pulse=True, **values) | {"round_oob": round_oob}
-    return render_template("_pulse.html", **context,
+    return render_template("_pulse.html", **context, error=error,
                            regions=[r for r in REGIONS if name in r.pages])
 
 
-def tap_answer(table: Table, *, keeper: bool) -> str:
+def tap_answer(table: Table, *, keeper: bool, error: str | None = None) -> str:
     """The answer to an htmx tap: the round region in place and, when the tap said what its
     page shows (the tablet's or the phone's page), that page's pulse answer around it (the
-    other regions that changed, and the new pulse), so the page needs no poll to catch up."""
+    other regions that changed, and the new pulse), so the page needs no poll to catch up.
+
+    A refusal (``error`` on top of the round) is answered the same way: had it brought the
+    round alone, the page, still behind the change that made the tap too late (another
+    screen's), would poll at once and draw the round again without the message."""
     page_now = page_pulse()
     own = url_for("pulse.keeper" if keeper else "pulse.seat", code=table.code)
     if page_now is not None and page_now[0] == own:  # the round goes in place: the tap's target
-        return pulse_answer("tablet" if keeper else "phone", table, round_oob=False)
-    return tablet_region(table) if keeper else phone_region(table)
+        return pulse_answer("tablet" if keeper else "phone", table, round_oob=False,
+                            error=error)
+    return (tablet_region(table, error=error) if keeper
+            else phone_region(table, error=error))
 
 
 def scoreboard_context(table: Table, game: Game | None, live_url: str, *,

@@ -50,7 +50,9 @@ def phone_round(code: str):
 @bp.post(GAME + "/tick")
 @game_action(Who.PLAYER)
 def tick(act: Act):
-    """Tick (or untick) a step of a checklist: the tablet or any seated phone.
+    """Tick (or untick) a step of a checklist: the tablet or a seated phone (a dealing step:
+    the dealer's phone only, in a game whose checklists are the dealer's:
+    ``GameFlow.dealer_ticks``).
 
     The button says the state it wants (``tick=<step>`` or ``untick=<step>``): sent twice
     (a double tap, a tap sent again after a lost answer), a tick stays ticked. A page drawn
@@ -61,6 +63,10 @@ def tick(act: Act):
     key = form.get("tick") or form.get("untick") or form.get("step", "")
     if key not in act.view.tick_keys():
         abort(400, "There is no such step on this round's checklist.")
+    if (act.flow.dealer_ticks and key.startswith("deal:") and not act.keeper
+            and act.player != act.view.dealer):
+        abort(403, f"{act.view.dealer} deals: only {act.view.dealer}'s phone or the "
+                   "scorekeeper ticks the dealing steps.")
     if wanted is None:
         round_store.toggle_tick(act.draft, key)
     else:

@@ -16,6 +16,7 @@ from markupsafe import Markup
 
 from ..extensions import db
 from ..live import at_version
+from ..rules.common import describe_counts
 from ..store import Game, Table, queries
 from .flow import flow_for, flows
 from .limits import drawn_from, heavy_pages, wrong_codes
@@ -105,6 +106,32 @@ def rules_text(game: str) -> Markup | None:
     if not path.is_file():
         return None
     return _rules_html(path, path.stat().st_mtime)
+
+
+def rules_summary(game: str) -> str | None:
+    """The first words of ``game``'s rules text (what kind of game it is), for the games page:
+    its introduction's first sentence, up to its first colon (None: no rules text)."""
+    path = RULES_DOCS / f"{game}.md"
+    if not path.is_file():
+        return None
+    paragraphs = [p for p in path.read_text(encoding="utf-8").split("\n\n")
+                  if p.strip() and not p.startswith("#")]
+    if not paragraphs:
+        return None
+    intro = " ".join(paragraphs[0].split())
+    first = intro.split(". ", 1)[0].split(":", 1)[0].rstrip(".")
+    return first + "."
+
+
+@bp.get("/rules")
+def games_list():
+    """The public games page: each game, the players it takes (from the game registry's
+    rules) and a link to its rules, before any table exists."""
+    games = [{"name": flow.name, "title": flow.title,
+              "players": describe_counts(flow.allowed_players()),
+              "summary": rules_summary(flow.name)}
+             for flow in flows().values()]
+    return render_template("games/index.html", games=games)
 
 
 @bp.get("/rules/<game>")

@@ -9,6 +9,7 @@ from flask import Blueprint, abort, redirect, render_template, request, url_for
 from ..extensions import db
 from ..store import Seat, Table, changes, key_hash, players, queries
 from .actions import table_action
+from .flow import flow_for
 from .forms import FormError, clean_name, seat_called, whole_number
 from .limits import wrong_codes
 from .live import live_table
@@ -261,7 +262,9 @@ def join_context(table: Table, *, pulse: bool = False, **extra: object) -> dict[
     """What the join page shows (the free seats, this phone's standing there), its pulse."""
     me = phone(table)
     again = welcome_back(table) if me.seat is None and not me.waiting else None
-    return ({"table": table, "flow": table_flow(table), "me": me, "again": again, **extra}
+    # The game the phone joins: the one being played, or (between games) the next one.
+    joining = flow_for(table.playing.game if table.playing else table.game)
+    return ({"table": table, "flow": joining, "me": me, "again": again, **extra}
             | pulse_context(table, url_for("pulse.join", code=table.code), stamps(table, None, me),
                             pulse))
 

@@ -307,13 +307,22 @@ def start(table: Table):
 @bp.post("/t/<code>/games/<int:number>/end")
 @table_action
 def end_game(table: Table, number: int):
-    """Close the game being played; its record stays, and the table may start another."""
+    """Close the game being played; its record stays, and the table may start another
+    (``game``, when sent: the game it plays next, chosen in the same step)."""
     game = db.session.scalar(queries.game_number(table.id, number))
     if game is None:
         abort(404, f"This table has no game {number}.")
     if table.playing is not game:
         abort(409, f"Game {number} is already over.")
+    following = None
+    if "game" in request.form:
+        try:
+            following = _check_game(request.form.get("game"))
+        except FormError as error:
+            abort(400, f"{error}.")
     changes.end_game(table, game, ENDED)
+    if following is not None:
+        changes.set_game(table, following.name)
 
 
 @bp.post("/t/<code>/requests/<int:request_id>/<any(approve, deny):answer>")
@@ -370,6 +379,7 @@ def seats_context(table: Table) -> dict[str, Any]:
         "dealer": dealer,
         "problems": start_problems(table),
         "seats_fixed": table.playing is not None,
+        "max_seats": MAX_SEATS,
     }
 
 

@@ -10,11 +10,13 @@
  *                  the table's event stream, pushed answers, taps that say what their page
  *                  shows, no answer older than the page, late polls of an old page dropped;
  *   wakelock.js    the screen stays awake while <body data-wake-lock="on">;
- *   forms.js       confirm first, picker counts, dealer names, choices kept across updates;
+ *   forms.js       confirm first, picker counts, dealer names, choices kept across updates,
+ *                  one amount at a time (a chip or a typed one);
  *   boosted.js     a boosted page change brings the new <body>'s attributes; a link with
  *                  no connection opens the offline page;
  *   countdown.js   running countdowns tick between polls;
  *   slip.js        a slip is sealed on the device before it is sent;
+ *   stepper.js     a bid's −1 / +1 / +5 change the field in the page, with no round trip;
  *   connection.js  "Reconnecting…" when the page has lost its table;
  *   taps-page.js   taps that survive bad Wi-Fi (taps.js: its decisions).
  *
@@ -25,9 +27,10 @@
 import { offlineFallback, syncBoostedBody } from "./boosted.js";
 import { watchConnection } from "./connection.js";
 import { runCountdowns } from "./countdown.js";
-import { confirmSubmits, countPicks, keepChoices, nameDealers } from "./forms.js";
+import { confirmSubmits, countPicks, keepChoices, nameDealers, oneAmount } from "./forms.js";
 import { loadHtmx } from "./load-htmx.js";
 import { startSlips } from "./slip.js";
+import { startSteppers } from "./stepper.js";
 import {
   dropLatePolls, followMovedTargets, keepUp, sendPageStamps, startTicks,
 } from "./sync-page.js";
@@ -59,11 +62,13 @@ function start() {
   runCountdowns();
   countPicks();
   nameDealers();
+  oneAmount();
   followMovedTargets();
   keepUp(); // before keepChoices: an answer not swapped saves no choice
   keepChoices();
   sendPageStamps();
   startSlips();
+  startSteppers();
   watchConnection(); // before startTaps: the page hears, then kept taps go
   startTaps(); // after sendPageStamps (as taps.js ran after app.js)
 }

@@ -6,7 +6,9 @@
  *  - the new-table form's first-dealer list names each player as their name is typed
  *    (the server names them too, on each load);
  *  - a choice being made (a slip's name, the cards picked) in an element with
- *    data-keep-choice and an id survives the live updates around it.
+ *    data-keep-choice and an id survives the live updates around it;
+ *  - an amount is tapped (a chip) or typed, never both: typing one lets go of the chip,
+ *    tapping a chip clears what was typed (the one highlighted is the one that goes in).
  */
 
 /** Confirm before submitting. */
@@ -95,5 +97,29 @@ export function keepChoices() {
   document.addEventListener("htmx:afterSettle", () => {
     restore();
     kept = null;
+  });
+}
+
+/** One amount at a time: a chip tapped, or an amount typed. */
+export function oneAmount() {
+  document.addEventListener("input", (event) => {
+    const field = event.target;
+    if (!field || !field.matches || !field.matches('.amount-form input[name="typed"]')) {
+      return;
+    }
+    if (field.value !== "") {
+      field.form.querySelectorAll('input[name="amount"]:checked').forEach((chip) => {
+        chip.checked = false;
+      });
+    }
+  });
+  document.addEventListener("change", (event) => {
+    const chip = event.target;
+    if (chip && chip.matches && chip.matches('.amount-form input[name="amount"]')) {
+      const typed = chip.form.querySelector('input[name="typed"]');
+      if (typed) {
+        typed.value = "";
+      }
+    }
   });
 }

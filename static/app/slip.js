@@ -16,6 +16,10 @@
  * Without JavaScript the form sends the choice in clear (the slip says so), in a
  * value padded by the server so that the body has the same size whatever it names.
  *
+ * A slip form with data-remind (a card laid face down: not a secret vote) also keeps what
+ * it sealed in this tab's session storage, and its "in" slip says it back (data-remind-key):
+ * only the device that sealed it knows.
+ *
  * Run by the browser (boot.js starts it; base.html loads nacl-fast.min.js first, as a
  * plain deferred script that sets window.nacl) and by node's test runner
  * (tests/js/slip.test.js), which imports it with tweetnacl from node_modules.
@@ -100,7 +104,45 @@ export function sealForm(nacl, form) {
   radios.forEach(function (radio) {
     radio.setAttribute("form", UNSENT);
   });
+  if (form.hasAttribute && form.hasAttribute("data-remind")) {
+    var label = picked.closest ? picked.closest("label") : null;
+    remember(form.getAttribute("data-sealing") + ":" + form.getAttribute("data-chooser"),
+             label ? label.textContent.trim() : unpad(picked.value));
+  }
   return true;
+}
+
+var REMEMBERED = "companion-slip:";
+
+/** What this device sealed, kept on the device alone (this tab's session), to say it back to
+ * its chooser once the slip is in: the server never has it. */
+function remember(key, shown) {
+  try {
+    window.sessionStorage.setItem(REMEMBERED + key, shown);
+  } catch (error) {
+    // No storage (a private window): the slip is in all the same, only unsaid.
+  }
+}
+
+/** The words that say a remembered choice back: the template's "{}" is the choice. */
+export function remindText(template, shown) {
+  return shown ? template.replace("{}", shown) : "";
+}
+
+function sayRemembered() {
+  document.querySelectorAll("[data-remind-key]").forEach(function (element) {
+    var shown = null;
+    try {
+      shown = window.sessionStorage.getItem(REMEMBERED + element.getAttribute("data-remind-key"));
+    } catch (error) {
+      shown = null;
+    }
+    var text = remindText(element.getAttribute("data-remind") || "", shown);
+    if (text) {
+      element.textContent = text;
+      element.hidden = false;
+    }
+  });
 }
 
 function onSubmit(event) {
@@ -125,4 +167,7 @@ function onSubmit(event) {
 export function startSlips() {
   // Capturing, on the document: before htmx's own listener on the form.
   document.addEventListener("submit", onSubmit, true);
+  // A slip that is in says the choice back on the device that sealed it.
+  document.addEventListener("htmx:afterSettle", sayRemembered);
+  sayRemembered();
 }

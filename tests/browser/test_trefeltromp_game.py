@@ -25,6 +25,7 @@ Screenshots of every step: test-output/screenshots/test_a_whole_trefeltromp_game
 from __future__ import annotations
 
 import html
+import re
 
 from playwright.sync_api import expect
 
@@ -302,6 +303,10 @@ def test_a_whole_trefeltromp_game(new_context, make_table, screenshot):
             shown = page.locator("#round .card").all_inner_texts()
             assert not set(shown) & {"Q♠", "K♦"}, page.url
     expect(phones["Ann"].get_by_test_id("slip-in")).to_be_visible()
+    # Her own phone says which card it laid (it alone knows: the server has it sealed).
+    expect(phones["Ann"].get_by_test_id("slip-mine")).to_have_text(
+        re.compile(r"^You laid Q\s*♠\.$"), timeout=LIVE_MS)
+    assert tablet.get_by_test_id("slip-mine").count() == 0
     screenshot(phones["Ann"], "09-ann-card-in")
     screenshot(tablet, "09-tablet-two-in")
     at_once([phones["Cy"]], '[data-testid="slip-confirm"]')
@@ -313,7 +318,7 @@ def test_a_whole_trefeltromp_game(new_context, make_table, screenshot):
     table.lay_at_once({"Ann": "A♥", "Bo": "A♣", "Cy": "2♠"})
     table.wait_phase("ready")
     table.expect_reveal("debekranse", {"Ann": "A♥", "Bo": "A♣", "Cy": "2♠"},
-                        "Tie: the pot stays (Ann and Bo share the best card). Pot 100 → 100")
+                        "Tie: the pot stays (Ann and Bo share the best card), at 100.")
     screenshot(tablet, "11-tablet-hand-2-over")
 
     # --- Between hands: Di leaves; Ann and Bo leave, and Cy with them: the end ---------------
@@ -367,7 +372,8 @@ def test_a_whole_trefeltromp_game(new_context, make_table, screenshot):
     story = tablet.get_by_test_id("story")
     expect(story).to_be_visible()
     events = hand_story(result["rounds"][1])
-    moves = [f"pot {e.pot_before} → {e.pot_after}" for e in events
+    moves = [f"pot stays {e.pot_after}" if e.pot_before == e.pot_after
+             else f"pot {e.pot_before} → {e.pot_after}" for e in events
              if e.kind.value not in ("betting", "left", "draw")]
     assert [t.strip() for t in story.locator(".pot-move").all_inner_texts()] == moves
     screenshot(tablet, "13-tablet-hand-2-story")

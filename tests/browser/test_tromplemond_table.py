@@ -51,6 +51,12 @@ def test_checklists_and_the_timer_are_on_every_screen_and_an_early_show_ends_the
     for page in (tablet, phones["Sam"]):
         expect(page.get_by_test_id("deck-steps")).to_contain_text("26")
         expect(page.get_by_test_id("deal-steps")).to_contain_text("Rob")
+    # Rob deals: another phone shows the lists folded (a short page), the dealing steps
+    # without buttons; it opens the deck prep to tick a step of it.
+    expect(phones["Sam"].get_by_test_id("deck-steps")).not_to_have_attribute("open", "")
+    assert phones["Sam"].get_by_test_id("tick-deal-0").count() == 0
+    expect(phones["Rob"].get_by_test_id("deal-steps")).to_have_attribute("open", "")
+    phones["Sam"].get_by_test_id("deck-steps").locator("summary").click()
     # A tick on a phone shows on the tablet and the other phones, and the other way round.
     phones["Sam"].get_by_test_id("tick-deck-0").click()
     for page in (tablet, phones["Emily"]):
@@ -59,6 +65,7 @@ def test_checklists_and_the_timer_are_on_every_screen_and_an_early_show_ends_the
     for page in phones.values():
         expect(step(page, "deal:0")).to_have_attribute("data-done", "yes", timeout=LIVE_MS)
     expect(step(phones["Nick"], "deal:1")).to_have_attribute("data-done", "no")
+    phones["Nick"].get_by_test_id("deck-steps").locator("summary").click()
     phones["Nick"].get_by_test_id("tick-deck-0").click()  # a second tap takes it back
     expect(step(tablet, "deck:0")).to_have_attribute("data-done", "no", timeout=LIVE_MS)
     screenshot(phones["Sam"], "sam-checklist")

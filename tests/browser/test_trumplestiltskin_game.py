@@ -242,7 +242,7 @@ def test_a_whole_game_of_trumplestiltskin(new_context, make_table, screenshot, c
     table.wait_turn("Bo")
     touch_sized(bo, "Bo's bid control")
     first_screen(tablet, tablet.get_by_test_id("turn"), "whose turn, on the tablet")
-    expect(bo.get_by_test_id("bid-input")).to_have_attribute("placeholder", "1")  # the least
+    expect(bo.get_by_test_id("bid-input")).to_have_value("1")  # the least, as a value
     expect(bo.get_by_test_id("bid-minus")).to_be_disabled()
     for name in ("Ann", "Cy", "Di"):
         expect(phones[name].get_by_test_id("turn")).to_contain_text("Bo's turn to bid")
@@ -250,12 +250,15 @@ def test_a_whole_game_of_trumplestiltskin(new_context, make_table, screenshot, c
     for page in table.pages():
         expect(page.get_by_test_id("looked-list")).to_have_text(
             "Looked at the Gnome: Cy.", timeout=WAIT_MS)
+    sent: list[str] = []  # the steps are done in the page: no request until Bid
+    bo.on("request", lambda request: sent.append(request.url)
+          if request.method == "POST" else None)
     bo.get_by_test_id("bid-plus5").click()
-    expect(bo.get_by_test_id("bid-input")).to_have_attribute("placeholder", "6",
-                                                             timeout=WAIT_MS)
+    expect(bo.get_by_test_id("bid-input")).to_have_value("6")
+    expect(bo.get_by_test_id("bid-minus")).to_be_enabled()
     bo.get_by_test_id("bid-plus1").click()
-    expect(bo.get_by_test_id("bid-input")).to_have_attribute("placeholder", "7",
-                                                             timeout=WAIT_MS)
+    expect(bo.get_by_test_id("bid-input")).to_have_value("7")
+    assert sent == [], sent
     screenshot(bo, "02-bo-stepper", docs="trumplestiltskin-phone-bid")
     bo.get_by_test_id("bid-submit").click()
     table.pass_("Cy")
@@ -273,14 +276,15 @@ def test_a_whole_game_of_trumplestiltskin(new_context, make_table, screenshot, c
                                                  route.fulfill(status=204)))
     expect(tablet.get_by_test_id("turn")).to_contain_text("Di's turn to bid", timeout=WAIT_MS)
     tablet.get_by_test_id("act-for").locator("summary").click()
-    expect(tablet.get_by_test_id("bid-input")).to_have_attribute("placeholder", "8")
+    expect(tablet.get_by_test_id("bid-input")).to_have_value("8")
     with di.expect_request("**/seat/pulse**", timeout=WAIT_MS):  # she hears of it, in vain
         tablet.get_by_test_id("bid-submit").click()
     expect(tablet.get_by_test_id("turn")).to_contain_text("Ann's turn to bid", timeout=WAIT_MS)
     expect(di.get_by_test_id("bid-box")).to_be_visible()  # still showing the old moment
     di.get_by_test_id("bid-submit").click()
-    expect(di.get_by_test_id("error")).to_have_text(
-        "Di cannot bid 8 out of turn: it is Ann's turn.", timeout=WAIT_MS)
+    expect(di.get_by_test_id("error")).to_have_text(  # the tablet bid for her a moment ago
+        "Someone else acted first, on another screen. Di cannot bid 8 out of turn: it is "
+        "Ann's turn.", timeout=WAIT_MS)
     refused(console_errors, "409 (CONFLICT)")
     expect(di.get_by_test_id("bid-box")).to_have_count(0)
     di.unroute("**/seat/pulse**")

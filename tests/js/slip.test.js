@@ -110,3 +110,9 @@ test("a slip form with nothing picked is sent as it is: no choice, nothing seale
   assert.equal(fields.length, 0);
   assert.deepEqual(radios.map((r) => r.attributes.form), [undefined, undefined]);
 });
+
+test("a slip that is in says back what this device laid, and nothing when it has not", () => {
+  assert.equal(slip.remindText("You laid {}.", "XXI"), "You laid XXI.");
+  assert.equal(slip.remindText("You laid {}.", null), "");
+  assert.equal(slip.remindText("You laid {}.", ""), "");
+});

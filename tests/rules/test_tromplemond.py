@@ -104,6 +104,8 @@ def test_breakdown_explains_every_number():
     assert bd["players"]["Emily"] == {"off": True, "score": 0}
     assert list(bd["players"]) == P
     assert "− 40 (Nick's 2 jacks) = 11" in rob["explain"]
+    # One minus sign on every page: a total below zero is written "= −9", never "= -9".
+    assert sam["points"] < 0 and sam["explain"].endswith(f"= \u2212{-sam['points']}")
 
 
 # --------------------------------------------------------------------------- card points

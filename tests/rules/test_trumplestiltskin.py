@@ -667,10 +667,10 @@ def test_deal_steps_name_the_dealer_the_gnome_picker_and_first_bidder():
 
 def test_deal_steps_three_and_five_players():
     three = "\n".join(ts.deal_steps(["Ann", "Bo", "Cy"], "Cy", {}).steps)
-    assert "Ann and Bo get 15 cards, the others 14" in three
+    assert "Ann and Bo get 15 cards, everyone else gets 14" in three
     assert "The other 2 Blanket cards are set aside" in three
     five = "\n".join(ts.deal_steps(["Ann", "Bo", "Cy", "Di", "Ed"], "Ed", {}).steps)
-    assert "Ann, Bo, Cy and Di get 9 cards, the others 8" in five
+    assert "Ann, Bo, Cy and Di get 9 cards, everyone else gets 8" in five
     assert "No Blanket card is left over." in five
     assert "Di (on the dealer’s right)" in five
 
@@ -790,3 +790,35 @@ def test_the_generator_obeys_table_size_and_options():
     rec = random_record(random.Random(3), rounds=5, players=5, target=77)
     assert len(rec["players"]) == 5 and rec["options"] == {"target": 77}
     assert re.fullmatch(r"\w+", rec["first_dealer"])
+
+
+
+def _scoring(result: dict) -> tuple:
+    """What a result scores: totals, the Gnome, winners, the end, each hand's scores."""
+    return (result["totals"], result["gnome"], result["winners"], result["finished"],
+            [(r["scores"], r["gnome"], r["dealer"]) for r in result["rounds"]])
+
+
+def test_looks_in_thrown_in_hands_are_kept_and_never_scored():
+    """A thrown-in hand with who ``looked`` (a hand of bids and looks, as the web layer now
+    records it) replays to the same scores as with its bids only, and says who looked."""
+    tried = 0
+    for seed in range(300):
+        rng = random.Random(seed)
+        plain = random_record(rng, rounds=12)
+        result = ts.replay(plain)
+        thrown = [i for i, r in enumerate(result["rounds"]) if r["breakdown"]["thrown_in"]]
+        if not thrown:
+            continue
+        tried += 1
+        looked = json.loads(json.dumps(plain))
+        for i in thrown:
+            assert set(looked["rounds"][i]) == {"bids"}  # an old record's thrown-in hand
+            looked["rounds"][i]["looked"] = rng.sample(plain["players"], 2)
+        again = ts.replay(looked)
+        assert _scoring(again) == _scoring(result)
+        for i in thrown:
+            lines = again["rounds"][i]["breakdown"]["players"]
+            assert {p for p, line in lines.items() if line["looked"]} == set(
+                looked["rounds"][i]["looked"])
+    assert tried >= 10

@@ -827,3 +827,71 @@ def test_the_rules_help_marks_the_house_decisions(game):
     assert re.search(r'<strong class="house"[^>]*>house</strong> Going for Clumond asks each '
                      r"player once", page)
     assert f'href="/t/{game.code}/seat"' in page
+
+
+def test_after_game_over_the_tablet_offers_the_next_game_at_the_top(actions):
+    """Once the rules finish the game, the tablet's round starts with the next-game chooser
+    (not a red "End the game"); one step closes the game and picks the next, and the
+    start of that one is at the top too. The ledger then only closes the evening."""
+    game = start(actions, rounds="1")
+    page = text(game.keeper.get(f"/t/{game.code}"))
+    assert 'data-testid="next-game-top"' not in page and 'data-testid="end-game"' in page
+    game.play(**TWO_MAKE_IT)
+    page = text(game.keeper.get(f"/t/{game.code}"))
+    top = page.index('data-testid="next-game-top"')
+    assert top < page.index('id="scoreboard"') and "Game over" in page[top:top + 200]
+    assert 'data-testid="end-game"' not in page and "End this game for everyone" not in page
+    ledger = text(game.keeper.get(f"/t/{game.code}/evening", follow_redirects=True))
+    button = re.search(r'data-testid="close-evening">\s*([^<]+)<', ledger).group(1)
+    assert button.strip() == "Close the evening" and "End game 1" not in ledger
+    response = game.actions.post(f"/t/{game.code}/games/1/end", {"game": "tremp"})
+    assert response.status_code == 303
+    page = text(game.keeper.get(f"/t/{game.code}"))
+    start_link = re.search(r'data-testid="start-next-top">([^<]+)<', page).group(1)
+    assert start_link.startswith("Start Tremp")
+    assert page.index('data-testid="start-next-top"') < page.index('id="keeper-live"')
+    assert game.actions.post(f"/t/{game.code}/games/1/end", {"game": "tremp"}).status_code == 409
+
+
+def test_the_tablet_saves_tricks_only_for_a_player_whose_kept_cards_are_optional(actions):
+    """A declarer round, Ann without a phone: the tablet's page says her kept cards are
+    optional, and Save with her tricks only (on the cards, none picked) is taken, again when
+    reopened, and in a correction of the round; the declarer's cards are still asked for."""
+    game = start(actions, seated=("Bo", "Cy"))
+    game.offers("Bo", "♠")
+    page = text(game.keeper.get(f"/t/{game.code}/games/1/clumond/players/1"))
+    assert "kept cards are optional" in page and "Tap your" not in page
+    for _ in range(2):  # saved, then reopened and saved again
+        response = game.keeper_enter("Ann", 1, how="cards")
+        assert response.status_code == 303, text(response)
+        assert game.facts()["tricks"] == {"Ann": 1} and "kept" not in game.facts()
+    refused = game.keeper_enter("Bo", 12, how="cards")
+    assert refused.status_code == 400 and "Pick Bo's 3 kept cards" in text(refused)
+    game.enter("Bo", 12, ["KH", "3D", "4D"])
+    game.enter("Cy", 0)
+    game.confirm()
+    record = game.record()
+    form = correction_form(record["rounds"][0], 1) | {"p1-how": "cards", "p1-tricks": "2",
+                                                      "p2-tricks": "11"}
+    response = game.actions.post(f"/t/{game.code}/games/1/rounds/1", form | {"step": "save"})
+    assert response.status_code == 303, text(response)
+    assert game.record()["rounds"][0]["tricks"] == {"Ann": 2, "Bo": 11, "Cy": 0}
+
+
+def test_the_declarers_phone_takes_back_its_yes_until_the_trump_is_named(game):
+    game.answer("Ann", False)
+    game.answer("Bo", True)
+    page = game.phone("Bo")
+    assert 'data-testid="take-back-mine"' in page
+    assert 'data-testid="take-back-mine"' not in game.phone("Cy")
+    refused = game.post("seats/3/take-back", client=game.phones["Cy"])
+    assert refused.status_code == 409 and "only Bo or the scorekeeper" in text(refused)
+    game.ok("seats/2/take-back", client=game.phones["Bo"])
+    assert game.facts().get("declarer") is None and game.facts()["passed"] == ["Ann"]
+    assert 'data-testid="go-for-clumond"' in game.phone("Bo")
+    game.answer("Bo", True)
+    game.ok("seats/2/trump", {"trump": "♠"}, client=game.phones["Bo"])
+    assert "Only the scorekeeper can take it back now" in game.phone("Bo")
+    refused = game.post("seats/2/take-back", client=game.phones["Bo"])
+    assert refused.status_code == 409 and "ask the scorekeeper" in text(refused)
+    assert game.facts()["declarer"] == "Bo"

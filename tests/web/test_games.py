@@ -163,10 +163,10 @@ def test_names_a_seat_cannot_hold_are_refused(app, client):
                  "first_dealer": "Ann"}
     response = import_record(client, long_name)
     assert response.status_code == 400 and "at most 40" in response.get_json()["error"]
-    crowd = {"game": "trefeltromp", "players": [f"P{i}" for i in range(9)],
+    crowd = {"game": "trefeltromp", "players": [f"P{i}" for i in range(20)],
              "first_dealer": "P0", "rounds": []}
     response = import_record(client, crowd)
-    assert response.status_code == 400 and "at most 8" in response.get_json()["error"]
+    assert response.status_code == 400 and "2 to 19 players, not 20" in response.get_json()["error"]
     assert count_tables(app) == 0
 
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from companion.store import ALPHABET, CODE_LENGTH, is_code, normalise_code
@@ -155,3 +157,30 @@ def test_guessing_recovery_codes_is_limited(actions):
     assert statuses == [404] * len(WRONG)
     response = actions.post("/recover", {"code": code, "recovery": right}, client=tablet)
     assert response.status_code == 429, "even the right code waits once the limit is hit"
+
+
+def test_the_games_page_lists_each_game_its_players_and_its_rules(client):
+    """``/rules`` is the public games page, linked from home and the new-table form: each
+    game's seat range is its rules' (Trefeltromp 2 to 19), each links its rules page."""
+    assert 'href="/rules"' in client.get("/").get_data(as_text=True)
+    assert 'href="/rules"' in client.get("/new").get_data(as_text=True)
+    response = client.get("/rules")
+    assert response.status_code == 200
+    html = response.get_data(as_text=True)
+    players = dict(re.findall(r'data-testid="players-(\w+)">([^<]+)<', html))
+    assert players == {"tromplemond": "4 players", "clumond": "3 players",
+                       "trumplestiltskin": "3 to 5 players", "trefeltromp": "2 to 19 players",
+                       "tremp": "4 players"}
+    assert "Three players and a pot of chips." in html
+    for game in players:
+        link = re.search(rf'href="(/rules/{game}[^"]*)" data-testid="rules-{game}"', html)
+        assert link and client.get(link.group(1).replace("&amp;", "&")).status_code == 200
+    assert 'href="/rules"' in client.get("/rules/clumond").get_data(as_text=True)
+
+
+def test_the_new_table_form_offers_each_game_its_rules_seat_range(client):
+    html = client.get("/new?game=trefeltromp").get_data(as_text=True)
+    start = html.index('id="seat-count"')
+    seats = re.findall(r'<option value="(\d+)"', html[start:html.index("</select>", start)])
+    assert seats == [str(n) for n in range(2, 20)]
+    assert "Trefeltromp (2 to 19 players)" in html

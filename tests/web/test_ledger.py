@@ -436,12 +436,12 @@ def test_an_evening_of_more_players_than_seats_or_bad_names_is_refused(app):
                 "rounds": [{"tricks": dict(zip(players, (3, 4, 6), strict=True)),
                             "declared": dict(zip(players, (3, 8, 1), strict=True))}]}
 
-    nine = [clumond([f"P{i}", f"P{i + 1}", f"P{i + 2}"]) for i in range(0, 9, 3)]
+    many = [clumond([f"P{i}", f"P{i + 1}", f"P{i + 2}"]) for i in range(0, 21, 3)]
     client = app.test_client()
-    response = client.post("/api/evenings", json={"unit": "GBP", "games": nine})
-    assert response.status_code == 400 and "at most 8 players" in response.get_json()["error"]
+    response = client.post("/api/evenings", json={"unit": "GBP", "games": many})
+    assert response.status_code == 400 and "at most 19 players" in response.get_json()["error"]
     response = client.post("/api/evenings", json={"unit": "GBP", "evening": " Fri",
-                                                  "games": nine[:1]})
+                                                  "games": many[:1]})
     assert response.status_code == 400 and "extra spaces" in response.get_json()["error"]
     assert client.post("/api/evenings", data="{", content_type="application/json"
                        ).status_code == 400

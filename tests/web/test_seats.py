@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import html
 import re
 
 import pytest
@@ -606,3 +607,34 @@ def test_free_seat_requests_count_against_the_same_limits(actions):
         answers.append(actions.claim(code, position, phone=phone)[1].status_code)
     assert answers == [303, 303, 429]
     assert len(pending(actions, code)) == 2
+
+
+def test_a_phone_asking_for_its_seat_back_mid_game_is_at_the_top_of_the_tablet(actions):
+    """The Approve/Deny of a seat-back request comes before the round, the scores and the
+    seats on the tablet's page, and in the tablet's next pulse answer."""
+    code = actions.create_table()
+    actions.seat_everyone(code)
+    actions.start(code)
+    stamp = re.search(r'id="pulse"[^>]*hx-get="([^"]+)"',
+                      actions.keeper.get(f"/t/{code}").get_data(as_text=True)).group(1)
+    phone = actions.phone()
+    assert actions.post(f"/j/{code}/ask", {"seat": "2"}, client=phone).status_code == 303
+    page = actions.keeper.get(f"/t/{code}").get_data(as_text=True)
+    requests = page.index('data-testid="requests"')
+    approve = page.index('data-testid="approve-')
+    assert requests < approve < page.index('id="round"') < page.index('id="keeper-live"')
+    assert "Sam" in page[requests:approve]
+    pulse = actions.keeper.get(html.unescape(stamp), headers={"HX-Request": "true"})
+    assert 'data-testid="approve-' in pulse.get_data(as_text=True)
+
+
+def test_the_join_page_names_the_game_to_be_played_not_the_last_one(actions):
+    code = actions.create_table()
+    actions.seat_everyone(code)
+    actions.start(code)
+    hint = re.compile(r'data-testid="join-hint">([^&]+)&middot;')
+    assert hint.search(actions.phone().get(f"/j/{code}").get_data(as_text=True)).group(1) == \
+        "Tromplemond "
+    assert actions.post(f"/t/{code}/games/1/end", {"game": "tremp"}).status_code == 303
+    page = actions.phone().get(f"/j/{code}").get_data(as_text=True)
+    assert hint.search(page).group(1) == "Tremp "

@@ -116,7 +116,7 @@ def test_taps_and_the_ledger_at_once_on_one_table_all_land(app, actions):
                                       {"name": f"Friday {turn}"})
             else:
                 answer = actions.post(f"/t/{code}/games/1/tick",
-                                      {"round": "1", "step": "deal:1", "from": "seat"},
+                                      {"round": "1", "step": "deck:1", "from": "seat"},
                                       client=senders[who], headers=HTMX)
             statuses.add(answer.status_code)
         return statuses.pop() if len(statuses) == 1 else 0
@@ -125,6 +125,6 @@ def test_taps_and_the_ledger_at_once_on_one_table_all_land(app, actions):
     assert answers == {"keeper": 303, **{who: 200 for who in senders}}
     # Twelve ticks of one step (unticked again) and three names, each counted once.
     page = actions.keeper.get(f"/t/{code}").get_data(as_text=True)
-    assert 'data-step="deal:1" data-done="no"' in page
+    assert 'data-step="deck:1" data-done="no"' in page
     assert actions.table(code).version == before + 15
     assert "Friday 2" in actions.keeper.get(f"/t/{code}/evenings/1").get_data(as_text=True)

@@ -167,7 +167,12 @@ def test_the_start_form_asks_the_options_with_the_rules_defaults(actions):
     page = text(actions.keeper.get(f"/t/{code}/start"))
     assert 'name="ante" value="10"' in page and 'name="stack" value="500"' in page
     assert 'name="limit" value=""' in page and 'name="chip_value" value=""' in page
-    assert '<option value="chips" selected>' in page  # a chip game starts in chips
+    # The money a chip is worth starts as £, so the form's example (0.05) is taken as is.
+    assert '<option value="GBP" selected>' in page and 'placeholder="e.g. 0.05"' in page
+    form = dict(re.findall(r'name="(ante|stack|limit|chip_value)" value="([^"]*)"', page))
+    response = actions.post(f"/t/{code}/start", form | {"unit": "GBP", "chip_value": "0.05"})
+    assert response.status_code == 303, text(response)
+    assert actions.table(code).games[0].options["chip_value"] == 5
 
 
 def test_a_game_starts_with_the_records_option_names_and_the_tables_unit(actions):
@@ -463,9 +468,9 @@ def test_a_tie_at_a_reveal_says_the_pot_stays(game):
     game.to_banen()
     game.reveal({"Ann": "Q♠", "Bo": "N♦", "Cy": "7♣"})
     html = game.phone("Cy")
-    assert "Tie: the pot stays (Ann and Bo share the best card). Pot " \
-           '<span data-testid="pot-before">30</span> → <strong data-testid="pot-after">30' \
-           "</strong>." in html
+    assert "Tie: the pot stays (Ann and Bo share the best card), at " \
+           '<strong data-testid="pot-after">30</strong>.' in html
+    assert "Pot <span data-testid=\"pot-before\">30</span> → " not in html
 
 
 @pytest.mark.parametrize(("card", "status", "message"), [
@@ -827,7 +832,8 @@ def test_a_hand_can_be_looked_back_at_step_by_step(game):
     watcher = game.actions.app.test_client()  # anyone with the link may look back
     page = text(watcher.get(f"/t/{game.code}/games/1/trefeltromp/hands/1"))
     story = rules.hand_story(replay(game.record())["rounds"][0])
-    moves = [f"pot {e.pot_before} → {e.pot_after}" for e in story
+    moves = [f"pot stays {e.pot_after}" if e.pot_before == e.pot_after
+             else f"pot {e.pot_before} → {e.pot_after}" for e in story
              if e.kind.value not in ("betting", "left", "draw")]
     assert re.findall(r'<span class="pot-move">([^<]*)</span>', page) == moves
     assert "Banen</strong>: Ann <span class=\"card trump\">XXI</span>" in page
@@ -1055,3 +1061,62 @@ def test_a_log_that_does_not_add_up_is_read_from_the_facts(game):
     assert "Undo: Bo's check" in game.tablet()
     game.undo()
     assert game.facts()["log"] == ["start"] and "calls" not in game.facts()
+
+
+def test_the_ledger_counts_trefeltromp_in_hands(game):
+    game.deal()
+    game.acts(("Bo", "bet", 10), ("Cy", "fold"), ("Ann", "fold"))
+    ledger = text(game.keeper.get(f"/t/{game.code}/evening", follow_redirects=True))
+    assert re.search(r"<span>Hand 1 · ", ledger) and not re.search(r"<span>Round 1 · ", ledger)
+
+
+def test_the_draw_is_not_called_banenkalla_and_nobody_is_to_act(game):
+    game.deal()
+    game.checks("Bo", "Cy", "Ann")
+    assert game.phase() == "draw"
+    for page in (game.tablet(), game.phone("Bo")):
+        stage = re.search(r'data-testid="stage">([^<]+)<', page).group(1)
+        assert stage == "Discard and draw" and "Banenkalla" not in stage
+        assert "<strong>to act</strong>" not in page
+    game.draw()
+    page = game.tablet()
+    assert re.search(r'data-testid="stage">Banenkalla', page)
+    assert "<strong>to act</strong>" in page
+
+
+def test_a_hands_last_dealing_steps_stay_until_the_next_deal(game):
+    game.deal()
+    game.acts(("Bo", "bet", 10), ("Cy", "fold"), ("Ann", "fold"))
+    assert game.phase() == "ready"
+    page = game.tablet()
+    assert 'data-testid="end-steps"' in page and "Hand 1: the last steps" in page
+    assert "Next hand Cy deals (the deal passes to the right)." in page
+    view = game.view()
+    ticked = game.actions.post(f"/t/{game.code}/games/1/tick", {
+        "round": str(view.round_number), "moment": str(view.at), "tick": "end:1"})
+    assert ticked.status_code == 303, text(ticked)
+    assert 'data-step="end:1" data-done="yes"' in game.tablet()
+    game.deal()
+    assert 'data-testid="end-steps"' not in game.tablet()
+
+
+def test_the_raise_chips_read_as_amounts_and_say_one_goes_in(game):
+    game.deal()
+    game.acts(("Bo", "bet", 10))
+    page = game.phone("Cy")
+    chips = re.findall(r'data-testid="amount-\d+"><span>([^<]+)<', page)
+    assert chips and all(chip.strip().isdigit() for chip in chips), chips
+    assert "Raise by" in page and "one amount" in page and "tap it, or type it" in page
+
+
+def test_a_laid_card_is_said_back_on_its_own_phone_only(game):
+    """The slip form asks the phone to keep what it seals (data-remind); once in, the slip
+    has the place its phone fills with "You laid …" (the server never has the card)."""
+    game.to_banen()
+    assert re.search(r'class="slip-form"[^>]*data-remind', game.phone("Ann"))
+    assert game.lay("Ann", "XXI").status_code == 303
+    page = game.phone("Ann")
+    assert re.search(r'data-testid="slip-mine" data-remind="You laid \{\}\." '
+                     r'data-remind-key="\d+:Ann" hidden', page)
+    assert "XXI" not in page.split('data-testid="slip-mine"')[1][:200]
+    assert 'data-testid="slip-mine"' not in game.tablet()

@@ -20,7 +20,7 @@ from companion.rules import tremp as rules
 from companion.store import queries
 from companion.store import rounds as round_store
 from companion.web.filters import number
-from tests.web.tables import GameAtTable
+from tests.web.tables import HTMX, GameAtTable
 
 pytestmark = pytest.mark.db
 
@@ -174,10 +174,19 @@ def test_every_screen_names_the_teams_the_dealer_and_the_dealing_steps(game):
     assert f'data-match="{esc(A)}">0 <small class="muted">of 272<' in scores
 
 
-def test_a_phone_ticks_a_dealing_step_for_every_screen(game):
-    game.ok("tick", {"step": "deal:0", "from": "seat"}, client=game.phones["Nick"])
+def test_the_dealers_phone_ticks_a_dealing_step_for_every_screen(game):
+    """Rob deals: his phone has the checklists open with buttons; another phone has them
+    folded, the dealing steps without buttons, and its tick of one is refused."""
+    rob, nick = game.phone("Rob"), game.phone("Nick")
+    assert re.search(r'data-testid="deal-steps" open data-mine="yes"', rob)
+    assert re.search(r'data-testid="deal-steps" data-mine="no"', nick)
+    assert 'data-testid="tick-deal-0"' not in nick and "Rob ticks these" in nick
+    refused = game.post("tick", {"step": "deal:0", "from": "seat"}, client=game.phones["Nick"])
+    assert refused.status_code == 403 and "only Rob&#39;s phone or the scorekeeper" in text(refused)
+    game.ok("tick", {"step": "deal:0", "from": "seat"}, client=game.phones["Rob"])
     assert 'data-step="deal:0" data-done="yes"' in game.phone("Emily")
     assert 'data-step="deal:0" data-done="yes"' in game.tablet()
+    game.ok("tick", {"step": "deal:1"})  # the tablet ticks any step
 
 
 # --------------------------------------------------------------------------- the bidding
@@ -284,7 +293,7 @@ def test_a_phone_without_javascript_does_not_reload_while_it_picks_its_card(game
 
 def test_a_tap_for_another_hand_is_refused(game):
     response = game.say("Sam", "pass", hand=2)
-    assert response.status_code == 409 and "the table is on round 1" in text(response)
+    assert response.status_code == 409 and "the table is on hand 1" in text(response)
 
 
 def test_a_refusal_comes_back_where_the_player_looks_and_stays_live(game):
@@ -481,7 +490,8 @@ def test_the_counter_refuses_a_double_tap_a_fourteenth_and_phones(game):
     assert tap(game, "Sam", taps=0).status_code == 303
     response = tap(game, "Sam", taps=0)  # the same tap again
     assert response.status_code == 409
-    assert message(response) == "That trick was counted a moment ago: look again, then tap."
+    assert message(response) == ("Another tap got there first. That trick was counted a moment "
+                                 "ago: look again, then tap.")
     assert game.draft().facts["trick_taps"] == ["Sam"]
     assert tap(game, "Sam", client=game.phones["Sam"]).status_code == 403
     assert game.post("counter", {"winner": "5", "moment": at(game, 1)}).status_code == 400
@@ -783,3 +793,29 @@ def test_every_number_the_pages_show_is_the_rules(game):
     for team, total in preview["match_totals"].items():
         assert shown(tablet, "data-match-total", team) == number(total)
     assert f'data-bid="{preview["bid"]}"' in tablet
+
+
+def test_the_screen_that_lost_a_race_for_one_seat_is_told_someone_else_acted(game):
+    """Sam's phone and the tablet pass for Sam at the same moment: the later tap is refused
+    with a word that another screen acted, and its answer carries the page's pulse at the new
+    version, so the page does not poll and draw the round again without the word."""
+    page = text(game.phones["Sam"].get(f"/t/{game.code}/seat"))
+    pulse = html_lib.unescape(re.search(r'id="pulse"[^>]*hx-get="([^"]+)"', page).group(1))
+    assert game.say("Sam", "pass", by_tablet=True).status_code == 303
+    headers = {**HTMX, "X-Companion-Tap": "a" * 22, "X-Companion-Pulse": pulse}
+    lost = game.post("seats/2/bid", {"moment": "0", "bid": "pass", "from": "seat"},
+                     client=game.phones["Sam"], headers=headers)
+    assert lost.status_code == 409
+    assert message(lost).startswith("Someone else acted first, on another screen.")
+    assert f'data-version="{game.version()}"' in re.search(
+        r'<div id="pulse"[^>]*>', text(lost)).group(0)
+    assert game.bids() == [["Sam", "pass"]]
+
+
+def test_a_refusal_without_javascript_is_titled_for_what_it_is(game):
+    """A form sent without JavaScript and refused (out of turn, here) gets the error page
+    titled "Not now", not "Someone got there first" (nobody did)."""
+    response = game.say("Nick", "pass")
+    assert response.status_code == 409
+    assert "<title>Not now · The companion</title>" in text(response)
+    assert "Someone got there first" not in text(response)

@@ -202,12 +202,26 @@ def test_the_tablet_shows_the_dealer_the_claims_and_the_card_points(game):
 def test_a_phone_ticks_a_step_and_every_screen_shows_it(game):
     assert 'data-step="deal:2" data-done="no"' in game.tablet()
     response = game.post("tick", {"step": "deal:2", "from": "seat"},
-                         client=game.phones["Nick"])
+                         client=game.phones["Rob"])
     assert response.status_code == 303 and response.headers["Location"].endswith("/seat#round")
     assert 'data-step="deal:2" data-done="yes"' in game.tablet()
     assert 'data-step="deal:2" data-done="yes"' in game.phone("Emily")
     game.ok("tick", {"step": "deck:0"})
     game.ok("tick", {"step": "deal:2"})
+    assert game.draft().ticks == ["deck:0"]
+
+
+def test_only_the_dealers_phone_ticks_the_dealing_and_other_phones_fold_the_lists(game):
+    """Rob deals: Nick's phone shows the deck prep and the dealing folded (a short page), the
+    dealing without buttons; its tick of a dealing step is refused, of the deck prep not."""
+    nick = game.phone("Nick")
+    assert re.search(r'data-testid="deck-steps" data-mine="yes"', nick)
+    assert re.search(r'data-testid="deal-steps" data-mine="no"', nick)
+    assert 'data-testid="tick-deal-0"' not in nick and 'data-testid="tick-deck-0"' in nick
+    assert re.search(r'data-testid="deal-steps" open data-mine="yes"', game.phone("Rob"))
+    refused = game.post("tick", {"step": "deal:0", "from": "seat"}, client=game.phones["Nick"])
+    assert refused.status_code == 403 and game.draft().ticks == []
+    game.ok("tick", {"step": "deck:0", "from": "seat"}, client=game.phones["Nick"])
     assert game.draft().ticks == ["deck:0"]
 
 
@@ -399,6 +413,8 @@ def test_tromp_calls_are_detected_ticked_and_paid_from_the_round_pot(game):
     html = game.tablet()
     assert 'data-testid="called-Nick"' in html and "Moyenne Tromplemond!" in html
     assert 'data-testid="called-Sam"' not in html  # no jack, no call
+    assert 'data-testid="called-Rob"' not in html  # a Petit call wins nothing: no toggle
+    assert "Your call: <strong>Petit Tromplemond!</strong>" in game.phone("Rob")
     assert "Your call: <strong>Moyenne Tromplemond!</strong>" in game.phone("Nick")
     game.ok("called", {"player": "Nick"})
     html = game.tablet()

@@ -16,7 +16,7 @@ import pytest
 
 from companion.rules import replay
 from tests.conftest import at_once
-from tests.web.tables import GameAtTable
+from tests.web.tables import HTMX, GameAtTable
 
 pytestmark = pytest.mark.db
 
@@ -228,7 +228,7 @@ def test_every_score_sheet_has_a_column_for_the_gnome(game):
 
 def test_the_phone_whose_turn_it_is_gets_the_bid_control(game):
     bo = game.phone("Bo")
-    assert 'data-testid="your-turn"' in bo and 'name="bid" value="" placeholder="1"' in bo
+    assert 'data-testid="your-turn"' in bo and 'name="bid" value="1"' in bo
     assert "No bid yet: the smallest bid is <strong>1</strong>" in bo
     assert 'data-testid="pass"' in bo and "I looked at the Gnome" in bo
     for name in ("Ann", "Cy", "Di"):
@@ -253,7 +253,7 @@ def test_a_page_without_javascript_does_not_reload_under_a_bid_or_points_being_t
 
 def test_bids_and_passes_go_round_from_the_dealers_left_skipping_who_passed(game):
     game.bids(("Bo", 10), ("Cy", "pass"), ("Di", 12))
-    assert 'name="bid" value="" placeholder="13"' in game.phone("Ann")
+    assert 'name="bid" value="13"' in game.phone("Ann")
     assert "Top bid: <strong>Di 12</strong> · You may bid <strong>13</strong>" in game.phone("Ann")
     game.bids(("Ann", "pass"))
     bo = game.phone("Bo")
@@ -272,24 +272,24 @@ def test_bids_and_passes_go_round_from_the_dealers_left_skipping_who_passed(game
 def test_the_stepper_starts_at_the_smallest_bid_and_steps_by_one_and_five(game):
     game.bids(("Bo", 10))
     cy = game.phone("Cy")
-    assert 'name="bid" value="" placeholder="11"' in cy
+    assert 'name="bid" value="11"' in cy
     assert re.search(r'disabled aria-label="One less" data-testid="bid-minus"', cy)
     seat = game.seat("Cy")
     step = {"moment": "1", "bid": "11"}
     game.ok(f"seats/{seat}/bid", step | {"adjust": "5"}, client=game.phones["Cy"])
-    assert 'name="bid" value="" placeholder="16"' in game.phone("Cy")
+    assert 'name="bid" value="16"' in game.phone("Cy")
     game.ok(f"seats/{seat}/bid", step | {"bid": "20", "adjust": "1"},
             client=game.phones["Cy"])  # from the number typed
-    assert 'name="bid" value="" placeholder="21"' in game.phone("Cy")
+    assert 'name="bid" value="21"' in game.phone("Cy")
     game.ok(f"seats/{seat}/bid", {"moment": "1", "bid": "3", "adjust": "-1"},
             client=game.phones["Cy"])
-    assert 'name="bid" value="" placeholder="11"' in game.phone("Cy")  # never below the least
+    assert 'name="bid" value="11"' in game.phone("Cy")  # never below the least
     assert game.facts()["bids"] == [["Bo", 10]]  # stepping says nothing
     # Bid with nothing typed: the stepper's bid, as the screen showed it.
     game.ok(f"seats/{seat}/bid", {"moment": "1", "bid": "", "proposal": "16"},
             client=game.phones["Cy"])
     assert game.facts()["bids"] == [["Bo", 10], ["Cy", 16]]
-    assert 'name="bid" value="" placeholder="17"' in game.phone("Di")  # Di's starts afresh
+    assert 'name="bid" value="17"' in game.phone("Di")  # Di's starts afresh
     assert "proposal" not in game.facts()
 
 
@@ -328,6 +328,8 @@ def test_the_tablet_bids_and_passes_for_a_seat_without_a_phone(actions):
     ("Cy", 9, 400, "Cy&#39;s bid of 9 is not higher than Bo&#39;s bid of 10"),
     ("Cy", "lots", 400, "A bid must be a whole number"),
     ("Cy", 0, 400, "A bid must be from 1 to 9999, not 0"),
+    ("Cy", "-3", 400, "A bid is at least 1, not \u22123"),
+    ("Cy", "\u22123", 400, "A bid is at least 1, not \u22123"),
 ])
 def test_a_bad_bid_is_refused_with_a_message_and_changes_nothing(game, who, said, status,
                                                                  message):
@@ -369,7 +371,7 @@ def test_a_tap_the_bidding_has_passed_is_refused(game):
     assert missing.status_code == 400
     old_round = game.post(f"seats/{game.seat('Cy')}/pass", {"moment": "1"},
                           client=game.phones["Cy"], round_=2)
-    assert old_round.status_code == 409 and "the table is on round 1" in text(old_round)
+    assert old_round.status_code == 409 and "the table is on hand 1" in text(old_round)
     assert game.facts()["bids"] == [["Bo", 10]]
 
 
@@ -898,3 +900,51 @@ def test_a_game_at_five_seats_from_the_first_hand_to_the_end(actions):
     assert "Bo took the last bid and has more than 40." in html
     assert re.search(r'<tr class="mine" data-player="Bo">', html)
     assert cells(html, "data-total") == {**result["totals"], "Gnome": result["gnome"]}
+
+
+def test_a_look_at_the_gnome_in_a_thrown_in_hand_stays_in_the_record(game):
+    """Cy looks, then everyone passes: the record keeps the bids and who looked (the rules
+    score nothing of it), the correction page shows the look, and a save keeps it."""
+    assert game.look("Cy").status_code in (200, 303)
+    game.bids(("Bo", "pass"), ("Cy", "pass"), ("Di", "pass"), ("Ann", "pass"))
+    game.confirm()
+    hand = {"bids": [["Bo", "pass"], ["Cy", "pass"], ["Di", "pass"], ["Ann", "pass"]],
+            "looked": ["Cy"]}
+    assert game.record()["rounds"] == [hand]
+    assert cells(game.scores(), "data-total") == dict.fromkeys([*PLAYERS, "Gnome"], 0)
+    page = text(game.keeper.get(f"/t/{game.code}/games/1/rounds/1"))
+    assert re.search(r'name="looked-3" checked', page)
+    assert not re.search(r'name="looked-(1|2|4)" checked', page)
+    form = {"rounds": "1", "who-1": "Bo", "said-1": "pass", "who-2": "Cy", "said-2": "pass",
+            "who-3": "Di", "said-3": "pass", "who-4": "Ann", "said-4": "pass",
+            "gnome": "", "looked-3": "on", "looked-4": "on", "step": "save"}
+    assert game.post("rounds/1", form).status_code == 303
+    assert game.record()["rounds"] == [hand | {"looked": ["Cy", "Di"]}]
+
+
+def test_the_words_after_the_bidding_and_for_one_point(game):
+    """Nobody looked: "nobody yet" while bidding, "nobody" once it is over; a failed taker's
+    single point "goes" to the Gnome; the tablet's link on an entered player is "Correct"."""
+    assert "Looked at the Gnome: nobody yet." in game.tablet()
+    game.bids(("Bo", 10), ("Cy", "pass"), ("Di", "pass"), ("Ann", "pass"))
+    page = game.tablet()
+    assert "Looked at the Gnome: nobody." in page and "nobody yet" not in page
+    game.gnome("9♥", client=game.phones["Bo"])
+    game.all_points({"Ann": 12, "Bo": 1, "Cy": 10, "Di": 9})
+    page = game.tablet()
+    assert "failed, loses 10; the 1 point goes to the Gnome" in page
+    assert "all 1 points" not in page and re.search(r"Correct Bo(&#39;|')s points", page)
+
+
+def test_a_refused_bid_is_not_kept_in_the_field_to_be_sent_again(game):
+    """The field shows the stepper's value (no placeholder); a bid refused in place comes
+    back with a fresh field (another id, so htmx does not keep what was typed)."""
+    game.bids(("Bo", 10))
+    page = game.phone("Cy")
+    field = re.search(r'<span class="bid-field" id="([^"]+)"', page).group(1)
+    assert 'name="bid" value="11"' in page and "placeholder" not in page.split(field)[1][:400]
+    assert 'data-stepper-min="11"' in page
+    refused = game.say("Cy", 9, headers=HTMX)
+    assert refused.status_code == 400 and "not higher than" in text(refused)
+    again = re.search(r'<span class="bid-field" id="([^"]+)"', text(refused)).group(1)
+    assert again != field and 'name="bid" value="11"' in text(refused)

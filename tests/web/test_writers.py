@@ -95,7 +95,7 @@ def test_taps_from_several_phones_at_once_all_land(app, actions):
 
     def five_taps(phone) -> int:
         statuses = {actions.post(f"/t/{code}/games/1/tick",
-                                 {"round": "1", "step": "deal:1", "from": "seat"},
+                                 {"round": "1", "step": "deck:1", "from": "seat"},
                                  client=phone, headers=HTMX).status_code for _ in range(5)}
         return statuses.pop() if len(statuses) == 1 else 0
 
@@ -103,7 +103,7 @@ def test_taps_from_several_phones_at_once_all_land(app, actions):
     # Twenty ticks of one step, one after another: it is unticked again, the version rose
     # twenty times, and no writer is left holding the lock.
     page = actions.keeper.get(f"/t/{code}").get_data(as_text=True)
-    assert 'data-step="deal:1" data-done="no"' in page
+    assert 'data-step="deck:1" data-done="no"' in page
     assert actions.table(code).version == before + 20
     with app.app_context():
         if db.engine.dialect.name == "sqlite":

@@ -154,15 +154,20 @@ def read_phone_entry(form: MultiDict[str, str], player: str,
     return tricks, kept, None
 
 
-def read_keeper_entry(form: MultiDict[str, str], player: str, prefix: str = "",
+def read_keeper_entry(form: MultiDict[str, str], player: str, prefix: str = "", *,
+                      needed: bool = True,
                       ) -> tuple[int | None, list[str] | None, int | None]:
-    """A player's round as the tablet gives it: tricks, and kept cards or a declared number."""
+    """A player's round as the tablet gives it: tricks, and kept cards or a declared number.
+
+    ``needed`` False: the player's declaration does not count this round (a declarer round,
+    not the declarer: the rules' "only the declarer's declaration matters"), so no kept
+    cards picked is tricks only, as the page says."""
     tricks = read_tricks(form, player, prefix + "tricks")
     how = read_how(form, prefix + "how")
     kept = declared = None
     if how == "cards":
         kept = read_kept(form, player, prefix + "kept")
-        if kept is None:
+        if kept is None and needed:
             raise FormError(f"Pick {player}'s {rules.KEPT} kept cards, or give the declared "
                             "number instead")
     elif how == "number":
@@ -211,7 +216,8 @@ def read_round(form: MultiDict[str, str], players: list[str]) -> dict[str, Any]:
     declared: dict[str, int] = {}
     for index, player in enumerate(players, 1):
         prefix = f"p{index}-"
-        given, cards, number = read_keeper_entry(form, player, prefix)
+        given, cards, number = read_keeper_entry(
+            form, player, prefix, needed=declarer is None or declarer == player)
         if given is None:
             raise FormError(f"Tap {player}'s tricks")
         tricks[player] = given

@@ -86,6 +86,20 @@ def take_back(act: Act):
         abort(409, f"{error}.")
 
 
+@bp.post("/seats/<int:position>/take-back")
+@game_action(Who.SEAT, Phase.TRUMP,
+             refuse="Going for Clumond can be taken back on a phone only until the trump is "
+                    "named: ask the scorekeeper.")
+def take_back_mine(act: Act, position: int):
+    """The declarer's phone takes back its "yes" while the trump is still to be named; after
+    that only the scorekeeper can (the phone says so)."""
+    view = _view(act)
+    if view.declarer != act.player:
+        abort(409, f"{view.declarer} went for Clumond: only {view.declarer} or the "
+                   "scorekeeper can take it back.")
+    _save_offers(act, view.offers.take_back())
+
+
 # --------------------------------------------------------------------------- tricks and kept cards
 
 
@@ -193,7 +207,10 @@ def keeper_entry_page(code: str, number: int, position: int):
 @game_action(Who.KEEPER, Phase.TRICKS, refuse=NOT_YET)
 def keeper_entry(act: Act, position: int):
     """The tablet enters or corrects any player: kept cards, the declared number, or neither."""
-    return _save_entry(act, act.player_at(position), forms.read_keeper_entry)
+    player = act.player_at(position)
+    needed = next(e.needed for e in _view(act).entries if e.player == player)
+    return _save_entry(act, player, lambda form, who: forms.read_keeper_entry(
+        form, who, needed=needed))
 
 
 @bp.get("/working")

@@ -83,6 +83,9 @@ STAGE_TITLES = {
 }
 """How the screens name each stage of a hand."""
 
+DRAW_TITLE = "Discard and draw"
+"""The stage's name while the table discards and draws (before Banenkalla's betting)."""
+
 
 class Done(Enum):
     """What the tablet's undo takes back, as the draft's ``log`` keeps it."""
@@ -301,6 +304,7 @@ class RevealStep(SealedStep):
     slip_template = "trefeltromp/_slip.html"
     drop_text = "Rap twice: lay this card"
     in_text = "Your card is in, face down. It turns when everyone's is in."
+    remind_text = "You laid {}."
     restart_text = "The server restarted: please lay your card again."
 
     def __init__(self, phase: Phase) -> None:
@@ -493,6 +497,12 @@ class TrefeltrompFlow(GameFlow, folder="trefeltromp", stylesheet=True):
         if not game.rounds:
             deck = rules.deck_prep(game.players, game.options)
             lists.append(checklist("deck", deck.title, deck.steps, draft))
+        if last is not None:
+            # The last hand joined the record as it ended: its last dealing steps (the last
+            # reveal, who deals next) stay here until the next hand is dealt.
+            deal = rules.deal_steps(last["breakdown"]["seated"], last["dealer"], game.options)
+            lists.append(checklist("end", f"Hand {len(result['rounds'])}: the last steps",
+                                   deal.steps[-2:], draft))
         seats = self._seat_lines(table, game.players, None, result["totals"], None)
         return HandView(phase=Phase.READY, **fields, seats=seats, ready=ready,
                         dealer=now.next_dealer, checklists=tuple(lists),
@@ -516,10 +526,15 @@ class TrefeltrompFlow(GameFlow, folder="trefeltromp", stylesheet=True):
         fields |= {"story": story, "story_hand": len(played["rounds"]), "dealer": dealer,
                    "pot": hand_round["pot"]}
         if hand is None:
+            # The hand's dealing steps stay until the next hand is dealt: its last ones (the
+            # last call, the last reveal) are ticked once it is over.
+            seated = hand_round["breakdown"]["seated"]
+            deal = rules.deal_steps(seated, dealer, game.options)
             return _with_reveal(HandView(
                 phase=Phase.HAND_OVER, **fields, stage_title=STAGE_TITLES[rules.Stage.OVER],
                 undo=_undo_text(facts, log, None),
-                seats=self._seat_lines(table, game.players, None, played["totals"], dealer)))
+                seats=self._seat_lines(table, game.players, None, played["totals"], dealer),
+                checklists=(checklist("deal", deal.title, deal.steps, draft),)))
         phase = Phase(hand.stage.value)
         if phase is Phase.BANENKALLA and not drawn(facts):
             phase = Phase.DRAW
@@ -528,8 +543,10 @@ class TrefeltrompFlow(GameFlow, folder="trefeltromp", stylesheet=True):
         taken |= set(((clash or {}).get("kept") or {}).values())
         deal = rules.deal_steps(hand.seats, dealer, game.options)
         view = HandView(
-            phase=phase, **fields, hand=hand, stage_title=STAGE_TITLES[hand.stage],
-            seats=self._seat_lines(table, game.players, hand, played["totals"], dealer),
+            phase=phase, **fields, hand=hand,
+            stage_title=DRAW_TITLE if phase is Phase.DRAW else STAGE_TITLES[hand.stage],
+            seats=self._seat_lines(table, game.players, hand, played["totals"], dealer,
+                                   betting=phase in BETTING_PHASES),
             turn=(self._turn(table, hand, fields["options"].stack) if phase in BETTING_PHASES
                   else None),
             undo=_undo_text(facts, log, clash), clash=clash, taken=frozenset(taken),
@@ -548,8 +565,11 @@ class TrefeltrompFlow(GameFlow, folder="trefeltromp", stylesheet=True):
 
     @staticmethod
     def _seat_lines(table: Table, players: Sequence[str], hand: rules.Hand | None,
-                    stacks: Mapping[str, int], dealer: str | None) -> tuple[SeatLine, ...]:
-        """Every player's line: in the hand, or (between hands) seated or gone."""
+                    stacks: Mapping[str, int], dealer: str | None, *, betting: bool = True,
+                    ) -> tuple[SeatLine, ...]:
+        """Every player's line: in the hand, or (between hands) seated or gone; nobody is
+        "to act" unless a betting round is under way (``betting``: not while the table
+        discards and draws)."""
         seats = {s.name: s for s in table.seats}
         lines = []
         for player in players:
@@ -561,7 +581,7 @@ class TrefeltrompFlow(GameFlow, folder="trefeltromp", stylesheet=True):
                     stack, put = hand.stacks[i], hand.put[i]
                     state = (SeatState.FOLDED if player in hand.folded
                              else SeatState.STAYED if player in hand.stayed
-                             else SeatState.TO_ACT if player == hand.to_act
+                             else SeatState.TO_ACT if player == hand.to_act and betting
                              else SeatState.IN)
                     may_stay = (player == hand.privileged and player not in hand.acted
                                 and hand.stage.is_betting)

@@ -41,9 +41,12 @@ def sentence(error: Exception) -> str:
 
 
 def _defaults(unit: str) -> dict[str, str]:
-    """The options form as first drawn: the rules' defaults."""
+    """The options form as first drawn: the rules' defaults, and the money a chip may be
+    worth (the table's, or £ for a table in chips: the form's example, 0.05, is then taken
+    as it stands)."""
     defaults = rules.DEFAULTS
-    return {"unit": unit, "ante": str(defaults["ante"]), "stack": str(defaults["stack"]),
+    money = unit if unit != "chips" else next(code for code in UNITS if code != "chips")
+    return {"unit": money, "ante": str(defaults["ante"]), "stack": str(defaults["stack"]),
             "limit": "", "chip_value": ""}
 
 

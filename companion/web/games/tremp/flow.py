@@ -250,7 +250,9 @@ class TrempFlow(GameFlow, folder="tremp", stylesheet=True):
     """Tremp at a real table: bidding on the phones, a trick judge, match and game totals."""
 
     name = NAME
+    round_word = "hand"
     blueprint = bp
+    dealer_ticks = True
 
     # -- starting
 

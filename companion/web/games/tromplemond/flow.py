@@ -269,6 +269,7 @@ class TromplemondFlow(GameFlow, folder="tromplemond"):
 
     name = NAME
     blueprint = bp
+    dealer_ticks = True
     default_unit = "GBP"
     sealed_steps = {VOTE.name: VOTE}
 

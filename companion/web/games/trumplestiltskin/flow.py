@@ -250,6 +250,7 @@ class TrumplestiltskinFlow(GameFlow, folder="trumplestiltskin", stylesheet=True)
     """Trumplestiltskin at a real table: the auction on the phones, points counted for you."""
 
     name = NAME
+    round_word = "hand"
     blueprint = bp
 
     # -- starting
@@ -386,12 +387,14 @@ def record_hand(facts: Mapping[str, Any], players: list[str], thrown_in: bool,
                 ) -> dict[str, Any]:
     """The hand in the record's form from the draft's facts (the working facts left out).
 
-    A hand everyone passed keeps only its ``bids``; the others keep who
-    looked, the Gnome, trump and the points in seat order.
+    A hand everyone passed keeps its ``bids`` and, if anyone looked at the Gnome, who
+    ``looked`` (the rules score nothing of it); the others keep who looked, the Gnome,
+    trump and the points in seat order.
     """
     bids = list(facts.get("bids") or [])
     if thrown_in:
-        return {"bids": bids}
+        looked = list(facts.get("looked") or [])
+        return {"bids": bids, "looked": looked} if looked else {"bids": bids}
     points = facts.get("points") or {}
     return {"bids": bids, "looked": list(facts.get("looked") or []), "gnome": facts.get("gnome"),
             "trump": facts.get("trump"), "points": {p: points[p] for p in players

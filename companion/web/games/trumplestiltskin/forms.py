@@ -4,6 +4,7 @@ message for the player; nothing here writes."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from typing import Any
 
@@ -13,7 +14,7 @@ from ....rules import RuleError
 from ....rules import trumplestiltskin as rules
 from ....rules.cards import Card, parse_card
 from ... import forms as shared
-from ...forms import FormError, whole_number
+from ...forms import MINUS, FormError, whole_number
 
 OPTION_FIELDS = ("target", "gnome_target")
 SUIT_CHOICES: tuple[str, ...] = tuple(str(suit) for suit in rules.SUITS)
@@ -54,6 +55,9 @@ def read_options(form: Mapping[str, str]) -> dict[str, int]:
 def read_bid(form: Mapping[str, str]) -> int:
     """The bid typed, or (nothing typed) the stepper's: a whole number of at least 1."""
     typed = form.get("bid", "").strip()
+    if re.fullmatch(r"[-\u2212]\s*\d+", typed):
+        raise FormError(f"A bid is at least 1, not {typed.replace('-', MINUS)}: bid a whole "
+                        "number of 1 or more, or pass")
     return whole_number(typed or form.get("proposal", ""), "A bid", 1, MOST_BID)
 
 
@@ -132,7 +136,7 @@ def read_hand(form: MultiDict[str, str], players: list[str]) -> dict[str, Any]:
     """A corrected hand from the correction form (FormError, RuleError).
 
     Blank rows of bids are skipped. Without a Gnome card the hand is one
-    everyone passed: it keeps only its bids.
+    everyone passed: it keeps its bids, and who looked at the Gnome if anyone did.
     """
     bids: list[list[Any]] = []
     for i in range(1, MOST_SPEECHES + 1):
@@ -146,13 +150,14 @@ def read_hand(form: MultiDict[str, str], players: list[str]) -> dict[str, Any]:
         else:
             bids.append([who, whole_number(said, f"Bid {i} ({who}): a bid or “pass”", 1,
                                            MOST_BID)])
+    looked = [p for i, p in enumerate(players, 1) if form.get(f"looked-{i}") == "on"]
     if not form.get("gnome"):
-        return {"bids": bids}
+        return {"bids": bids, "looked": looked} if looked else {"bids": bids}
     card = read_gnome(form.get("gnome"))
     trump = rules.trump_for(card, form.get("trump") or None)
     return {
         "bids": bids,
-        "looked": [p for i, p in enumerate(players, 1) if form.get(f"looked-{i}") == "on"],
+        "looked": looked,
         "gnome": str(card), "trump": str(trump),
         "points": {p: whole_number(form.get(f"points-{i}", ""), f"{p}'s points", 0, MOST_POINTS)
                    for i, p in enumerate(players, 1)},

@@ -66,7 +66,7 @@ def _bidding_changed(view: HandView, seen: str) -> str:
     if out_of_turn is not None:
         return out_of_turn
     last = view.last_speech
-    behind = seen.isdigit() and int(seen) < view.speech_count
+    behind = seen.isascii() and seen.isdigit() and int(seen) < view.speech_count
     moved = f" ({last})" if last is not None and behind else ""
     return f"The bidding changed a moment ago{moved}. Look again and tap once more"
 
