@@ -36,7 +36,7 @@ def settle_up(balances: Mapping[str, int]) -> list[tuple[str, str, int]]:
     amounts = {name: whole_number(v, f"{name}'s balance") for name, v in balances.items()}
     total = sum(amounts.values())
     if total != 0:
-        raise RuleError(f"the balances add up to {total}, not 0: someone's money is missing")
+        raise RuleError("settle.not_zero_sum", total=total)
     people = [name for name, v in amounts.items() if v != 0]
     if len(people) > EXACT_LIMIT:
         return _settle_group(people, amounts)
