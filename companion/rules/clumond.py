@@ -114,7 +114,7 @@ from .common import (
     the_round,
     whole_number,
 )
-from .errors import RuleError
+from .errors import Phrase, RuleError
 from .ledger import MoneyLine, What, lines_of
 
 PLAYERS: tuple[int, ...] = (3,)
@@ -176,7 +176,7 @@ def tricks_that_count(tricks: int) -> int:
     >>> tricks_that_count(9), tricks_that_count(10), tricks_that_count(13)
     (9, 0, 3)
     """
-    tricks = whole_number(tricks, "tricks won", minimum=0, maximum=TRICKS)
+    tricks = whole_number(tricks, Phrase("field.tricks_won"), minimum=0, maximum=TRICKS)
     return tricks - 10 if tricks >= 10 else tricks
 
 
@@ -189,7 +189,7 @@ def payment(tricks: int, declared: int) -> int:
     >>> payment(9, 5), payment(12, 2), payment(0, 9)
     (4, 0, 9)
     """
-    declared = whole_number(declared, "the declaration", minimum=0, maximum=9)
+    declared = whole_number(declared, Phrase("field.declaration"), minimum=0, maximum=9)
     return abs(tricks_that_count(tricks) - declared)
 
 
@@ -223,11 +223,11 @@ class Options:
         rounds = options["rounds"]
         target = options["target"]
         return cls(
-            stack=whole_number(options["stack"], "the starting stack", minimum=0),
-            ante=whole_number(options["ante"], "the ante", minimum=0),
-            rounds=None if rounds is None else whole_number(rounds, "the number of rounds",
+            stack=whole_number(options["stack"], Phrase("field.stack"), minimum=0),
+            ante=whole_number(options["ante"], Phrase("field.ante"), minimum=0),
+            rounds=None if rounds is None else whole_number(rounds, Phrase("field.rounds"),
                                                             minimum=1),
-            target=None if target is None else whole_number(target, "the target stack"),
+            target=None if target is None else whole_number(target, Phrase("field.target_stack")),
             chip_value=read_chip_value(options),
         )
 
@@ -270,7 +270,7 @@ def _card(text: str) -> Card:
     return parse_card(text)
 
 
-def _read_kept(value: object, player: str, label: str) -> tuple[SuitCard, ...]:
+def _read_kept(value: object, player: str, label: Phrase) -> tuple[SuitCard, ...]:
     if not isinstance(value, list | tuple):
         raise RuleError("clumond.kept_not_a_list", label=label, player=player, kept=KEPT)
     if len(value) != KEPT:
@@ -293,8 +293,8 @@ def _read_kept(value: object, player: str, label: str) -> tuple[SuitCard, ...]:
     return tuple(cards)
 
 
-def _mapping_field(raw: Mapping[str, Any], key: str, players: Sequence[str], label: str,
-                   what: str) -> Mapping[str, Any]:
+def _mapping_field(raw: Mapping[str, Any], key: str, players: Sequence[str], label: Phrase,
+                   what: str | Phrase) -> Mapping[str, Any]:
     value = raw.get(key)
     if value is None:
         return {}
@@ -308,7 +308,7 @@ def _mapping_field(raw: Mapping[str, Any], key: str, players: Sequence[str], lab
 _ROUND_FIELDS = frozenset({"declarer", "trump", "tricks", "kept", "declared"})
 
 
-def read_round(raw: object, players: Sequence[str], label: str) -> RoundFacts:
+def read_round(raw: object, players: Sequence[str], label: Phrase) -> RoundFacts:
     """Check one round of the record; ``label`` is ``"round N"`` for the messages."""
     if not isinstance(raw, Mapping):
         raise RuleError("clumond.round_not_an_object", label=label)
@@ -318,24 +318,25 @@ def read_round(raw: object, players: Sequence[str], label: str) -> RoundFacts:
                         fields=tuple(sorted(_ROUND_FIELDS)))
     declarer = raw.get("declarer")
     if declarer is not None:
-        require_player(declarer, players, f"{label}: the declarer")
+        require_player(declarer, players, Phrase("field.declarer", label=label))
     trump = _read_trump(raw.get("trump"), declarer, label)
 
     if raw.get("tricks") is None:
         raise RuleError("clumond.tricks_missing", label=label)
-    tricks_given = _mapping_field(raw, "tricks", players, label, "each player's tricks")
+    tricks_given = _mapping_field(raw, "tricks", players, label,
+                                  Phrase("field.each_players_tricks"))
     tricks = []
     for p in players:
         if p not in tricks_given:
             raise RuleError("clumond.player_tricks_missing", label=label, p=p)
-        tricks.append(whole_number(tricks_given[p], f"{label}: {p}'s tricks",
+        tricks.append(whole_number(tricks_given[p], Phrase("field.tricks_of", label=label, p=p),
                                    minimum=0, maximum=TRICKS))
     if sum(tricks) != TRICKS:
         raise RuleError("clumond.round_tricks_total", label=label, total=sum(tricks), tricks=TRICKS)
 
-    kept_given = _mapping_field(raw, "kept", players, label, "each player's 3 kept cards")
+    kept_given = _mapping_field(raw, "kept", players, label, Phrase("field.each_players_kept"))
     declared_given = _mapping_field(raw, "declared", players, label,
-                                    "each player's declaration")
+                                    Phrase("field.each_players_declaration"))
     kept: list[tuple[SuitCard, ...] | None] = []
     declarations: list[int | None] = []
     holder: dict[SuitCard, str] = {}
@@ -343,7 +344,8 @@ def read_round(raw: object, players: Sequence[str], label: str) -> RoundFacts:
         cards = _read_kept(kept_given[p], p, label) if kept_given.get(p) is not None else None
         number = None
         if declared_given.get(p) is not None:
-            number = whole_number(declared_given[p], f"{label}: {p}'s declaration",
+            number = whole_number(declared_given[p],
+                                  Phrase("field.declaration_of", label=label, p=p),
                                   minimum=0, maximum=9)
         if cards is not None:
             for card in cards:
@@ -353,9 +355,8 @@ def read_round(raw: object, players: Sequence[str], label: str) -> RoundFacts:
                 holder[card] = p
             from_cards = sum(SUIT_VALUE[c.suit] for c in cards)
             if number is not None and number != from_cards:
-                shown = " ".join(map(str, cards))
                 raise RuleError("clumond.declaration_mismatch", label=label, p=p, number=number,
-                                shown=shown, from_cards=from_cards)
+                                cards=tuple(map(str, cards)), from_cards=from_cards)
             number = from_cards
         if number is None and (declarer is None or declarer == p):
             raise RuleError("clumond.declaration_missing", label=label, p=p)
@@ -364,7 +365,7 @@ def read_round(raw: object, players: Sequence[str], label: str) -> RoundFacts:
     return RoundFacts(declarer, trump, tuple(tricks), tuple(declarations), tuple(kept))
 
 
-def _read_trump(value: object, declarer: str | None, label: str) -> Suit | None:
+def _read_trump(value: object, declarer: str | None, label: Phrase) -> Suit | None:
     if declarer is None:
         if value is not None:
             raise RuleError("clumond.trump_without_declarer", label=label, value=value)
@@ -694,7 +695,7 @@ def deal_steps(players: Sequence[str], dealer: str, options: Mapping[str, Any]) 
     """
     names = _seats(players)
     opts = read_options(options)
-    require_player(dealer, names, "deal")
+    require_player(dealer, names, Phrase("field.deal"))
     first, second = left_of(names, dealer), left_of(names, dealer, 2)
     return Checklist(f"Clumond: {dealer} deals", (
         f"Everyone antes {opts.ante} chips into the pot.",

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
-from .errors import Phrase, RuleError
+from .errors import Phrase, RuleError, counts_text
 
 Number = int | Fraction
 
@@ -72,8 +72,8 @@ def read_header(
         if name in names[:i]:
             raise RuleError("record.seated_twice", name=name)
     if len(names) not in player_counts:
-        allowed = describe_counts(player_counts)
-        raise RuleError("record.player_count", game=game, allowed=allowed, count=len(names))
+        raise RuleError("record.player_count", game=game, allowed=tuple(player_counts),
+                        count=len(names))
     first_dealer = record.get("first_dealer", names[0])
     if first_dealer not in names:
         raise RuleError("record.first_dealer_unknown", first_dealer=first_dealer)
@@ -105,7 +105,7 @@ def merge_options(given: object, defaults: Mapping[str, Any], game: str) -> dict
     return dict(defaults) | dict(given)
 
 
-def true_or_false(value: object, what: str) -> bool:
+def true_or_false(value: object, what: str | Phrase) -> bool:
     """A yes/no field: ``true``, ``false``, or left out (false).
 
     >>> true_or_false(None, "void"), true_or_false(True, "void")
@@ -124,12 +124,7 @@ def describe_counts(counts: range | Sequence[int]) -> str:
     >>> describe_counts([4]), describe_counts(range(3, 6)), describe_counts([2, 4])
     ('4', '3 to 5', '2, 4')
     """
-    counts = list(counts)
-    if len(counts) == 1:
-        return str(counts[0])
-    if counts == list(range(counts[0], counts[-1] + 1)):
-        return f"{counts[0]} to {counts[-1]}"
-    return ", ".join(map(str, counts))
+    return counts_text(counts)
 
 
 def left_of(players: Sequence[str], player: str, steps: int = 1) -> str:
@@ -205,7 +200,7 @@ def distribute_odd_units(amount: int, recipients: Sequence[str]) -> dict[str, in
     return {name: each + (1 if i < left else 0) for i, name in enumerate(recipients)}
 
 
-def whole_number(value: object, what: str, *, minimum: int | None = None,
+def whole_number(value: object, what: str | Phrase, *, minimum: int | None = None,
                  maximum: int | None = None) -> int:
     """Check that ``value`` is a whole number (not a bool) within bounds.
 
@@ -223,7 +218,7 @@ def whole_number(value: object, what: str, *, minimum: int | None = None,
     return value
 
 
-def positive_whole(value: object, what: str) -> int:
+def positive_whole(value: object, what: str | Phrase) -> int:
     """Check that ``value`` is a positive whole number (not a bool; ``5.0`` from JSON is 5).
 
     ``what`` names the field for the message, as a player would write it.
@@ -251,10 +246,10 @@ def read_chip_value(options: Mapping[str, Any]) -> int | None:
     (5, None)
     """
     value = options.get("chip_value")
-    return None if value is None else positive_whole(value, "chip_value")
+    return None if value is None else positive_whole(value, Phrase("field.chip_value"))
 
 
-def require_player(name: object, players: Sequence[str], where: str) -> str:
+def require_player(name: object, players: Sequence[str], where: str | Phrase) -> str:
     """Check that ``name`` is one of the players; ``where`` prefixes the message."""
     if not isinstance(name, str) or name not in players:
         raise RuleError("record.not_a_player", where=where, name=name)

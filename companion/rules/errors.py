@@ -16,7 +16,9 @@ the template's: ``{names:list}`` joins with ", "; ``{names:and}`` says it as a
 sentence does ("Sam, Nick and Bo"); ``{names:possessive}`` says whose ("both
 Sam's and Nick's"); ``{holders:holders}`` lists (name, cards-or-count) pairs
 ("Rob: J♦; Sam: 2", or "none"); ``jack{n:s}`` is "jack" for 1 and "jacks"
-otherwise.
+otherwise; ``{suits:or}`` is "♠ or ♣"; ``{cards:cards}`` is "A♠ K♥ 5♦";
+``{points:scores}`` lists (name, number) pairs ("Ann 20, Bo 13");
+``{counts:counts}`` says a set of player counts ("4", "3 to 5", "2, 4").
 """
 
 from __future__ import annotations
@@ -39,6 +41,16 @@ def _and(items: Sequence[object]) -> str:
     return f"{', '.join(words[:-1])} and {words[-1]}"
 
 
+def counts_text(counts: Sequence[int]) -> str:
+    """How many players, as a sentence says it: ``4``, ``3 to 5``, ``2, 4``."""
+    counts = list(counts)
+    if len(counts) == 1:
+        return str(counts[0])
+    if counts == list(range(counts[0], counts[-1] + 1)):
+        return f"{counts[0]} to {counts[-1]}"
+    return ", ".join(map(str, counts))
+
+
 class _Formatter(string.Formatter):
     """:meth:`str.format` plus the ``list`` and ``and`` specs (see the module)."""
 
@@ -47,6 +59,14 @@ class _Formatter(string.Formatter):
             return ", ".join(str(item) for item in value)
         if format_spec == "and":
             return _and(value)
+        if format_spec == "or":
+            return " or ".join(str(item) for item in value)
+        if format_spec == "cards":
+            return " ".join(str(item) for item in value)
+        if format_spec == "scores":
+            return ", ".join(f"{name} {number}" for name, number in value)
+        if format_spec == "counts":
+            return counts_text(value)
         if format_spec == "s":
             return "" if value == 1 else "s"
         if format_spec == "possessive":
@@ -152,6 +172,80 @@ def _rule_error(cls: type[RuleError], code: str, params: dict[str, Param]) -> Ru
 MESSAGES: Final[dict[str, str]] = {
     # phrases: fragments that other messages' params are made of
     "phrase.round": "round {number}",
+    "phrase.this_hand": "this hand",
+    "phrase.reveal_named": "the {stage} reveal",
+    "phrase.at_stage": " at {where}",
+    "phrase.bid_n": "bid {bid}",
+    "phrase.bid_word": "bid",
+    "phrase.by_player": " by {who}",
+    "phrase.folded_shows_no_card": "folded and shows no card",
+    "phrase.has_folded": "has folded",
+    "phrase.not_in_hand": "is not in this hand",
+    "phrase.pass_word": "pass",
+    "phrase.passed_word": "passed",
+    "phrase.round_stage": "{label}, {stage}",
+    "phrase.stage_due": "{stage} is due",
+    "phrase.turn_in_stage": "it is {to_act}'s turn in {stage}",
+    "phrase.why_folded": " ({p} has folded)",
+    "phrase.why_stayed": " ({p} stayed and is not asked again)",
+    # fields: what a number or a name that breaks a rule is
+    "field.aces_and_kings_taken": "aces and kings taken",
+    "field.among_lookers": "among those who looked at the Gnome",
+    "field.amount": "the amount",
+    "field.ante": "the ante",
+    "field.balance_of": "{name}'s balance",
+    "field.banned": "banned",
+    "field.beginners_option": "the beginners option",
+    "field.bidders_tricks": "{label}: the tricks taken by {team} (who won the bid)",
+    "field.buy_in_round": "{label}: {name}'s buy",
+    "field.buy_of": "{player}'s buy",
+    "field.buys": "{label}: buys",
+    "field.called": "{where}: called",
+    "field.calls": "{label}: calls",
+    "field.card_of_trick": "card {k} of the trick",
+    "field.card_played": "the card played",
+    "field.chip_value": "chip_value",
+    "field.deal": "deal",
+    "field.dealer": "the dealer",
+    "field.dealer_forfeit": "{where}: dealer_forfeit",
+    "field.declaration": "the declaration",
+    "field.declaration_of": "{label}: {p}'s declaration",
+    "field.declarer": "{label}: the declarer",
+    "field.each_players_declaration": "each player's declaration",
+    "field.each_players_kept": "each player's 3 kept cards",
+    "field.each_players_tricks": "each player's tricks",
+    "field.gnome_target": "the Gnome's target",
+    "field.hands": "{where}: hands",
+    "field.in_bids": "in the bids",
+    "field.in_points": "in the points",
+    "field.in_round": "{where}: {key}",
+    "field.joining_fee": "the joining fee",
+    "field.jokers_taken": "jokers taken",
+    "field.leave": "{label}: leave",
+    "field.limit": "the limit",
+    "field.points_of": "{owner}'s points",
+    "field.public_jacks": "jacks on show",
+    "field.public_jacks_of": "{owner}'s jacks on show (public_jacks)",
+    "field.public_row": "public",
+    "field.rounds": "the number of rounds",
+    "field.secret_jacks": "jacks in the back row",
+    "field.secret_jacks_of": "{owner}'s jacks in the back row (secret_jacks)",
+    "field.secret_row": "secret",
+    "field.shows": "{label}: shows",
+    "field.stack": "the starting stack",
+    "field.target": "the target",
+    "field.target_stack": "the target stack",
+    "field.the": "the {what}",
+    "field.tie_break_slips": "tie-break slips",
+    "field.trick_count": "the trick count",
+    "field.tricks_of": "{label}: {p}'s tricks",
+    "field.tricks_won": "tricks won",
+    "field.tromp_stake": "the TROMP! stake",
+    "field.trump_cards_taken": "trump cards taken",
+    "field.void": "void",
+    "field.votes": "votes",
+    "field.whose": "{owner}'s {thing}",
+    "field.winning_card": "the winning card",
     # rule
     "rule.within": "{where}: {error}",
     "rule.within_comma": "{label}, {error}",
@@ -162,7 +256,7 @@ MESSAGES: Final[dict[str, str]] = {
     "record.not_a_player": "{where}: {name!r} is not a player at this table",
     "record.not_an_object": "a game record must be a JSON object",
     "record.options_not_an_object": "options must be a JSON object",
-    "record.player_count": "{game} is for {allowed} players, not {count}",
+    "record.player_count": "{game} is for {allowed:counts} players, not {count}",
     "record.players_not_a_list": "players must be a list of names",
     "record.round_not_an_object": "{round} is not a JSON object (rounds must be a list of JSON "
         "objects): {entry!r}",
@@ -217,7 +311,7 @@ MESSAGES: Final[dict[str, str]] = {
         "{passed:list}",
     "clumond.declaration_kept_count": "a declaration is made from {kept} kept cards, not {count}",
     "clumond.declaration_mismatch": "{label}: {p}'s declared {number} does not match {p}'s kept "
-        "cards ({shown} declare {from_cards})",
+        "cards ({cards:cards} declare {from_cards})",
     "clumond.declaration_missing": "{label}: {p}'s declaration is missing (give {p}'s kept cards "
         "or declared number)",
     "clumond.field_not_an_object": "{label}: {key} must be an object giving {what}",
@@ -387,14 +481,15 @@ MESSAGES: Final[dict[str, str]] = {
     "trumplestiltskin.points_missing": "{name}'s points are missing",
     "trumplestiltskin.points_not_an_object": "points must give every player's points, not "
         "{points!r}",
-    "trumplestiltskin.points_too_many": "the points add up to {total} ({listed}), but a hand "
-        "with {gnome} as the Gnome and {trump} trumps holds at most {most}",
+    "trumplestiltskin.points_too_many": "the points add up to {total} ({points:scores}), but a "
+        "hand with {gnome} as the Gnome and {trump} trumps holds at most {most}",
     "trumplestiltskin.taker_picks_trump": "the Gnome is the {gnome}, so the taker picks trump: "
-        "{choice}",
+        "either {suits:or}",
     "trumplestiltskin.thrown_in_scored": "everyone passed, so the hand was thrown in, yet "
         "{scored} took {points} points",
     "trumplestiltskin.trump_follows_gnome": "the Gnome is {gnome}, so trump is {suit}, not {given}",
-    "trumplestiltskin.trump_is_fixed": "the Gnome is the {gnome}, so trump is {choice}, not {suit}",
+    "trumplestiltskin.trump_is_fixed": "the Gnome is the {gnome}, so trump is either {suits:or}, "
+        "not {suit}",
     "trumplestiltskin.unknown_count": "count aces and kings, trump cards or jokers, not {what!r}",
     # trefeltromp
     "trefeltromp.action_after_fold_win": "{where}: the hand ended when everyone but "

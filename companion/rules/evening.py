@@ -36,7 +36,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .common import positive_whole, read_chip_value
-from .errors import RuleError
+from .errors import Phrase, RuleError
 from .games import game_module, replay
 from .ledger import MoneyLine
 from .settle import settle_up
@@ -63,7 +63,7 @@ class Payment:
         if self.payer == self.payee:
             raise RuleError("payment.to_self", payer=self.payer, payee=self.payee)
         # 350.0 from JSON is 350.
-        object.__setattr__(self, "amount", positive_whole(self.amount, "the amount"))
+        object.__setattr__(self, "amount", positive_whole(self.amount, Phrase("field.amount")))
 
     @classmethod
     def read(cls, entry: object, players: Sequence[str]) -> Payment:

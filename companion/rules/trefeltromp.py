@@ -171,7 +171,7 @@ from .common import (
     whole_number,
 )
 from .contract import no_next_dealer
-from .errors import RuleError
+from .errors import Phrase, RuleError
 from .ledger import MoneyLine, What, lines_of
 from .settle import settle_up
 
@@ -293,7 +293,8 @@ class Action:
             raise RuleError("trefeltromp.unknown_action", player=self.player, verb=verb)
         if verb is _BET or verb is _RAISE:
             if type(amount) is not int or amount < 1:
-                amount = whole_number(amount, f"{self.player}'s {verb}", minimum=1)
+                amount = whole_number(amount, Phrase("field.whose", owner=self.player, thing=verb),
+                                      minimum=1)
                 object.__setattr__(self, "amount", amount)  # 20.0 from JSON is 20
         elif amount is not None:
             raise RuleError("trefeltromp.amount_not_taken", player=self.player, verb=verb)
@@ -332,7 +333,7 @@ def _read_entry(entry: object) -> tuple[str, Verb, int | None]:
             raise RuleError("trefeltromp.amount_missing", player=name, verb=found)
         amount = entry[2]
         if type(amount) is not int or amount < 1:
-            amount = whole_number(amount, f"{name}'s {found}", minimum=1)
+            amount = whole_number(amount, Phrase("field.whose", owner=name, thing=found), minimum=1)
     elif len(entry) != 2:
         raise RuleError("trefeltromp.amount_not_taken", player=name, verb=found)
     if type(name) is not str or not name:  # as Action.__post_init__ would say
@@ -493,7 +494,7 @@ class Hand:
         """
         if player not in self.seats:
             raise RuleError("trefeltromp.buyer_not_seated", player=player)
-        amount = whole_number(amount, f"{player}'s buy", minimum=1)
+        amount = whole_number(amount, Phrase("field.buy_of", player=player), minimum=1)
         stacks = list(self.stacks)
         stacks[self.seats.index(player)] += amount
         return replace(self, stacks=tuple(stacks))
@@ -602,8 +603,8 @@ class _Play:
         if p != self.to_act:
             if p not in self.seats:
                 raise RuleError("trefeltromp.not_seated", where=stage, p=p)
-            why = (f" ({p} has folded)" if p in self.folded
-                   else f" ({p} stayed and is not asked again)" if p in self.stayed else "")
+            why = (Phrase("phrase.why_folded", p=p) if p in self.folded
+                   else Phrase("phrase.why_stayed", p=p) if p in self.stayed else "")
             raise RuleError("trefeltromp.out_of_turn", stage=stage, to_act=self.to_act, p=p,
                             why=why)
         seats, stacks, put, top = self.seats, self.stacks, self.put, self.top
@@ -706,7 +707,8 @@ class _Play:
         in_hand = [p for p in self.seats if p not in folded] if folded else self.seats
         for name in cards:
             if name not in in_hand:
-                why = "folded and shows no card" if name in folded else "is not in this hand"
+                why = (Phrase("phrase.folded_shows_no_card") if name in folded
+                       else Phrase("phrase.not_in_hand"))
                 raise RuleError("trefeltromp.cannot_show", stage=stage, name=name, why=why)
         if len(cards) < len(in_hand):
             missing = [p for p in in_hand if p not in cards]
@@ -728,8 +730,8 @@ class _Play:
                                 error=err) from None
             if text in seen or text in spelled:
                 who, where = seen[text] if text in seen else (in_hand[spelled.index(text)], stage)
-                by = "" if who == name else f" by {who}"
-                at = "" if where is stage else f" at {where}"
+                by = "" if who == name else Phrase("phrase.by_player", who=who)
+                at = "" if where is stage else Phrase("phrase.at_stage", where=where)
                 raise RuleError("trefeltromp.shown_twice", stage=stage, name=name, text=text, by=by,
                                 at=at)
             shown.append((name, card))
@@ -876,15 +878,15 @@ def max_amount(hand: Hand) -> int:
 def _read_options(options: Mapping[str, Any]) -> tuple[int, int, int | None]:
     """The ante, starting stack and limit; ``chip_value`` is checked but plays no part."""
     read_chip_value(options)
-    ante = whole_number(options["ante"], "the ante", minimum=0)
-    stack = whole_number(options["stack"], "the starting stack", minimum=0)
+    ante = whole_number(options["ante"], Phrase("field.ante"), minimum=0)
+    stack = whole_number(options["stack"], Phrase("field.stack"), minimum=0)
     limit = options["limit"]
     if limit is not None:
-        limit = whole_number(limit, "the limit", minimum=1)
+        limit = whole_number(limit, Phrase("field.limit"), minimum=1)
     return ante, stack, limit
 
 
-def _as_list(value: object, what: str) -> list[Any]:
+def _as_list(value: object, what: str | Phrase) -> list[Any]:
     if value is None:
         return []
     if not isinstance(value, list):
@@ -892,25 +894,26 @@ def _as_list(value: object, what: str) -> list[Any]:
     return value
 
 
-def _read_buys(raw: object, label: str, players: Sequence[str], seated: Sequence[str],
+def _read_buys(raw: object, label: Phrase, players: Sequence[str], seated: Sequence[str],
                ) -> dict[str, int]:
     buys: dict[str, int] = {}
-    for entry in _as_list(raw, f"{label}: buys"):
+    for entry in _as_list(raw, Phrase("field.buys", label=label)):
         if not isinstance(entry, list) or len(entry) != 2:
             raise RuleError("trefeltromp.buy_malformed", label=label, entry=entry)
-        name = require_player(entry[0], players, f"{label}: buys")
+        name = require_player(entry[0], players, Phrase("field.buys", label=label))
         if name not in seated:
             raise RuleError("trefeltromp.buy_after_leaving", label=label, name=name)
-        chips = whole_number(entry[1], f"{label}: {name}'s buy", minimum=1)
+        chips = whole_number(entry[1], Phrase("field.buy_in_round", label=label, name=name),
+                             minimum=1)
         buys[name] = buys.get(name, 0) + chips
     return buys
 
 
-def _read_leave(raw: object, label: str, players: Sequence[str], seated: Sequence[str],
+def _read_leave(raw: object, label: Phrase, players: Sequence[str], seated: Sequence[str],
                 ) -> list[str]:
     leave: list[str] = []
-    for name in _as_list(raw, f"{label}: leave"):
-        require_player(name, players, f"{label}: leave")
+    for name in _as_list(raw, Phrase("field.leave", label=label)):
+        require_player(name, players, Phrase("field.leave", label=label))
         if name not in seated:
             raise RuleError("trefeltromp.left_twice", label=label, name=name)
         if name in leave:
@@ -919,8 +922,8 @@ def _read_leave(raw: object, label: str, players: Sequence[str], seated: Sequenc
     return [p for p in seated if p in leave]
 
 
-def _refuse(where: str, players: Sequence[str], play: _Play, p: str, verb: Verb, stage: Stage,
-            ) -> None:
+def _refuse(where: str | Phrase, players: Sequence[str], play: _Play, p: str, verb: Verb,
+            stage: Stage) -> None:
     """Say why ``p``'s ``verb`` cannot come in ``stage`` (it is over, or who is that?)."""
     require_player(p, players, where)
     if play.stage is stage:  # a player who has left the table
@@ -931,21 +934,21 @@ def _refuse(where: str, players: Sequence[str], play: _Play, p: str, verb: Verb,
     raise RuleError("trefeltromp.action_after_round", where=where, p=p, verb=verb)
 
 
-def _entry_name(betting: bool, k: int) -> str:
-    return str(BETTING_ROUNDS[k]) if betting else f"the {REVEALS[k]} reveal"
+def _entry_name(betting: bool, k: int) -> str | Phrase:
+    return str(BETTING_ROUNDS[k]) if betting else Phrase("phrase.reveal_named", stage=REVEALS[k])
 
 
-def _status(play: _Play) -> str:
+def _status(play: _Play) -> Phrase:
     if play.to_act is not None:
-        return f"it is {play.to_act}'s turn in {play.stage}"
-    return f"{play.stage} is due"
+        return Phrase("phrase.turn_in_stage", to_act=play.to_act, stage=play.stage)
+    return Phrase("phrase.stage_due", stage=play.stage)
 
 
-def _play_hand(label: str, raw: Mapping[str, Any], players: tuple[str, ...],
+def _play_hand(label: Phrase, raw: Mapping[str, Any], players: tuple[str, ...],
                play: _Play, breakdown: dict[str, Any]) -> None:
     """Apply a hand's calls and shows to ``play``, filling ``breakdown``."""
-    calls = _as_list(raw.get("calls"), f"{label}: calls")
-    shows = _as_list(raw.get("shows"), f"{label}: shows")
+    calls = _as_list(raw.get("calls"), Phrase("field.calls", label=label))
+    shows = _as_list(raw.get("shows"), Phrase("field.shows", label=label))
     if len(calls) > len(BETTING_ROUNDS):
         raise RuleError("trefeltromp.betting_round_count", label=label, count=len(calls))
     if len(shows) > len(REVEALS):
@@ -965,7 +968,7 @@ def _play_hand(label: str, raw: Mapping[str, Any], players: tuple[str, ...],
                             entry_name2=_entry_name(betting, k))
         if betting:
             stage = BETTING_ROUNDS[k]
-            where = f"{label}, {stage._value_}"
+            where = Phrase("phrase.round_stage", label=label, stage=stage)
             entries = calls[k]
             if not isinstance(entries, list):
                 raise RuleError("trefeltromp.betting_round_not_a_list", where=where)
@@ -1237,7 +1240,8 @@ def bought(entries: Sequence[Sequence[Any]]) -> dict[str, int]:
     """
     chips: dict[str, int] = {}
     for name, amount in entries:
-        chips[name] = chips.get(name, 0) + whole_number(amount, f"{name}'s buy", minimum=1)
+        chips[name] = chips.get(name, 0) + whole_number(
+            amount, Phrase("field.buy_of", player=name), minimum=1)
     return chips
 
 
@@ -1315,7 +1319,7 @@ def card_to_show(hand: Hand, player: str, value: object) -> str:
     if not stage.is_reveal:
         raise RuleError("trefeltromp.no_reveal_now", stage=stage)
     if player not in hand.in_hand:
-        why = "has folded" if player in hand.folded else "is not in this hand"
+        why = Phrase("phrase.has_folded") if player in hand.folded else Phrase("phrase.not_in_hand")
         raise RuleError("trefeltromp.lays_no_card", stage=stage, player=player, why=why)
     try:
         text = str(tarot_card(value))
@@ -1324,7 +1328,7 @@ def card_to_show(hand: Hand, player: str, value: object) -> str:
     for reveal in hand.reveals:
         for (who, _), spelled in zip(reveal.cards, reveal.spelled, strict=True):
             if spelled == text:
-                by = "" if who == player else f" by {who}"
+                by = "" if who == player else Phrase("phrase.by_player", who=who)
                 raise RuleError("trefeltromp.shown_earlier", stage=stage, text=text, by=by,
                                 stage2=reveal.stage)
     return text

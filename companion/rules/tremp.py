@@ -113,7 +113,7 @@ from .common import (
     whole_number,
 )
 from .contract import no_money_lines
-from .errors import RuleError
+from .errors import Phrase, RuleError
 
 PLAYERS: tuple[int, ...] = (4,)
 """Tremp is for exactly four players."""
@@ -324,7 +324,7 @@ def _card(text: str) -> tuple[Card, bool]:
     return card, _is_standard(card)
 
 
-def _displayed_card(what: object, name: str, label: str) -> SuitCard:
+def _displayed_card(what: object, name: str, label: Phrase) -> SuitCard:
     try:
         if not isinstance(what, str):
             raise RuleError("card.not_a_card_bare")
@@ -386,8 +386,12 @@ class BiddingStatus:
         return tuple(d for d in self.displayed if d.player == player)
 
 
+THIS_HAND = Phrase("phrase.this_hand")
+"""The label of a hand's bidding when no round number is known (``this hand``)."""
+
+
 def bidding_status(entries: object, players: Sequence[str], dealer: str,
-                   label: str = "this hand") -> BiddingStatus:
+                   label: Phrase = THIS_HAND) -> BiddingStatus:
     """Check the bids spoken so far (from the dealer's left) and say where the bidding is.
 
     Refuses what is already wrong (out of turn, a card shown twice, the
@@ -419,7 +423,7 @@ def bidding_status(entries: object, players: Sequence[str], dealer: str,
             raise RuleError("tremp.bid_after_end", label=label, ended_by=ended_by, name=name)
         is_pass = isinstance(what, str) and what.strip().lower() == _PASS
         if name != turn:
-            did = "passed" if is_pass else "bid"
+            did = Phrase("phrase.passed_word") if is_pass else Phrase("phrase.bid_word")
             raise RuleError("bid.out_of_turn", label=label, name=name, did=did, turn=turn)
         if is_pass:
             if not displayed and passes == last_to_pass:
@@ -446,7 +450,7 @@ def bidding_status(entries: object, players: Sequence[str], dealer: str,
                          dealer_must_bid=not displayed and passes == last_to_pass)
 
 
-def read_bidding(entries: object, players: Sequence[str], dealer: str, label: str) -> Bidding:
+def read_bidding(entries: object, players: Sequence[str], dealer: str, label: Phrase) -> Bidding:
     """Check a hand's whole bidding, spoken in turn from the dealer's left.
 
     Three passes in a row after a bid end it, and the record must end exactly
@@ -483,7 +487,7 @@ class Hand:
 _HAND_FIELDS = frozenset({"bids", "tricks"})
 
 
-def read_hand(raw: object, players: Sequence[str], dealer: str, label: str) -> Hand:
+def read_hand(raw: object, players: Sequence[str], dealer: str, label: Phrase) -> Hand:
     """Check one hand of the record, dealt by ``dealer``."""
     if not isinstance(raw, Mapping):
         raise RuleError("hand.not_an_object", label=label)
@@ -492,7 +496,7 @@ def read_hand(raw: object, players: Sequence[str], dealer: str, label: str) -> H
         raise RuleError("tremp.hand_unknown_field", label=label, unknown=unknown[0])
     bidding = read_bidding(raw.get("bids"), players, dealer, label)
     team = team_names(players)[team_of(players, bidding.bidder)]
-    what = f"{label}: the tricks taken by {team} (who won the bid)"
+    what = Phrase("field.bidders_tricks", label=label, team=team)
     if raw.get("tricks") is None:
         raise RuleError("tremp.missing", what=what)
     return Hand(bidding, whole_number(raw["tricks"], what, minimum=0, maximum=TRICKS))
@@ -559,7 +563,7 @@ _RULE = {
 }
 
 
-def _trick_card(value: object, what: str) -> SuitCard:
+def _trick_card(value: object, what: str | Phrase) -> SuitCard:
     try:
         card = parse_card(value)
     except RuleError:
@@ -593,8 +597,8 @@ def beats(card: object, winning: object, trump: object) -> Reason | None:
     >>> beats("2D", "AS", "hearts") is None  # tremp beats only trump
     True
     """
-    played = _trick_card(card, "the card played")
-    held = _trick_card(winning, "the winning card")
+    played = _trick_card(card, Phrase("field.card_played"))
+    held = _trick_card(winning, Phrase("field.winning_card"))
     trumps = _trump(trump)
     if played == held:
         raise RuleError("tremp.against_itself", played=played)
@@ -750,7 +754,8 @@ def trick_winner(cards: Sequence[object], trump: object) -> TrickResult:
         raise RuleError("tremp.trick_not_a_list", trick_cards=TRICK_CARDS, cards=cards)
     if len(cards) != TRICK_CARDS:
         raise RuleError("tremp.trick_size", trick_cards=TRICK_CARDS, count=len(cards))
-    played = tuple(_trick_card(c, f"card {k + 1} of the trick") for k, c in enumerate(cards))
+    played = tuple(_trick_card(c, Phrase("field.card_of_trick", k=k + 1))
+                   for k, c in enumerate(cards))
     return TrickResult(played, _trump(trump))
 
 
@@ -859,7 +864,7 @@ class Game:
 
 def read_beginners(options: Mapping[str, Any]) -> bool:
     """The ``beginners`` option (defaults merged in), checked to be true or false."""
-    return true_or_false(options["beginners"], "the beginners option")
+    return true_or_false(options["beginners"], Phrase("field.beginners_option"))
 
 
 def _walk(record: object) -> tuple[Game, list[tuple[HandResult, Game]]]:
@@ -914,20 +919,20 @@ def _result(game: Game, history: Sequence[tuple[HandResult, Game]]) -> dict[str,
     }
 
 
-def _number(value: Number, label: str) -> int | float:
+def _number(value: Number, label: Phrase) -> int | float:
     try:
         return to_json_number(value)
     except ArithmeticError:
         raise RuleError("tremp.points_too_large", label=label, value=value) from None
 
 
-def _by_team(teams: tuple[str, str], values: Sequence[Number], label: str,
+def _by_team(teams: tuple[str, str], values: Sequence[Number], label: Phrase,
              ) -> dict[str, int | float]:
     return {team: _number(v, label) for team, v in zip(teams, values, strict=True)}
 
 
 def _breakdown(teams: tuple[str, str], result: HandResult, after: Game,
-               label: str) -> dict[str, Any]:
+               label: Phrase) -> dict[str, Any]:
     bidding = result.hand.bidding
     bidders = team_of(after.players, bidding.bidder)
     return {
@@ -1070,9 +1075,9 @@ def count_tricks(players: Sequence[str], winners: Sequence[str], bidder: str) ->
     'Rob'
     """
     names = tuple(players)
-    require_player(bidder, names, "the trick count")
+    require_player(bidder, names, Phrase("field.trick_count"))
     for winner in winners:
-        require_player(winner, names, "the trick count")
+        require_player(winner, names, Phrase("field.trick_count"))
     if len(winners) > TRICKS:
         raise RuleError("tremp.hand_trick_count", tricks=TRICKS, count=len(winners))
     leader = winners[-1] if winners else left_of(names, bidder)
@@ -1131,7 +1136,7 @@ def deal_steps(players: Sequence[str], dealer: str, options: Mapping[str, Any]) 
     'Nick shuffles and deals all 52 cards one at a time, clockwise, starting with Emily: 13 each.'
     """
     names, _ = _seats(players, options)
-    require_player(dealer, names, "deal")
+    require_player(dealer, names, Phrase("field.deal"))
     first, second, third = (left_of(names, dealer, k) for k in (1, 2, 3))
     return Checklist(f"Tremp: {dealer} deals", (
         f"{dealer} shuffles and deals all 52 cards one at a time, clockwise, "

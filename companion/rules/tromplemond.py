@@ -149,7 +149,7 @@ from .common import (
     whole_number,
 )
 from .contract import no_next_dealer
-from .errors import RuleError
+from .errors import Phrase, RuleError
 from .ledger import MoneyLine, What, lines_of
 
 GAME = "tromplemond"
@@ -356,8 +356,10 @@ def tromp_call(secret_jacks: int, public_jacks: int) -> TrompCall | None:
     >>> tromp_call(2, 1), tromp_call(1, 0), tromp_call(0, 0)
     (<TrompCall.GRAND: 'Grand Tromplemond!'>, <TrompCall.PETIT: 'Petit Tromplemond!'>, None)
     """
-    secret = whole_number(secret_jacks, "jacks in the back row", minimum=0, maximum=SECRET_CARDS)
-    public = whole_number(public_jacks, "jacks on show", minimum=0, maximum=PUBLIC_CARDS)
+    secret = whole_number(secret_jacks, Phrase("field.secret_jacks"),
+                          minimum=0, maximum=SECRET_CARDS)
+    public = whole_number(public_jacks, Phrase("field.public_jacks"),
+                          minimum=0, maximum=PUBLIC_CARDS)
     if secret + public > 4:
         raise RuleError("tromplemond.too_many_jacks", secret=secret + public)
     if secret + public == 0:
@@ -391,7 +393,8 @@ class _HandProblem(RuleError):
         self.card = card if isinstance(card, str) else None
 
 
-def _deck_positions(owner: str, row: object, size: int, what: str) -> tuple[int, ...]:
+def _deck_positions(owner: str, row: object, size: int,
+                    what: str | Phrase) -> tuple[int, ...]:
     """The cards' places in :data:`DECK` (ints hash fast: replay checks thousands of cards)."""
     if not isinstance(row, tuple) or len(row) != size:
         count = len(row) if isinstance(row, tuple | list) else row
@@ -440,8 +443,8 @@ class FullHand(_Jacks):
     positions: tuple[int, ...] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
-        public = _deck_positions(self.owner, self.public, PUBLIC_CARDS, "public")
-        secret = _deck_positions(self.owner, self.secret, SECRET_CARDS, "secret")
+        public = _deck_positions(self.owner, self.public, PUBLIC_CARDS, Phrase("field.public_row"))
+        secret = _deck_positions(self.owner, self.secret, SECRET_CARDS, Phrase("field.secret_row"))
         positions = public + secret
         if len(set(positions)) < HAND_SIZE:
             twice = next(c for k, c in enumerate(self.cards) if positions.index(positions[k]) < k)
@@ -474,11 +477,12 @@ class QuickHand(_Jacks):
 
     def __post_init__(self) -> None:
         owner = self.owner
-        points = whole_number(self.points, f"{owner}'s points", minimum=0, maximum=48)
-        public = whole_number(self.public_jacks, f"{owner}'s jacks on show (public_jacks)",
+        points = whole_number(self.points, Phrase("field.points_of", owner=owner),
+                              minimum=0, maximum=48)
+        public = whole_number(self.public_jacks, Phrase("field.public_jacks_of", owner=owner),
                               minimum=0, maximum=PUBLIC_CARDS)
-        secret = whole_number(self.secret_jacks, f"{owner}'s jacks in the back row "
-                              "(secret_jacks)", minimum=0, maximum=SECRET_CARDS)
+        secret = whole_number(self.secret_jacks, Phrase("field.secret_jacks_of", owner=owner),
+                              minimum=0, maximum=SECRET_CARDS)
         if points % 2:
             raise RuleError("tromplemond.points_odd", owner=owner, points=points)
         jacks = public + secret
@@ -638,7 +642,7 @@ def _examine(hands: Mapping[str, object]) -> tuple[dict[str, Hand], list[Conflic
     return read, conflicts
 
 
-def check_hands(hands: Mapping[str, object], where: str = "") -> dict[str, Hand]:
+def check_hands(hands: Mapping[str, object], where: str | Phrase = "") -> dict[str, Hand]:
     """The hands read and checked; the first problem raises RuleError (prefixed ``where: ``).
 
     >>> check_hands({"Rob": {"points": 26, "public_jacks": 0, "secret_jacks": 1}})["Rob"].jacks
@@ -683,13 +687,13 @@ class VoteOutcome:
 
 
 def _read_counts(counts: Mapping[str, int], players: Sequence[str], slips: int,
-                 what: str) -> dict[str, int]:
+                 what: str | Phrase) -> dict[str, int]:
     if not isinstance(counts, Mapping):
         raise RuleError("tromplemond.vote_not_counts", what=what)
     read = {}
     for name, n in counts.items():
-        require_player(name, players, f"the {what}")
-        read[name] = whole_number(n, f"{name}'s {what}", minimum=0)
+        require_player(name, players, Phrase("field.the", what=what))
+        read[name] = whole_number(n, Phrase("field.whose", owner=name, thing=what), minimum=0)
     total = sum(read.values())
     if total != slips:
         raise RuleError("tromplemond.vote_total", what=what, total=total, slips=slips)
@@ -711,7 +715,7 @@ def vote_outcome(counts: Mapping[str, int], players: Sequence[str]) -> VoteOutco
     players = tuple(players)
     if len(players) != 4:
         raise RuleError("tromplemond.player_count", count=len(players))
-    votes = _read_counts(counts, players, 4, "votes")
+    votes = _read_counts(counts, players, 4, Phrase("field.votes"))
     top = max(votes.values())
     most = tuple(p for p in players if votes[p] == top)
     if len(most) == 1:
@@ -743,7 +747,7 @@ def tie_break_outcome(slips: Mapping[str, int] | Sequence[str],
     if len(pair) != 2 or pair[0] == pair[1]:
         raise RuleError("tromplemond.tie_break_pair")
     if isinstance(slips, Mapping):
-        counts = _read_counts(slips, pair, 2, "tie-break slips")
+        counts = _read_counts(slips, pair, 2, Phrase("field.tie_break_slips"))
     else:
         names = list(slips)
         if len(names) != 2:
@@ -773,10 +777,10 @@ class Options:
     target: int = 200
 
     def __post_init__(self) -> None:
-        whole_number(self.joining_fee, "the joining fee", minimum=0)
-        whole_number(self.tromp_stake, "the TROMP! stake", minimum=0)
-        whole_number(self.rounds, "the number of rounds", minimum=1)
-        whole_number(self.target, "the target", minimum=1)
+        whole_number(self.joining_fee, Phrase("field.joining_fee"), minimum=0)
+        whole_number(self.tromp_stake, Phrase("field.tromp_stake"), minimum=0)
+        whole_number(self.rounds, Phrase("field.rounds"), minimum=1)
+        whole_number(self.target, Phrase("field.target"), minimum=1)
         payout = self.payout
         if (not isinstance(payout, tuple) or len(payout) != 2
                 or any(isinstance(p, bool) or not isinstance(p, int) or p < 0 for p in payout)
@@ -800,10 +804,10 @@ def read_options(options: Mapping[str, Any]) -> Options:
     payout = merged["payout"]
     if isinstance(payout, list):
         payout = tuple(payout)
-    fee = whole_number(merged["joining_fee"], "the joining fee", minimum=0)
-    stake = whole_number(merged["tromp_stake"], "the TROMP! stake", minimum=0)
-    rounds = whole_number(merged["rounds"], "the number of rounds", minimum=1)
-    target = whole_number(merged["target"], "the target", minimum=1)
+    fee = whole_number(merged["joining_fee"], Phrase("field.joining_fee"), minimum=0)
+    stake = whole_number(merged["tromp_stake"], Phrase("field.tromp_stake"), minimum=0)
+    rounds = whole_number(merged["rounds"], Phrase("field.rounds"), minimum=1)
+    target = whole_number(merged["target"], Phrase("field.target"), minimum=1)
     if isinstance(payout, tuple) and all(isinstance(p, float) and p.is_integer()
                                          for p in payout):
         payout = tuple(int(p) for p in payout)
@@ -885,11 +889,11 @@ _ROUND_KEYS = frozenset({"hands", "voted_off", "shown_early", "dealer_forfeit", 
 
 
 def _optional_player(data: Mapping[str, Any], key: str, players: Sequence[str],
-                     where: str) -> str | None:
+                     where: str | Phrase) -> str | None:
     value = data.get(key)
     if value is None:
         return None
-    return require_player(value, players, f"{where}: {key}")
+    return require_player(value, players, Phrase("field.in_round", where=where, key=key))
 
 
 def read_round(data: object, index: int, players: Sequence[str], dealer: str) -> Round:
@@ -908,14 +912,14 @@ def read_round(data: object, index: int, players: Sequence[str], dealer: str) ->
     off = shown or voted_off
     if off is None:
         raise RuleError("tromplemond.nobody_off", where=where)
-    forfeit = true_or_false(data.get("dealer_forfeit"), f"{where}: dealer_forfeit")
+    forfeit = true_or_false(data.get("dealer_forfeit"), Phrase("field.dealer_forfeit", where=where))
     given = data.get("hands")
     if given is None:
         given = {}
     if not isinstance(given, Mapping):
         raise RuleError("tromplemond.hands_not_an_object", where=where)
     for name in given:
-        require_player(name, players, f"{where}: hands")
+        require_player(name, players, Phrase("field.hands", where=where))
     for p in players:
         if p != off and p not in given:
             raise RuleError("tromplemond.hand_missing", where=where, p=p)
@@ -927,7 +931,7 @@ def read_round(data: object, index: int, players: Sequence[str], dealer: str) ->
         raise RuleError("tromplemond.called_not_a_list", where=where)
     called: list[str] = []
     for name in called_raw:
-        require_player(name, players, f"{where}: called")
+        require_player(name, players, Phrase("field.called", where=where))
         if name in called:
             raise RuleError("tromplemond.called_twice", where=where, name=name)
         if name == off:
@@ -1073,10 +1077,10 @@ RECORD_FLAGS: tuple[str, ...] = ("void", "banned")
 
 
 def _read_flags(record: Mapping[str, Any], players: Sequence[str]) -> tuple[bool, str | None]:
-    void = true_or_false(record.get("void"), "void")
+    void = true_or_false(record.get("void"), Phrase("field.void"))
     banned = record.get("banned")
     if banned is not None:
-        require_player(banned, players, "banned")
+        require_player(banned, players, Phrase("field.banned"))
     return void, banned
 
 
@@ -1331,7 +1335,7 @@ def deal_steps(players: Sequence[str], dealer: str, options: Mapping[str, Any],
     'Next round Nick deals.'
     """
     names = _check_players(players)
-    require_player(dealer, names, "the dealer")
+    require_player(dealer, names, Phrase("field.dealer"))
     opts = read_options(options)
     left = left_of(names, dealer)
     deal_order = ", ".join(clockwise_from(names, left))

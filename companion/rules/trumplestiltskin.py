@@ -113,7 +113,7 @@ from .common import (
     whole_number,
 )
 from .contract import no_money_lines
-from .errors import RuleError
+from .errors import Phrase, RuleError
 
 GAME = "trumplestiltskin"
 PLAYERS = range(3, 6)
@@ -239,7 +239,8 @@ class Auction:
 
     def check(self, speech: Speech) -> None:
         """Refuse a speech the rules do not allow now (RuleError naming player and bid)."""
-        said = "pass" if speech.bid is None else f"bid {speech.bid}"
+        said = (Phrase("phrase.pass_word") if speech.bid is None
+                else Phrase("phrase.bid_n", bid=speech.bid))
         if self.over:
             if self.thrown_in:
                 raise RuleError("trumplestiltskin.bid_after_throw_in", player=speech.player,
@@ -319,13 +320,13 @@ def trump_for(gnome: Card, trump: object = None) -> Suit:
     """
     if isinstance(gnome, Joker):
         allowed = [s for s in SUITS if s.colour == gnome.colour]
-        choice = "either " + " or ".join(str(s) for s in allowed)
         if trump is None:
-            raise RuleError("trumplestiltskin.taker_picks_trump", gnome=gnome, choice=choice)
+            raise RuleError("trumplestiltskin.taker_picks_trump", gnome=gnome,
+                            suits=tuple(map(str, allowed)))
         suit = parse_suit(trump)
         if suit not in allowed:
-            raise RuleError("trumplestiltskin.trump_is_fixed", gnome=gnome, choice=choice,
-                            suit=suit)
+            raise RuleError("trumplestiltskin.trump_is_fixed", gnome=gnome,
+                            suits=tuple(map(str, allowed)), suit=suit)
         return suit
     assert isinstance(gnome, SuitCard)
     if trump is not None and parse_suit(trump) != gnome.suit:
@@ -380,9 +381,8 @@ def check_points(points: Mapping[str, int], players: int, gnome: Card, trump: Su
     most = max_points(players, gnome, trump)
     total = sum(points.values())
     if total > most:
-        listed = ", ".join(f"{p} {n}" for p, n in points.items())
-        raise RuleError("trumplestiltskin.points_too_many", total=total, listed=listed, gnome=gnome,
-                        trump=trump, most=most)
+        raise RuleError("trumplestiltskin.points_too_many", total=total,
+                        points=tuple(points.items()), gnome=gnome, trump=trump, most=most)
     return most
 
 
@@ -441,10 +441,11 @@ def count_points(honours: int, trumps: int, jokers: int) -> Count:
     companion.rules.errors.RuleError: aces and kings taken must be at most 16, not 17
     """
     return Count(
-        whole_number(honours, "aces and kings taken", minimum=0,
+        whole_number(honours, Phrase("field.aces_and_kings_taken"), minimum=0,
                      maximum=COUNT_LIMITS.honours),
-        whole_number(trumps, "trump cards taken", minimum=0, maximum=COUNT_LIMITS.trumps),
-        whole_number(jokers, "jokers taken", minimum=0, maximum=COUNT_LIMITS.jokers))
+        whole_number(trumps, Phrase("field.trump_cards_taken"),
+                     minimum=0, maximum=COUNT_LIMITS.trumps),
+        whole_number(jokers, Phrase("field.jokers_taken"), minimum=0, maximum=COUNT_LIMITS.jokers))
 
 
 # ---------------------------------------------------------------------------
@@ -599,7 +600,7 @@ def read_auction(bids: object, players: Sequence[str], dealer: str) -> Auction:
     auction = Auction.start(players, dealer)
     for entry in bids:
         speech = read_speech(entry)
-        require_player(speech.player, players, "in the bids")
+        require_player(speech.player, players, Phrase("field.in_bids"))
         auction = auction.speak(speech)
     return auction
 
@@ -618,7 +619,7 @@ def _read_looked(looked: object, players: Sequence[str]) -> frozenset[str]:
         raise RuleError("trumplestiltskin.looked_not_a_list", looked=looked)
     seen: set[str] = set()
     for name in looked:
-        require_player(name, players, "among those who looked at the Gnome")
+        require_player(name, players, Phrase("field.among_lookers"))
         if name in seen:
             raise RuleError("trumplestiltskin.looked_twice", name=name)
         seen.add(name)
@@ -645,12 +646,12 @@ def _read_points(points: object, players: Sequence[str], required: bool) -> dict
     if not isinstance(points, Mapping):
         raise RuleError("trumplestiltskin.points_not_an_object", points=points)
     for name in points:
-        require_player(name, players, "in the points")
+        require_player(name, players, Phrase("field.in_points"))
     if points or required:
         for name in players:
             if name not in points:
                 raise RuleError("trumplestiltskin.points_missing", name=name)
-    return {name: whole_number(points[name], f"{name}'s points", minimum=0)
+    return {name: whole_number(points[name], Phrase("field.points_of", owner=name), minimum=0)
             for name in players if name in points}
 
 
@@ -662,8 +663,8 @@ def replay(record: Mapping[str, Any]) -> dict[str, Any]:
     """The result of a Trumplestiltskin record (see the module docstring)."""
     header = read_header(record, GAME, PLAYERS, DEFAULTS)
     players = header.players
-    target = whole_number(header.options["target"], "the target", minimum=1)
-    gnome_target = whole_number(header.options["gnome_target"], "the Gnome's target",
+    target = whole_number(header.options["target"], Phrase("field.target"), minimum=1)
+    gnome_target = whole_number(header.options["gnome_target"], Phrase("field.gnome_target"),
                                 minimum=1)
     totals: dict[str, Number] = dict.fromkeys(players, 0)
     gnome_total: Number = 0
@@ -887,7 +888,7 @@ def deal_steps(players: Sequence[str], dealer: str, options: Mapping[str, Any]) 
     'Di (on the dealer’s right) picks one Blanket card face down: the Gnome.'
     """
     _check_table(players)
-    require_player(dealer, players, "the dealer")
+    require_player(dealer, players, Phrase("field.dealer"))
     n = len(players)
     first = left_of(players, dealer)
     extra = clockwise_from(players, first)[:DEALT_CARDS % n]
