@@ -769,8 +769,8 @@ def pick(cards: Iterable[Card | str]) -> tuple[SuitCard, ...]:
         except RuleError:
             raise RuleError("card.not_a_card", text=str(text).strip()[:12]) from None
         if not isinstance(card, SuitCard) or card not in DECK:
-            why = ": the four 10s are taken out" if card in _TENS else ""
-            raise RuleError("clumond.picked_not_in_deck", card=card, why=why)
+            code = "clumond.ten_not_in_deck" if card in _TENS else "clumond.not_in_deck"
+            raise RuleError(code, card=card)
         if card in picked:
             raise RuleError("clumond.picked_twice", card=card)
         picked.append(card)

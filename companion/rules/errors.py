@@ -333,7 +333,7 @@ MESSAGES: Final[dict[str, str]] = {
     "clumond.asking_over_taken": "Going for Clumond is over for this round: {declarer} went for it",
     "clumond.not_in_deck": "{card} is not in the Clumond deck",
     "clumond.picked_count": "{count} cards are picked: each player keeps {kept}",
-    "clumond.picked_not_in_deck": "{card} is not in the Clumond deck{why}",
+    "clumond.ten_not_in_deck": "{card} is not in the Clumond deck: the four 10s are taken out",
     "clumond.picked_twice": "{card} is picked twice",
     "clumond.player_count": "clumond is for 3 players, not {count}",
     "clumond.player_tricks_missing": "{label}: {p}'s tricks are missing",
