@@ -214,6 +214,8 @@ MESSAGES: Final[dict[str, str]] = {
     "field.each_players_declaration": "each player's declaration",
     "field.each_players_kept": "each player's 3 kept cards",
     "field.each_players_tricks": "each player's tricks",
+    "field.game_records": "game records",
+    "field.payments": "payments",
     "field.gnome_target": "the Gnome's target",
     "field.hands": "{where}: hands",
     "field.in_bids": "in the bids",
@@ -564,3 +566,17 @@ MESSAGES: Final[dict[str, str]] = {
     "trefeltromp.unknown_action_listed": "{name}: {verb!r} is not an action (check, bet, raise, "
         "call, fold or stay)",
 }
+
+ADDED: Final[set[str]] = set()
+"""The codes :func:`add_messages` registered (a game's own, from outside this package)."""
+
+
+def add_messages(messages: Mapping[str, str]) -> None:
+    """Register the English of a game's own codes (a game added from outside, or a layer
+    above that raises RuleError). A code already registered with other English is refused:
+    a code means one thing."""
+    for code, template in messages.items():
+        if MESSAGES.get(code, template) != template:
+            raise ValueError(f"the code {code!r} already has other English")
+    MESSAGES.update(messages)
+    ADDED.update(messages)

@@ -153,7 +153,7 @@ def _fields(record: object) -> tuple[str, list[Any], list[Any], Mapping[str, Any
     if unit not in UNITS:
         raise RuleError("evening.unknown_unit", units=tuple(UNITS), unit=unit)
     lists = []
-    for key, what in (("games", "game records"), ("paid", "payments")):
+    for key, what in (("games", Phrase("field.game_records")), ("paid", Phrase("field.payments"))):
         value = record.get(key)
         if value is None:
             value = []

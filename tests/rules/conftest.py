@@ -89,7 +89,7 @@ def pytest_sessionfinish(session):
     ran = {nodeid.split("::")[0].rsplit("/", 1)[-1] for nodeid in _passed}
     if session.testsfailed or files - ran or _collected - _passed:
         return  # not the whole rules suite (or not green): the count would mean nothing
-    unsaid = sorted(set(errors.MESSAGES) - set(SAID))
+    unsaid = sorted(set(errors.MESSAGES) - errors.ADDED - set(SAID))
     if unsaid:
         reporter = session.config.pluginmanager.get_plugin("terminalreporter")
         if reporter is not None:
