@@ -318,7 +318,7 @@ def read_round(raw: object, players: Sequence[str], label: Phrase) -> RoundFacts
                         fields=tuple(sorted(_ROUND_FIELDS)))
     declarer = raw.get("declarer")
     if declarer is not None:
-        require_player(declarer, players, Phrase("field.declarer", label=label))
+        require_player(declarer, players, Phrase("field.declarer", {"label": label}))
     trump = _read_trump(raw.get("trump"), declarer, label)
 
     if raw.get("tricks") is None:
@@ -329,7 +329,8 @@ def read_round(raw: object, players: Sequence[str], label: Phrase) -> RoundFacts
     for p in players:
         if p not in tricks_given:
             raise RuleError("clumond.player_tricks_missing", label=label, p=p)
-        tricks.append(whole_number(tricks_given[p], Phrase("field.tricks_of", label=label, p=p),
+        tricks.append(whole_number(tricks_given[p],
+                                   Phrase("field.tricks_of", {"label": label, "p": p}),
                                    minimum=0, maximum=TRICKS))
     if sum(tricks) != TRICKS:
         raise RuleError("clumond.round_tricks_total", label=label, total=sum(tricks), tricks=TRICKS)
@@ -345,7 +346,7 @@ def read_round(raw: object, players: Sequence[str], label: Phrase) -> RoundFacts
         number = None
         if declared_given.get(p) is not None:
             number = whole_number(declared_given[p],
-                                  Phrase("field.declaration_of", label=label, p=p),
+                                  Phrase("field.declaration_of", {"label": label, "p": p}),
                                   minimum=0, maximum=9)
         if cards is not None:
             for card in cards:

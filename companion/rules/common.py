@@ -268,7 +268,7 @@ def and_list(names: Iterable[str]) -> str:
 
 def the_round(index: int) -> Phrase:
     """The round of the 0-based ``index`` as a message's fact (English: ``round N``)."""
-    return Phrase("phrase.round", number=index + 1)
+    return Phrase("phrase.round", {"number": index + 1})
 
 
 def round_label(index: int) -> str:

@@ -25,7 +25,8 @@ from __future__ import annotations
 
 import string
 from collections.abc import Mapping, Sequence
-from typing import Any, Final
+from types import MappingProxyType
+from typing import Any, Final, NamedTuple
 
 Param = Any
 """A param's value: an int, a name or card text, a raw value (shown with ``!r``),
@@ -81,8 +82,13 @@ _FORMATTER: Final = _Formatter()
 
 
 def _fact(value: Param) -> Param:
-    """A param as kept: cards, suits and other printed things as their printed form."""
-    if isinstance(value, (*_PLAIN, Phrase, RuleError)):
+    """A param as kept: cards, suits and other printed things as their printed form; a
+    Phrase's params likewise (KeyError for a Phrase whose code has no English)."""
+    if isinstance(value, Phrase):
+        if value.code not in MESSAGES:
+            raise KeyError(f"no English for the phrase code {value.code!r}")
+        return Phrase(value.code, {k: _fact(v) for k, v in value.params.items()})
+    if isinstance(value, (*_PLAIN, RuleError)):
         return value
     return str(value)
 
@@ -92,24 +98,18 @@ def say(code: str, params: Mapping[str, Param]) -> str:
     return _FORMATTER.format(MESSAGES[code], **params)
 
 
-class Phrase:
-    """A fragment of a message (``round 3``), said like a :class:`RuleError`.
+class Phrase(NamedTuple):
+    """A fragment of a message (``round 3``, ``Sam's tricks``), said like a :class:`RuleError`:
+    ``Phrase("phrase.round", {"number": 3})``; ``str()`` is its English.
 
-    Frozen and hashable by its code and params; ``str()`` is its English.
+    A plain named tuple, so that making one runs no code: the rules make one for each
+    field they check (``whole_number(value, Phrase("field.ante"))``) and say it only
+    when the check fails. Its code and params are checked, and its params made facts,
+    when a RuleError takes it.
     """
 
-    __slots__ = ("code", "params")
     code: str
-    params: Mapping[str, Param]
-
-    def __init__(self, code: str, /, **params: Param) -> None:
-        if code not in MESSAGES:
-            raise KeyError(f"no English for the phrase code {code!r}")
-        object.__setattr__(self, "code", code)
-        object.__setattr__(self, "params", {k: _fact(v) for k, v in params.items()})
-
-    def __setattr__(self, name: str, value: object) -> None:
-        raise AttributeError("a Phrase is frozen")
+    params: Mapping[str, Param] = MappingProxyType({})
 
     def __str__(self) -> str:
         return say(self.code, self.params)
@@ -117,22 +117,8 @@ class Phrase:
     def __format__(self, spec: str) -> str:
         return format(str(self), spec)
 
-    def __repr__(self) -> str:
-        return f"Phrase({self.code!r}, {self.params!r})"
-
-    def __eq__(self, other: object) -> bool:
-        return (isinstance(other, Phrase) and other.code == self.code
-                and other.params == self.params)
-
     def __hash__(self) -> int:
         return hash((self.code, str(self)))
-
-    def __reduce__(self) -> tuple[Any, ...]:
-        return (_phrase, (self.code, dict(self.params)))
-
-
-def _phrase(code: str, params: dict[str, Param]) -> Phrase:
-    return Phrase(code, **params)
 
 
 class RuleError(ValueError):

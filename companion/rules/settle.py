@@ -33,7 +33,7 @@ def settle_up(balances: Mapping[str, int]) -> list[tuple[str, str, int]]:
     with a non-zero balance), each a positive whole amount, and the same
     answer every time for the same balances.
     """
-    amounts = {name: whole_number(v, Phrase("field.balance_of", name=name))
+    amounts = {name: whole_number(v, Phrase("field.balance_of", {"name": name}))
                for name, v in balances.items()}
     total = sum(amounts.values())
     if total != 0:

@@ -293,8 +293,8 @@ class Action:
             raise RuleError("trefeltromp.unknown_action", player=self.player, verb=verb)
         if verb is _BET or verb is _RAISE:
             if type(amount) is not int or amount < 1:
-                amount = whole_number(amount, Phrase("field.whose", owner=self.player, thing=verb),
-                                      minimum=1)
+                amount = whole_number(
+                    amount, Phrase("field.whose", {"owner": self.player, "thing": verb}), minimum=1)
                 object.__setattr__(self, "amount", amount)  # 20.0 from JSON is 20
         elif amount is not None:
             raise RuleError("trefeltromp.amount_not_taken", player=self.player, verb=verb)
@@ -333,7 +333,8 @@ def _read_entry(entry: object) -> tuple[str, Verb, int | None]:
             raise RuleError("trefeltromp.amount_missing", player=name, verb=found)
         amount = entry[2]
         if type(amount) is not int or amount < 1:
-            amount = whole_number(amount, Phrase("field.whose", owner=name, thing=found), minimum=1)
+            amount = whole_number(amount, Phrase("field.whose", {"owner": name, "thing": found}),
+                                  minimum=1)
     elif len(entry) != 2:
         raise RuleError("trefeltromp.amount_not_taken", player=name, verb=found)
     if type(name) is not str or not name:  # as Action.__post_init__ would say
@@ -494,7 +495,7 @@ class Hand:
         """
         if player not in self.seats:
             raise RuleError("trefeltromp.buyer_not_seated", player=player)
-        amount = whole_number(amount, Phrase("field.buy_of", player=player), minimum=1)
+        amount = whole_number(amount, Phrase("field.buy_of", {"player": player}), minimum=1)
         stacks = list(self.stacks)
         stacks[self.seats.index(player)] += amount
         return replace(self, stacks=tuple(stacks))
@@ -603,8 +604,8 @@ class _Play:
         if p != self.to_act:
             if p not in self.seats:
                 raise RuleError("trefeltromp.not_seated", where=stage, p=p)
-            why = (Phrase("phrase.why_folded", p=p) if p in self.folded
-                   else Phrase("phrase.why_stayed", p=p) if p in self.stayed else "")
+            why = (Phrase("phrase.why_folded", {"p": p}) if p in self.folded
+                   else Phrase("phrase.why_stayed", {"p": p}) if p in self.stayed else "")
             raise RuleError("trefeltromp.out_of_turn", stage=stage, to_act=self.to_act, p=p,
                             why=why)
         seats, stacks, put, top = self.seats, self.stacks, self.put, self.top
@@ -730,8 +731,8 @@ class _Play:
                                 error=err) from None
             if text in seen or text in spelled:
                 who, where = seen[text] if text in seen else (in_hand[spelled.index(text)], stage)
-                by = "" if who == name else Phrase("phrase.by_player", who=who)
-                at = "" if where is stage else Phrase("phrase.at_stage", where=where)
+                by = "" if who == name else Phrase("phrase.by_player", {"who": who})
+                at = "" if where is stage else Phrase("phrase.at_stage", {"where": where})
                 raise RuleError("trefeltromp.shown_twice", stage=stage, name=name, text=text, by=by,
                                 at=at)
             shown.append((name, card))
@@ -897,13 +898,13 @@ def _as_list(value: object, what: str | Phrase) -> list[Any]:
 def _read_buys(raw: object, label: Phrase, players: Sequence[str], seated: Sequence[str],
                ) -> dict[str, int]:
     buys: dict[str, int] = {}
-    for entry in _as_list(raw, Phrase("field.buys", label=label)):
+    for entry in _as_list(raw, Phrase("field.buys", {"label": label})):
         if not isinstance(entry, list) or len(entry) != 2:
             raise RuleError("trefeltromp.buy_malformed", label=label, entry=entry)
-        name = require_player(entry[0], players, Phrase("field.buys", label=label))
+        name = require_player(entry[0], players, Phrase("field.buys", {"label": label}))
         if name not in seated:
             raise RuleError("trefeltromp.buy_after_leaving", label=label, name=name)
-        chips = whole_number(entry[1], Phrase("field.buy_in_round", label=label, name=name),
+        chips = whole_number(entry[1], Phrase("field.buy_in_round", {"label": label, "name": name}),
                              minimum=1)
         buys[name] = buys.get(name, 0) + chips
     return buys
@@ -912,8 +913,8 @@ def _read_buys(raw: object, label: Phrase, players: Sequence[str], seated: Seque
 def _read_leave(raw: object, label: Phrase, players: Sequence[str], seated: Sequence[str],
                 ) -> list[str]:
     leave: list[str] = []
-    for name in _as_list(raw, Phrase("field.leave", label=label)):
-        require_player(name, players, Phrase("field.leave", label=label))
+    for name in _as_list(raw, Phrase("field.leave", {"label": label})):
+        require_player(name, players, Phrase("field.leave", {"label": label}))
         if name not in seated:
             raise RuleError("trefeltromp.left_twice", label=label, name=name)
         if name in leave:
@@ -935,20 +936,22 @@ def _refuse(where: str | Phrase, players: Sequence[str], play: _Play, p: str, ve
 
 
 def _entry_name(betting: bool, k: int) -> str | Phrase:
-    return str(BETTING_ROUNDS[k]) if betting else Phrase("phrase.reveal_named", stage=REVEALS[k])
+    if betting:
+        return str(BETTING_ROUNDS[k])
+    return Phrase("phrase.reveal_named", {"stage": REVEALS[k]})
 
 
 def _status(play: _Play) -> Phrase:
     if play.to_act is not None:
-        return Phrase("phrase.turn_in_stage", to_act=play.to_act, stage=play.stage)
-    return Phrase("phrase.stage_due", stage=play.stage)
+        return Phrase("phrase.turn_in_stage", {"to_act": play.to_act, "stage": play.stage})
+    return Phrase("phrase.stage_due", {"stage": play.stage})
 
 
 def _play_hand(label: Phrase, raw: Mapping[str, Any], players: tuple[str, ...],
                play: _Play, breakdown: dict[str, Any]) -> None:
     """Apply a hand's calls and shows to ``play``, filling ``breakdown``."""
-    calls = _as_list(raw.get("calls"), Phrase("field.calls", label=label))
-    shows = _as_list(raw.get("shows"), Phrase("field.shows", label=label))
+    calls = _as_list(raw.get("calls"), Phrase("field.calls", {"label": label}))
+    shows = _as_list(raw.get("shows"), Phrase("field.shows", {"label": label}))
     if len(calls) > len(BETTING_ROUNDS):
         raise RuleError("trefeltromp.betting_round_count", label=label, count=len(calls))
     if len(shows) > len(REVEALS):
@@ -968,7 +971,7 @@ def _play_hand(label: Phrase, raw: Mapping[str, Any], players: tuple[str, ...],
                             entry_name2=_entry_name(betting, k))
         if betting:
             stage = BETTING_ROUNDS[k]
-            where = Phrase("phrase.round_stage", label=label, stage=stage)
+            where = Phrase("phrase.round_stage", {"label": label, "stage": stage})
             entries = calls[k]
             if not isinstance(entries, list):
                 raise RuleError("trefeltromp.betting_round_not_a_list", where=where)
@@ -1241,7 +1244,7 @@ def bought(entries: Sequence[Sequence[Any]]) -> dict[str, int]:
     chips: dict[str, int] = {}
     for name, amount in entries:
         chips[name] = chips.get(name, 0) + whole_number(
-            amount, Phrase("field.buy_of", player=name), minimum=1)
+            amount, Phrase("field.buy_of", {"player": name}), minimum=1)
     return chips
 
 
@@ -1328,7 +1331,7 @@ def card_to_show(hand: Hand, player: str, value: object) -> str:
     for reveal in hand.reveals:
         for (who, _), spelled in zip(reveal.cards, reveal.spelled, strict=True):
             if spelled == text:
-                by = "" if who == player else Phrase("phrase.by_player", who=who)
+                by = "" if who == player else Phrase("phrase.by_player", {"who": who})
                 raise RuleError("trefeltromp.shown_earlier", stage=stage, text=text, by=by,
                                 stage2=reveal.stage)
     return text

@@ -496,7 +496,7 @@ def read_hand(raw: object, players: Sequence[str], dealer: str, label: Phrase) -
         raise RuleError("tremp.hand_unknown_field", label=label, unknown=unknown[0])
     bidding = read_bidding(raw.get("bids"), players, dealer, label)
     team = team_names(players)[team_of(players, bidding.bidder)]
-    what = Phrase("field.bidders_tricks", label=label, team=team)
+    what = Phrase("field.bidders_tricks", {"label": label, "team": team})
     if raw.get("tricks") is None:
         raise RuleError("tremp.missing", what=what)
     return Hand(bidding, whole_number(raw["tricks"], what, minimum=0, maximum=TRICKS))
@@ -754,7 +754,7 @@ def trick_winner(cards: Sequence[object], trump: object) -> TrickResult:
         raise RuleError("tremp.trick_not_a_list", trick_cards=TRICK_CARDS, cards=cards)
     if len(cards) != TRICK_CARDS:
         raise RuleError("tremp.trick_size", trick_cards=TRICK_CARDS, count=len(cards))
-    played = tuple(_trick_card(c, Phrase("field.card_of_trick", k=k + 1))
+    played = tuple(_trick_card(c, Phrase("field.card_of_trick", {"k": k + 1}))
                    for k, c in enumerate(cards))
     return TrickResult(played, _trump(trump))
 

@@ -477,11 +477,11 @@ class QuickHand(_Jacks):
 
     def __post_init__(self) -> None:
         owner = self.owner
-        points = whole_number(self.points, Phrase("field.points_of", owner=owner),
+        points = whole_number(self.points, Phrase("field.points_of", {"owner": owner}),
                               minimum=0, maximum=48)
-        public = whole_number(self.public_jacks, Phrase("field.public_jacks_of", owner=owner),
+        public = whole_number(self.public_jacks, Phrase("field.public_jacks_of", {"owner": owner}),
                               minimum=0, maximum=PUBLIC_CARDS)
-        secret = whole_number(self.secret_jacks, Phrase("field.secret_jacks_of", owner=owner),
+        secret = whole_number(self.secret_jacks, Phrase("field.secret_jacks_of", {"owner": owner}),
                               minimum=0, maximum=SECRET_CARDS)
         if points % 2:
             raise RuleError("tromplemond.points_odd", owner=owner, points=points)
@@ -692,8 +692,9 @@ def _read_counts(counts: Mapping[str, int], players: Sequence[str], slips: int,
         raise RuleError("tromplemond.vote_not_counts", what=what)
     read = {}
     for name, n in counts.items():
-        require_player(name, players, Phrase("field.the", what=what))
-        read[name] = whole_number(n, Phrase("field.whose", owner=name, thing=what), minimum=0)
+        require_player(name, players, Phrase("field.the", {"what": what}))
+        read[name] = whole_number(n, Phrase("field.whose", {"owner": name, "thing": what}),
+                                  minimum=0)
     total = sum(read.values())
     if total != slips:
         raise RuleError("tromplemond.vote_total", what=what, total=total, slips=slips)
@@ -893,7 +894,7 @@ def _optional_player(data: Mapping[str, Any], key: str, players: Sequence[str],
     value = data.get(key)
     if value is None:
         return None
-    return require_player(value, players, Phrase("field.in_round", where=where, key=key))
+    return require_player(value, players, Phrase("field.in_round", {"where": where, "key": key}))
 
 
 def read_round(data: object, index: int, players: Sequence[str], dealer: str) -> Round:
@@ -912,14 +913,15 @@ def read_round(data: object, index: int, players: Sequence[str], dealer: str) ->
     off = shown or voted_off
     if off is None:
         raise RuleError("tromplemond.nobody_off", where=where)
-    forfeit = true_or_false(data.get("dealer_forfeit"), Phrase("field.dealer_forfeit", where=where))
+    forfeit = true_or_false(data.get("dealer_forfeit"),
+                            Phrase("field.dealer_forfeit", {"where": where}))
     given = data.get("hands")
     if given is None:
         given = {}
     if not isinstance(given, Mapping):
         raise RuleError("tromplemond.hands_not_an_object", where=where)
     for name in given:
-        require_player(name, players, Phrase("field.hands", where=where))
+        require_player(name, players, Phrase("field.hands", {"where": where}))
     for p in players:
         if p != off and p not in given:
             raise RuleError("tromplemond.hand_missing", where=where, p=p)
@@ -931,7 +933,7 @@ def read_round(data: object, index: int, players: Sequence[str], dealer: str) ->
         raise RuleError("tromplemond.called_not_a_list", where=where)
     called: list[str] = []
     for name in called_raw:
-        require_player(name, players, Phrase("field.called", where=where))
+        require_player(name, players, Phrase("field.called", {"where": where}))
         if name in called:
             raise RuleError("tromplemond.called_twice", where=where, name=name)
         if name == off:

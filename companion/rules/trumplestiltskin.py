@@ -240,7 +240,7 @@ class Auction:
     def check(self, speech: Speech) -> None:
         """Refuse a speech the rules do not allow now (RuleError naming player and bid)."""
         said = (Phrase("phrase.pass_word") if speech.bid is None
-                else Phrase("phrase.bid_n", bid=speech.bid))
+                else Phrase("phrase.bid_n", {"bid": speech.bid}))
         if self.over:
             if self.thrown_in:
                 raise RuleError("trumplestiltskin.bid_after_throw_in", player=speech.player,
@@ -651,7 +651,7 @@ def _read_points(points: object, players: Sequence[str], required: bool) -> dict
         for name in players:
             if name not in points:
                 raise RuleError("trumplestiltskin.points_missing", name=name)
-    return {name: whole_number(points[name], Phrase("field.points_of", owner=name), minimum=0)
+    return {name: whole_number(points[name], Phrase("field.points_of", {"owner": name}), minimum=0)
             for name in players if name in points}
 
 

@@ -40,7 +40,8 @@ def english_in(code: str, params: dict[str, object]) -> list[str]:
     for key, value in params.items():
         if key in shown_raw or (code in _CALLERS_WORDS and key in ("what", "where")):
             continue
-        values = value if isinstance(value, tuple) else (value,)
+        values = (value,) if isinstance(value, errors.Phrase) or not isinstance(
+            value, tuple) else value
         for item in values:
             if isinstance(item, errors.Phrase | errors.RuleError):
                 found += english_in(item.code, dict(item.params))

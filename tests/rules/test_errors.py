@@ -48,11 +48,11 @@ def test_every_code_is_dotted_and_its_template_reads():
         assert "  " not in template, code
 
 
-def test_a_code_without_english_is_refused_at_once():
+def test_a_code_without_english_is_refused_when_the_error_is_made():
     with pytest.raises(KeyError, match="no.such.code"):
         RuleError("no.such.code", n=1)
     with pytest.raises(KeyError, match="phrase.nothing"):
-        Phrase("phrase.nothing")
+        RuleError("rule.within", where=Phrase("phrase.nothing"), error="x")
 
 
 def test_a_param_the_template_names_but_the_raise_forgets_is_an_error_not_a_guess():
@@ -75,7 +75,7 @@ def test_two_hands_holding_one_card_name_the_round_the_card_and_the_players():
     error = refusal(tromplemond.check_hands, hands, the_round(2))
     assert str(error) == "round 3: 10♦ is in both Sam's and Nick's hands"
     assert error.code == "rule.within"
-    assert error.params["where"] == Phrase("phrase.round", number=3)
+    assert error.params["where"] == Phrase("phrase.round", {"number": 3})
     inner = error.params["error"]
     assert inner.code == "tromplemond.card_in_hands"
     assert inner.params == {"card": "10♦", "owners": ("Sam", "Nick")}
@@ -87,7 +87,7 @@ def test_a_bid_out_of_turn_names_who_did_what_and_whose_turn_it_was():
     error = refusal(tremp.replay, record)
     assert str(error) == "round 1: Bo passed out of turn; it was Ann's turn"
     assert error.code == "bid.out_of_turn"
-    assert error.params == {"label": Phrase("phrase.round", number=1), "name": "Bo",
+    assert error.params == {"label": Phrase("phrase.round", {"number": 1}), "name": "Bo",
                             "did": Phrase("phrase.passed_word"), "turn": "Ann"}
 
 
@@ -98,7 +98,7 @@ def test_a_round_after_the_end_gives_numbers_not_words():
     error = refusal(clumond.replay, record)
     assert str(error) == "round 2: the game already ended after round 1"
     assert error.code == "round.game_over"
-    assert error.params == {"label": Phrase("phrase.round", number=2), "played": 1}
+    assert error.params == {"label": Phrase("phrase.round", {"number": 2}), "played": 1}
 
 
 def test_a_field_is_a_phrase_with_the_player_in_it():
@@ -110,7 +110,7 @@ def test_a_field_is_a_phrase_with_the_player_in_it():
     raw = {"tricks": {"Ann": 5, "Bo": 4, "Cy": "4"}}
     error = refusal(clumond.read_round, raw, ["Ann", "Bo", "Cy"], the_round(0))
     assert error.code == "number.not_whole"
-    assert error.params == {"what": Phrase("field.tricks_of", label=the_round(0), p="Cy"),
+    assert error.params == {"what": Phrase("field.tricks_of", {"label": the_round(0), "p": "Cy"}),
                             "value": "4"}
 
 
@@ -175,7 +175,7 @@ def test_a_hand_problem_still_names_its_card():
     assert error.card == "5♠"
 
 
-def test_a_phrase_is_frozen_and_hashable():
+def test_a_phrase_is_a_frozen_hashable_fact():
     phrase = the_round(2)
     assert str(phrase) == "round 3" and f"{phrase}!" == "round 3!"
     assert {phrase, the_round(2)} == {phrase}
