@@ -218,7 +218,7 @@ def parse_card(text: object) -> Card:
     if isinstance(text, SuitCard | TarotTrump | Joker):
         return text
     if not isinstance(text, str):
-        raise RuleError(f"{text!r} is not a card")
+        raise RuleError("card.not_a_card", text=text)
     # U+FE0F/U+FE0E: the emoji/text presentation selectors phones add after ♥.
     squeezed = re.sub(r"[\s\ufe0f\ufe0e]+", "", text).upper()
     if squeezed in ("REDJOKER", "JOKERRED"):
@@ -229,7 +229,7 @@ def parse_card(text: object) -> Card:
         return TarotTrump(_ROMAN_LOOKUP[squeezed])
     match = _SUIT_CARD.match(squeezed)
     if match is None:
-        raise RuleError(f"{text.strip()!r} is not a card")
+        raise RuleError("card.not_a_card", text=text.strip())
     return SuitCard(_RANK_SPELLINGS[match.group(1)], _SUIT_SPELLINGS[match.group(2)])
 
 
@@ -248,7 +248,7 @@ def parse_suit(text: object) -> Suit:
         for suit in Suit:
             if squeezed in (suit.name, suit.name.rstrip("S")):
                 return suit
-    raise RuleError(f"{text!r} is not a suit")
+    raise RuleError("card.not_a_suit", text=text)
 
 
 def standard_deck() -> tuple[SuitCard, ...]:

@@ -111,10 +111,10 @@ from .common import (
     read_chip_value,
     read_header,
     require_player,
-    round_label,
+    the_round,
     whole_number,
 )
-from .errors import RuleError
+from .errors import Phrase, RuleError
 from .ledger import MoneyLine, What, lines_of
 
 PLAYERS: tuple[int, ...] = (3,)
@@ -163,10 +163,10 @@ def declaration(cards: Iterable[Card | str]) -> int:
     """
     parsed = [parse_card(c) for c in cards]
     if len(parsed) != KEPT:
-        raise RuleError(f"a declaration is made from {KEPT} kept cards, not {len(parsed)}")
+        raise RuleError("clumond.declaration_kept_count", kept=KEPT, count=len(parsed))
     for card in parsed:
         if not isinstance(card, SuitCard):
-            raise RuleError(f"{card} is not in the Clumond deck")
+            raise RuleError("clumond.not_in_deck", card=card)
     return sum(SUIT_VALUE[card.suit] for card in parsed)
 
 
@@ -176,7 +176,7 @@ def tricks_that_count(tricks: int) -> int:
     >>> tricks_that_count(9), tricks_that_count(10), tricks_that_count(13)
     (9, 0, 3)
     """
-    tricks = whole_number(tricks, "tricks won", minimum=0, maximum=TRICKS)
+    tricks = whole_number(tricks, Phrase("field.tricks_won"), minimum=0, maximum=TRICKS)
     return tricks - 10 if tricks >= 10 else tricks
 
 
@@ -189,7 +189,7 @@ def payment(tricks: int, declared: int) -> int:
     >>> payment(9, 5), payment(12, 2), payment(0, 9)
     (4, 0, 9)
     """
-    declared = whole_number(declared, "the declaration", minimum=0, maximum=9)
+    declared = whole_number(declared, Phrase("field.declaration"), minimum=0, maximum=9)
     return abs(tricks_that_count(tricks) - declared)
 
 
@@ -213,11 +213,9 @@ class Options:
 
     def __post_init__(self) -> None:
         if self.rounds is None and self.target is None:
-            raise RuleError("a Clumond game needs an end: set the number of rounds, "
-                            "a target stack, or both")
+            raise RuleError("clumond.no_end")
         if self.target is not None and self.target <= self.stack:
-            raise RuleError(f"the target stack ({self.target}) must be more than "
-                            f"the starting stack ({self.stack})")
+            raise RuleError("clumond.target_below_stack", target=self.target, stack=self.stack)
 
     @classmethod
     def read(cls, options: Mapping[str, Any]) -> Options:
@@ -225,11 +223,11 @@ class Options:
         rounds = options["rounds"]
         target = options["target"]
         return cls(
-            stack=whole_number(options["stack"], "the starting stack", minimum=0),
-            ante=whole_number(options["ante"], "the ante", minimum=0),
-            rounds=None if rounds is None else whole_number(rounds, "the number of rounds",
+            stack=whole_number(options["stack"], Phrase("field.stack"), minimum=0),
+            ante=whole_number(options["ante"], Phrase("field.ante"), minimum=0),
+            rounds=None if rounds is None else whole_number(rounds, Phrase("field.rounds"),
                                                             minimum=1),
-            target=None if target is None else whole_number(target, "the target stack"),
+            target=None if target is None else whole_number(target, Phrase("field.target_stack")),
             chip_value=read_chip_value(options),
         )
 
@@ -264,7 +262,7 @@ class RoundFacts:
 
     def __post_init__(self) -> None:
         if sum(self.tricks) != TRICKS:
-            raise RuleError(f"the tricks add up to {sum(self.tricks)}, not {TRICKS}")
+            raise RuleError("clumond.tricks_total", total=sum(self.tricks), tricks=TRICKS)
 
 
 @lru_cache(maxsize=256)
@@ -272,35 +270,36 @@ def _card(text: str) -> Card:
     return parse_card(text)
 
 
-def _read_kept(value: object, player: str, label: str) -> tuple[SuitCard, ...]:
+def _read_kept(value: object, player: str, label: Phrase) -> tuple[SuitCard, ...]:
     if not isinstance(value, list | tuple):
-        raise RuleError(f"{label}: {player}'s kept cards must be a list of {KEPT} cards")
+        raise RuleError("clumond.kept_not_a_list", label=label, player=player, kept=KEPT)
     if len(value) != KEPT:
-        raise RuleError(f"{label}: {player} kept {len(value)} cards, not {KEPT}")
+        raise RuleError("clumond.kept_count", label=label, player=player, count=len(value),
+                        kept=KEPT)
     cards: list[SuitCard] = []
     for text in value:
         if not isinstance(text, str):
-            raise RuleError(f"{label}: {text!r} in {player}'s kept cards is not a card")
+            raise RuleError("clumond.kept_not_a_card", label=label, text=text, player=player)
         try:
             card = _card(text)
         except RuleError:
-            raise RuleError(f"{label}: {text.strip()!r} in {player}'s kept cards "
-                            "is not a card") from None
+            raise RuleError("clumond.kept_not_a_card", label=label, text=text.strip(),
+                            player=player) from None
         if card not in DECK:
-            raise RuleError(f"{label}: {card} in {player}'s kept cards is not in the Clumond deck")
+            raise RuleError("clumond.kept_not_in_deck", label=label, card=card, player=player)
         if card in cards:
-            raise RuleError(f"{label}: {card} is twice in {player}'s kept cards")
+            raise RuleError("clumond.kept_twice", label=label, card=card, player=player)
         cards.append(card)
     return tuple(cards)
 
 
-def _mapping_field(raw: Mapping[str, Any], key: str, players: Sequence[str], label: str,
-                   what: str) -> Mapping[str, Any]:
+def _mapping_field(raw: Mapping[str, Any], key: str, players: Sequence[str], label: Phrase,
+                   what: str | Phrase) -> Mapping[str, Any]:
     value = raw.get(key)
     if value is None:
         return {}
     if not isinstance(value, Mapping):
-        raise RuleError(f"{label}: {key} must be an object giving {what}")
+        raise RuleError("clumond.field_not_an_object", label=label, key=key, what=what)
     for name in value:
         require_player(name, players, label)
     return value
@@ -309,34 +308,36 @@ def _mapping_field(raw: Mapping[str, Any], key: str, players: Sequence[str], lab
 _ROUND_FIELDS = frozenset({"declarer", "trump", "tricks", "kept", "declared"})
 
 
-def read_round(raw: object, players: Sequence[str], label: str) -> RoundFacts:
+def read_round(raw: object, players: Sequence[str], label: Phrase) -> RoundFacts:
     """Check one round of the record; ``label`` is ``"round N"`` for the messages."""
     if not isinstance(raw, Mapping):
-        raise RuleError(f"{label}: a round must be a JSON object")
+        raise RuleError("clumond.round_not_an_object", label=label)
     unknown = sorted(set(raw) - _ROUND_FIELDS, key=str)
     if unknown:
-        raise RuleError(f"{label}: a round has no field {unknown[0]!r} "
-                        f"(only {', '.join(sorted(_ROUND_FIELDS))})")
+        raise RuleError("clumond.round_unknown_field", label=label, unknown=unknown[0],
+                        fields=tuple(sorted(_ROUND_FIELDS)))
     declarer = raw.get("declarer")
     if declarer is not None:
-        require_player(declarer, players, f"{label}: the declarer")
+        require_player(declarer, players, Phrase("field.declarer", {"label": label}))
     trump = _read_trump(raw.get("trump"), declarer, label)
 
     if raw.get("tricks") is None:
-        raise RuleError(f"{label}: the tricks are missing")
-    tricks_given = _mapping_field(raw, "tricks", players, label, "each player's tricks")
+        raise RuleError("clumond.tricks_missing", label=label)
+    tricks_given = _mapping_field(raw, "tricks", players, label,
+                                  Phrase("field.each_players_tricks"))
     tricks = []
     for p in players:
         if p not in tricks_given:
-            raise RuleError(f"{label}: {p}'s tricks are missing")
-        tricks.append(whole_number(tricks_given[p], f"{label}: {p}'s tricks",
+            raise RuleError("clumond.player_tricks_missing", label=label, p=p)
+        tricks.append(whole_number(tricks_given[p],
+                                   Phrase("field.tricks_of", {"label": label, "p": p}),
                                    minimum=0, maximum=TRICKS))
     if sum(tricks) != TRICKS:
-        raise RuleError(f"{label}: the tricks add up to {sum(tricks)}, not {TRICKS}")
+        raise RuleError("clumond.round_tricks_total", label=label, total=sum(tricks), tricks=TRICKS)
 
-    kept_given = _mapping_field(raw, "kept", players, label, "each player's 3 kept cards")
+    kept_given = _mapping_field(raw, "kept", players, label, Phrase("field.each_players_kept"))
     declared_given = _mapping_field(raw, "declared", players, label,
-                                    "each player's declaration")
+                                    Phrase("field.each_players_declaration"))
     kept: list[tuple[SuitCard, ...] | None] = []
     declarations: list[int | None] = []
     holder: dict[SuitCard, str] = {}
@@ -344,43 +345,41 @@ def read_round(raw: object, players: Sequence[str], label: str) -> RoundFacts:
         cards = _read_kept(kept_given[p], p, label) if kept_given.get(p) is not None else None
         number = None
         if declared_given.get(p) is not None:
-            number = whole_number(declared_given[p], f"{label}: {p}'s declaration",
+            number = whole_number(declared_given[p],
+                                  Phrase("field.declaration_of", {"label": label, "p": p}),
                                   minimum=0, maximum=9)
         if cards is not None:
             for card in cards:
                 if card in holder:
-                    raise RuleError(f"{label}: {card} is in both {holder[card]}'s and "
-                                    f"{p}'s kept cards")
+                    raise RuleError("clumond.kept_by_two", label=label, card=card,
+                                    holder=holder[card], p=p)
                 holder[card] = p
             from_cards = sum(SUIT_VALUE[c.suit] for c in cards)
             if number is not None and number != from_cards:
-                shown = " ".join(map(str, cards))
-                raise RuleError(f"{label}: {p}'s declared {number} does not match "
-                                f"{p}'s kept cards ({shown} declare {from_cards})")
+                raise RuleError("clumond.declaration_mismatch", label=label, p=p, number=number,
+                                cards=tuple(map(str, cards)), from_cards=from_cards)
             number = from_cards
         if number is None and (declarer is None or declarer == p):
-            raise RuleError(f"{label}: {p}'s declaration is missing "
-                            f"(give {p}'s kept cards or declared number)")
+            raise RuleError("clumond.declaration_missing", label=label, p=p)
         kept.append(cards)
         declarations.append(number)
     return RoundFacts(declarer, trump, tuple(tricks), tuple(declarations), tuple(kept))
 
 
-def _read_trump(value: object, declarer: str | None, label: str) -> Suit | None:
+def _read_trump(value: object, declarer: str | None, label: Phrase) -> Suit | None:
     if declarer is None:
         if value is not None:
-            raise RuleError(f"{label}: a trump ({value}) is named but nobody went for Clumond")
+            raise RuleError("clumond.trump_without_declarer", label=label, value=value)
         return None
     if value is None:
-        raise RuleError(f'{label}: {declarer} went for Clumond but no trump (or "none") '
-                        "is given")
+        raise RuleError("clumond.went_clumond_no_trump", label=label, declarer=declarer)
     if isinstance(value, str) and value.strip().lower() in (NO_TRUMPS, "no trumps", "no trump"):
         return None
     try:
         return parse_suit(value)
     except RuleError:
-        raise RuleError(f"{label}: {declarer}'s trump {value!r} is not a suit "
-                        '(or "none")') from None
+        raise RuleError("clumond.trump_not_a_suit", label=label, declarer=declarer,
+                        value=value) from None
 
 
 # ---------------------------------------------------------------------------
@@ -482,9 +481,9 @@ class Table:
 
     def play(self, facts: RoundFacts) -> tuple[Settlement, Table]:
         """Settle the next round; refuses a round after the game has ended."""
-        label = round_label(self.played)
+        label = the_round(self.played)
         if self.finished:
-            raise RuleError(f"{label}: the game already ended after round {self.played}")
+            raise RuleError("round.game_over", label=label, played=self.played)
         s = settle(facts, self.players, self.options.ante, self.pot)
         stacks = tuple(st + ch for st, ch in zip(self.stacks, s.changes, strict=True))
         played = self.played + 1
@@ -535,14 +534,14 @@ def _walk(record: object) -> tuple[Table, list[tuple[str, RoundFacts, Settlement
     if isinstance(record, Mapping) and isinstance(record.get("rounds"), list):
         for i, raw in enumerate(record["rounds"]):
             if not isinstance(raw, Mapping):
-                raise RuleError(f"{round_label(i)}: a round must be a JSON object, not {raw!r}")
+                raise RuleError("clumond.round_not_an_object_raw", round=the_round(i), raw=raw)
     header = read_header(record, "clumond", PLAYERS, DEFAULTS)
     table = Table.start(header.players, header.first_dealer, Options.read(header.options))
     history = []
     for i, raw in enumerate(header.rounds):
-        label = round_label(i)
+        label = the_round(i)
         if table.finished:
-            raise RuleError(f"{label}: the game already ended after round {table.played}")
+            raise RuleError("round.game_over", label=label, played=table.played)
         facts = read_round(raw, header.players, label)
         dealer = table.dealer
         settlement, table = table.play(facts)
@@ -654,7 +653,7 @@ def next_dealer(record: Mapping[str, Any]) -> str | None:
 def _seats(players: Sequence[str]) -> tuple[str, ...]:
     names = tuple(players)
     if len(names) not in PLAYERS:
-        raise RuleError(f"clumond is for 3 players, not {len(names)}")
+        raise RuleError("clumond.player_count", count=len(names))
     return names
 
 
@@ -697,7 +696,7 @@ def deal_steps(players: Sequence[str], dealer: str, options: Mapping[str, Any]) 
     """
     names = _seats(players)
     opts = read_options(options)
-    require_player(dealer, names, "deal")
+    require_player(dealer, names, Phrase("field.deal"))
     first, second = left_of(names, dealer), left_of(names, dealer, 2)
     return Checklist(f"Clumond: {dealer} deals", (
         f"Everyone antes {opts.ante} chips into the pot.",
@@ -732,7 +731,7 @@ def read_trump(value: object) -> str:
     try:
         return str(parse_suit(value))
     except RuleError:
-        raise RuleError("name a trump suit (♠ ♥ ♦ ♣) or no trumps") from None
+        raise RuleError("clumond.name_a_trump") from None
 
 
 def leader(players: Sequence[str], dealer: str, declarer: str | None) -> str:
@@ -769,15 +768,15 @@ def pick(cards: Iterable[Card | str]) -> tuple[SuitCard, ...]:
         try:
             card = parse_card(text)
         except RuleError:
-            raise RuleError(f"{str(text).strip()[:12]!r} is not a card") from None
+            raise RuleError("card.not_a_card", text=str(text).strip()[:12]) from None
         if not isinstance(card, SuitCard) or card not in DECK:
-            why = ": the four 10s are taken out" if card in _TENS else ""
-            raise RuleError(f"{card} is not in the Clumond deck{why}")
+            code = "clumond.ten_not_in_deck" if card in _TENS else "clumond.not_in_deck"
+            raise RuleError(code, card=card)
         if card in picked:
-            raise RuleError(f"{card} is picked twice")
+            raise RuleError("clumond.picked_twice", card=card)
         picked.append(card)
     if len(picked) > KEPT:
-        raise RuleError(f"{len(picked)} cards are picked: each player keeps {KEPT}")
+        raise RuleError("clumond.picked_count", count=len(picked), kept=KEPT)
     return tuple(picked)
 
 
@@ -813,11 +812,13 @@ class Offers:
 
     def __post_init__(self) -> None:
         if self.passed != self.order[:len(self.passed)]:
-            raise RuleError(f"going for Clumond is asked in turn ({', '.join(self.order)}), "
-                            f"not {', '.join(self.passed)}")
+            raise RuleError("clumond.asked_out_of_order", order=tuple(self.order),
+                            passed=tuple(self.passed))
         if self.declarer is not None and self.declarer not in self.order[len(self.passed):][:1]:
-            raise RuleError(f"{self.declarer} was not the one asked after "
-                            f"{', '.join(self.passed) or 'nobody'}")
+            if self.passed:
+                raise RuleError("clumond.not_asked_next", declarer=self.declarer,
+                                passed=tuple(self.passed))
+            raise RuleError("clumond.not_asked_first", declarer=self.declarer)
 
     @property
     def turn(self) -> str | None:
@@ -840,10 +841,11 @@ class Offers:
     def answer(self, player: str, accept: bool) -> Offers:
         """``player`` says yes (``accept``) or no; refused when it is not their turn."""
         if self.turn is None:
-            raise RuleError("Going for Clumond is over for this round"
-                            + (f": {self.declarer} went for it" if self.declarer else ""))
+            if self.declarer:
+                raise RuleError("clumond.asking_over_taken", declarer=self.declarer)
+            raise RuleError("clumond.asking_over")
         if player != self.turn:
-            raise RuleError(f"It is {self.turn}'s turn to answer, not {player}'s")
+            raise RuleError("clumond.answer_out_of_turn", turn=self.turn, player=player)
         if accept:
             return Offers(self.order, self.passed, player)
         return Offers(self.order, (*self.passed, player))
@@ -853,7 +855,7 @@ class Offers:
         if self.declarer is not None:
             return Offers(self.order, self.passed)
         if not self.passed:
-            raise RuleError("Nobody has answered yet")
+            raise RuleError("clumond.nobody_answered")
         return Offers(self.order, self.passed[:-1])
 
 
@@ -970,7 +972,7 @@ def round_checks(players: Sequence[str], declarer: str | None, tricks: Mapping[s
         try:
             cards = pick(kept[player])
             if len(cards) != KEPT:
-                raise RuleError(f"{len(cards)} kept cards: each player keeps {KEPT}")
+                raise RuleError("clumond.kept_count_each", count=len(cards), kept=KEPT)
         except RuleError as error:
             problems.append(Problem(f"{player}: {error}", (player,)))
             continue

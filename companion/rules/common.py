@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
-from .errors import RuleError
+from .errors import Phrase, RuleError, counts_text
 
 Number = int | Fraction
 
@@ -57,35 +57,34 @@ def read_header(
     (('Ann', 'Bo', 'Cy'), 'Bo', {'ante': 5})
     """
     if not isinstance(record, Mapping):
-        raise RuleError("a game record must be a JSON object")
+        raise RuleError("record.not_an_object")
     if record.get("game") != game:
-        raise RuleError(f"this is not a {game} record (game is {record.get('game')!r})")
+        raise RuleError("record.wrong_game", game=game, given=record.get('game'))
     players = record.get("players")
     if not isinstance(players, list) or not all(isinstance(p, str) for p in players):
-        raise RuleError("players must be a list of names")
+        raise RuleError("record.players_not_a_list")
     names = tuple(p.strip() for p in players)
     if any(not n for n in names):
-        raise RuleError("a player's name is empty")
+        raise RuleError("record.name_empty")
     if names != tuple(players):
-        raise RuleError("a player's name starts or ends with spaces")
+        raise RuleError("record.name_spaces")
     for i, name in enumerate(names):
         if name in names[:i]:
-            raise RuleError(f"{name} is seated twice")
+            raise RuleError("record.seated_twice", name=name)
     if len(names) not in player_counts:
-        allowed = describe_counts(player_counts)
-        raise RuleError(f"{game} is for {allowed} players, not {len(names)}")
+        raise RuleError("record.player_count", game=game, allowed=tuple(player_counts),
+                        count=len(names))
     first_dealer = record.get("first_dealer", names[0])
     if first_dealer not in names:
-        raise RuleError(f"the first dealer {first_dealer!r} is not one of the players")
+        raise RuleError("record.first_dealer_unknown", first_dealer=first_dealer)
     given = record.get("options")
     options = merge_options({} if given is None else given, defaults, game)
     rounds = record.get("rounds", [])
     if not isinstance(rounds, list):
-        raise RuleError("rounds must be a list of JSON objects")
+        raise RuleError("record.rounds_not_a_list")
     for i, entry in enumerate(rounds):
         if not isinstance(entry, Mapping):
-            raise RuleError(f"{round_label(i)} is not a JSON object "
-                            f"(rounds must be a list of JSON objects): {entry!r}")
+            raise RuleError("record.round_not_an_object", round=the_round(i), entry=entry)
     return Header(game, names, first_dealer, options, tuple(rounds))
 
 
@@ -99,14 +98,14 @@ def merge_options(given: object, defaults: Mapping[str, Any], game: str) -> dict
     {'ante': 2, 'stack': 100}
     """
     if not isinstance(given, Mapping):
-        raise RuleError("options must be a JSON object")
+        raise RuleError("record.options_not_an_object")
     unknown = sorted(set(given) - set(defaults))
     if unknown:
-        raise RuleError(f"{game} has no option {unknown[0]!r}")
+        raise RuleError("record.unknown_option", game=game, unknown=unknown[0])
     return dict(defaults) | dict(given)
 
 
-def true_or_false(value: object, what: str) -> bool:
+def true_or_false(value: object, what: str | Phrase) -> bool:
     """A yes/no field: ``true``, ``false``, or left out (false).
 
     >>> true_or_false(None, "void"), true_or_false(True, "void")
@@ -115,7 +114,7 @@ def true_or_false(value: object, what: str) -> bool:
     if value is None:
         return False
     if not isinstance(value, bool):
-        raise RuleError(f"{what} must be true or false, not {value!r}")
+        raise RuleError("value.not_true_or_false", what=what, value=value)
     return value
 
 
@@ -125,12 +124,7 @@ def describe_counts(counts: range | Sequence[int]) -> str:
     >>> describe_counts([4]), describe_counts(range(3, 6)), describe_counts([2, 4])
     ('4', '3 to 5', '2, 4')
     """
-    counts = list(counts)
-    if len(counts) == 1:
-        return str(counts[0])
-    if counts == list(range(counts[0], counts[-1] + 1)):
-        return f"{counts[0]} to {counts[-1]}"
-    return ", ".join(map(str, counts))
+    return counts_text(counts)
 
 
 def left_of(players: Sequence[str], player: str, steps: int = 1) -> str:
@@ -206,7 +200,7 @@ def distribute_odd_units(amount: int, recipients: Sequence[str]) -> dict[str, in
     return {name: each + (1 if i < left else 0) for i, name in enumerate(recipients)}
 
 
-def whole_number(value: object, what: str, *, minimum: int | None = None,
+def whole_number(value: object, what: str | Phrase, *, minimum: int | None = None,
                  maximum: int | None = None) -> int:
     """Check that ``value`` is a whole number (not a bool) within bounds.
 
@@ -216,15 +210,15 @@ def whole_number(value: object, what: str, *, minimum: int | None = None,
         if isinstance(value, float) and value.is_integer():
             value = int(value)
         else:
-            raise RuleError(f"{what} must be a whole number, not {value!r}")
+            raise RuleError("number.not_whole", what=what, value=value)
     if minimum is not None and value < minimum:
-        raise RuleError(f"{what} must be at least {minimum}, not {value}")
+        raise RuleError("number.too_small", what=what, minimum=minimum, value=value)
     if maximum is not None and value > maximum:
-        raise RuleError(f"{what} must be at most {maximum}, not {value}")
+        raise RuleError("number.too_large", what=what, maximum=maximum, value=value)
     return value
 
 
-def positive_whole(value: object, what: str) -> int:
+def positive_whole(value: object, what: str | Phrase) -> int:
     """Check that ``value`` is a positive whole number (not a bool; ``5.0`` from JSON is 5).
 
     ``what`` names the field for the message, as a player would write it.
@@ -239,7 +233,7 @@ def positive_whole(value: object, what: str) -> int:
     if isinstance(value, float) and value.is_integer():
         value = int(value)
     if isinstance(value, bool) or not isinstance(value, int) or value < 1:
-        raise RuleError(f"{what} must be a positive whole number, not {value!r}")
+        raise RuleError("number.not_positive_whole", what=what, value=value)
     return value
 
 
@@ -252,13 +246,13 @@ def read_chip_value(options: Mapping[str, Any]) -> int | None:
     (5, None)
     """
     value = options.get("chip_value")
-    return None if value is None else positive_whole(value, "chip_value")
+    return None if value is None else positive_whole(value, Phrase("field.chip_value"))
 
 
-def require_player(name: object, players: Sequence[str], where: str) -> str:
+def require_player(name: object, players: Sequence[str], where: str | Phrase) -> str:
     """Check that ``name`` is one of the players; ``where`` prefixes the message."""
     if not isinstance(name, str) or name not in players:
-        raise RuleError(f"{where}: {name!r} is not a player at this table")
+        raise RuleError("record.not_a_player", where=where, name=name)
     return name
 
 
@@ -272,6 +266,11 @@ def and_list(names: Iterable[str]) -> str:
     return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
 
 
+def the_round(index: int) -> Phrase:
+    """The round of the 0-based ``index`` as a message's fact (English: ``round N``)."""
+    return Phrase("phrase.round", {"number": index + 1})
+
+
 def round_label(index: int) -> str:
     """``round N`` for the 0-based ``index``, as messages say it."""
-    return f"round {index + 1}"
+    return str(the_round(index))

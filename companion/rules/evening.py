@@ -36,7 +36,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .common import positive_whole, read_chip_value
-from .errors import RuleError
+from .errors import Phrase, RuleError
 from .games import game_module, replay
 from .ledger import MoneyLine
 from .settle import settle_up
@@ -61,19 +61,19 @@ class Payment:
 
     def __post_init__(self) -> None:
         if self.payer == self.payee:
-            raise RuleError(f"{self.payer} pays {self.payee}: a payment is to someone else")
+            raise RuleError("payment.to_self", payer=self.payer, payee=self.payee)
         # 350.0 from JSON is 350.
-        object.__setattr__(self, "amount", positive_whole(self.amount, "the amount"))
+        object.__setattr__(self, "amount", positive_whole(self.amount, Phrase("field.amount")))
 
     @classmethod
     def read(cls, entry: object, players: Sequence[str]) -> Payment:
         """Check a ``[payer, payee, amount]`` entry against the evening's ``players``."""
         if not isinstance(entry, list | tuple) or len(entry) != 3:
-            raise RuleError(f"{entry!r} is not a payment: write [payer, payee, amount]")
+            raise RuleError("payment.malformed", entry=entry)
         payer, payee, amount = entry
         for name in (payer, payee):
             if not isinstance(name, str) or name not in players:
-                raise RuleError(f"{name!r} is not a player this evening")
+                raise RuleError("payment.not_a_player", name=name)
         return cls(payer, payee, amount)
 
 
@@ -142,29 +142,29 @@ class Game:
 def _fields(record: object) -> tuple[str, list[Any], list[Any], Mapping[str, Any]]:
     """Check the evening's own fields; return its unit, games, payments and player ids, unread."""
     if not isinstance(record, Mapping):
-        raise RuleError("an evening record must be a JSON object")
+        raise RuleError("evening.not_an_object")
     unknown = sorted(str(k) for k in record if k not in FIELDS)
     if unknown:
-        raise RuleError(f"an evening has no field {unknown[0]!r} (only {', '.join(FIELDS)})")
+        raise RuleError("evening.unknown_field", unknown=unknown[0], fields=tuple(FIELDS))
     name = record.get("evening")
     if name is not None and not isinstance(name, str):
-        raise RuleError(f"the evening's name must be text, not {name!r}")
+        raise RuleError("evening.name_not_text", name=name)
     unit = record.get("unit")
     if unit not in UNITS:
-        raise RuleError(f"unit must be one of {', '.join(UNITS)}, not {unit!r}")
+        raise RuleError("evening.unknown_unit", units=tuple(UNITS), unit=unit)
     lists = []
-    for key, what in (("games", "game records"), ("paid", "payments")):
+    for key, what in (("games", Phrase("field.game_records")), ("paid", Phrase("field.payments"))):
         value = record.get(key)
         if value is None:
             value = []
         if not isinstance(value, list):
-            raise RuleError(f"{key} must be a list of {what}")
+            raise RuleError("evening.not_a_list", key=key, what=what)
         lists.append(value)
     ids = record.get("player_ids")
     if ids is None:
         ids = {}
     if not isinstance(ids, Mapping):
-        raise RuleError("player_ids must be a JSON object of players' names and their ids")
+        raise RuleError("evening.player_ids_not_an_object")
     return unit, lists[0], lists[1], ids
 
 
@@ -172,16 +172,16 @@ def _player_ids(given: Mapping[str, Any], players: Sequence[str]) -> dict[str, s
     """Every player's id: the one ``player_ids`` gives, else their name; one player per id."""
     for name, player_id in given.items():
         if name not in players:
-            raise RuleError(f"player_ids: {name!r} is not a player this evening")
+            raise RuleError("evening.player_id_unknown_player", name=name)
         if not isinstance(player_id, str) or not player_id:
-            raise RuleError(f"player_ids: {name}'s id must be text, not {player_id!r}")
+            raise RuleError("evening.player_id_not_text", name=name, player_id=player_id)
     ids = {p: given.get(p, p) for p in players}
     owner: dict[str, str] = {}
     for player, player_id in ids.items():
         first = owner.setdefault(player_id, player)
         if first != player:
-            raise RuleError(f"player_ids: {first} and {player} have the same id "
-                            f"{player_id!r}; an evening names each player once")
+            raise RuleError("evening.player_id_shared", first=first, player=player,
+                            player_id=player_id)
     return ids
 
 
@@ -206,14 +206,14 @@ def read_evening(record: object) -> Reading:
         try:
             games.append(Game.read(raw))
         except RuleError as err:
-            raise RuleError(f"game {number}: {err}") from None
+            raise RuleError("evening.in_game", number=number, error=err) from None
     players = tuple(dict.fromkeys(p for game in games for p in game.players))
     payments = []
     for number, entry in enumerate(raw_paid, 1):
         try:
             payments.append(Payment.read(entry, players))
         except RuleError as err:
-            raise RuleError(f"payment {number}: {err}") from None
+            raise RuleError("evening.in_payment", number=number, error=err) from None
     return Reading(unit, tuple(games), players, tuple(payments), _player_ids(raw_ids, players))
 
 

@@ -59,7 +59,7 @@ def registered(name: str) -> Registered:
     """Where ``name``'s rules and web package are (one of :data:`GAMES`; ``RuleError``)."""
     entry = _REGISTRY.get(name) if isinstance(name, str) else None
     if entry is None:
-        raise RuleError(f"unknown game {name!r}; the companion knows {', '.join(GAMES)}")
+        raise RuleError("game.unknown", name=name, games=tuple(GAMES))
     return entry
 
 
@@ -79,5 +79,5 @@ def replay(record: Mapping[str, Any]) -> dict[str, Any]:
     record breaks the rules.
     """
     if not isinstance(record, Mapping):
-        raise RuleError("a game record must be a JSON object")
+        raise RuleError("record.not_an_object")
     return game_module(record.get("game")).replay(record)

@@ -445,7 +445,7 @@ def record_book(evenings: Sequence[Mapping[str, Any]],
         try:
             reading = read_evening(record)
         except RuleError as err:
-            raise RuleError(f"evening {number}: {err}") from None
+            raise RuleError("records.in_evening", number=number, error=err) from None
         ids = reading.player_ids
         for player in reading.players:
             names.setdefault(ids[player], []).append(player)

@@ -20,7 +20,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from .common import whole_number
-from .errors import RuleError
+from .errors import Phrase, RuleError
 
 EXACT_LIMIT = 16
 """Up to this many non-zero balances the answer is proven minimal."""
@@ -33,10 +33,11 @@ def settle_up(balances: Mapping[str, int]) -> list[tuple[str, str, int]]:
     with a non-zero balance), each a positive whole amount, and the same
     answer every time for the same balances.
     """
-    amounts = {name: whole_number(v, f"{name}'s balance") for name, v in balances.items()}
+    amounts = {name: whole_number(v, Phrase("field.balance_of", {"name": name}))
+               for name, v in balances.items()}
     total = sum(amounts.values())
     if total != 0:
-        raise RuleError(f"the balances add up to {total}, not 0: someone's money is missing")
+        raise RuleError("settle.not_zero_sum", total=total)
     people = [name for name, v in amounts.items() if v != 0]
     if len(people) > EXACT_LIMIT:
         return _settle_group(people, amounts)

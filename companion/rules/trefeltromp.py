@@ -167,11 +167,11 @@ from .common import (
     read_header,
     require_player,
     right_of,
-    round_label,
+    the_round,
     whole_number,
 )
 from .contract import no_next_dealer
-from .errors import RuleError
+from .errors import Phrase, RuleError
 from .ledger import MoneyLine, What, lines_of
 from .settle import settle_up
 
@@ -287,16 +287,17 @@ class Action:
 
     def __post_init__(self) -> None:
         if type(self.player) is not str or not self.player:
-            raise RuleError(f"{self.player!r} is not a player's name")
+            raise RuleError("trefeltromp.not_a_player", name=self.player)
         verb, amount = self.verb, self.amount
         if verb.__class__ is not Verb:
-            raise RuleError(f"{self.player}: {verb!r} is not an action")
+            raise RuleError("trefeltromp.unknown_action", player=self.player, verb=verb)
         if verb is _BET or verb is _RAISE:
             if type(amount) is not int or amount < 1:
-                amount = whole_number(amount, f"{self.player}'s {verb}", minimum=1)
+                amount = whole_number(
+                    amount, Phrase("field.whose", {"owner": self.player, "thing": verb}), minimum=1)
                 object.__setattr__(self, "amount", amount)  # 20.0 from JSON is 20
         elif amount is not None:
-            raise RuleError(f"{self.player}'s {verb} takes no amount")
+            raise RuleError("trefeltromp.amount_not_taken", player=self.player, verb=verb)
 
     @classmethod
     def from_entry(cls, entry: object) -> Action:
@@ -317,28 +318,27 @@ def _read_entry(entry: object) -> tuple[str, Verb, int | None]:
     the same checks, without making an ``Action`` for every entry.
     """
     if not (type(entry) is list or isinstance(entry, tuple)) or not 2 <= len(entry) <= 3:
-        raise RuleError(f"{entry!r} is not an action: write [name, verb] or "
-                        "[name, \"bet\" or \"raise\", N]")
+        raise RuleError("trefeltromp.action_malformed", entry=entry)
     name, verb = entry[0], entry[1]
     if not isinstance(name, str):
-        raise RuleError(f"{name!r} is not a player's name")
+        raise RuleError("trefeltromp.not_a_player", name=name)
     found = _VERBS.get(verb) if isinstance(verb, str) else None
     if found is None and isinstance(verb, str):
         found = _VERBS.get(verb.strip().lower())
     if found is None:
-        raise RuleError(f"{name}: {verb!r} is not an action "
-                        "(check, bet, raise, call, fold or stay)")
+        raise RuleError("trefeltromp.unknown_action_listed", name=name, verb=verb)
     amount = None
     if found is _BET or found is _RAISE:
         if len(entry) != 3:
-            raise RuleError(f"{name}'s {found} needs an amount")
+            raise RuleError("trefeltromp.amount_missing", player=name, verb=found)
         amount = entry[2]
         if type(amount) is not int or amount < 1:
-            amount = whole_number(amount, f"{name}'s {found}", minimum=1)
+            amount = whole_number(amount, Phrase("field.whose", {"owner": name, "thing": found}),
+                                  minimum=1)
     elif len(entry) != 2:
-        raise RuleError(f"{name}'s {found} takes no amount")
+        raise RuleError("trefeltromp.amount_not_taken", player=name, verb=found)
     if type(name) is not str or not name:  # as Action.__post_init__ would say
-        raise RuleError(f"{name!r} is not a player's name")
+        raise RuleError("trefeltromp.not_a_player", name=name)
     return name, found, amount
 
 
@@ -359,9 +359,9 @@ def tarot_card(value: object) -> Card:
         return card
     if isinstance(card, SuitCard):
         if card.rank is Rank.JACK:
-            raise RuleError(f"{card} is not a tarot card (the court cards are P, N, Q, K)")
+            raise RuleError("trefeltromp.not_tarot_court", card=card)
         return card
-    raise RuleError(f"the {card} is not a tarot card")
+    raise RuleError("trefeltromp.not_tarot", card=card)
 
 
 def reveal_strength(card: Card) -> tuple[int, int]:
@@ -380,7 +380,7 @@ def reveal_strength(card: Card) -> tuple[int, int]:
             return (1, 14)
         pip = card.rank.pip
         return (1, 11 if pip is None else pip)
-    raise RuleError(f"the {card} is not a tarot card")
+    raise RuleError("trefeltromp.not_tarot", card=card)
 
 
 def reveal_winner(cards: Mapping[str, Card]) -> str | None:
@@ -494,8 +494,8 @@ class Hand:
         In the record the chips go into this hand's ``buys``.
         """
         if player not in self.seats:
-            raise RuleError(f"{player} is not seated in this hand")
-        amount = whole_number(amount, f"{player}'s buy", minimum=1)
+            raise RuleError("trefeltromp.buyer_not_seated", player=player)
+        amount = whole_number(amount, Phrase("field.buy_of", {"player": player}), minimum=1)
         stacks = list(self.stacks)
         stacks[self.seats.index(player)] += amount
         return replace(self, stacks=tuple(stacks))
@@ -600,13 +600,14 @@ class _Play:
         """
         stage = self.stage
         if stage not in BETTING_ROUNDS:
-            raise RuleError(f"{stage}: nobody is to act now; {p}'s {verb} is out of place")
+            raise RuleError("trefeltromp.nobody_to_act", stage=stage, p=p, verb=verb)
         if p != self.to_act:
             if p not in self.seats:
-                raise RuleError(f"{stage}: {p} is not seated in this hand")
-            why = (f" ({p} has folded)" if p in self.folded
-                   else f" ({p} stayed and is not asked again)" if p in self.stayed else "")
-            raise RuleError(f"{stage}: it is {self.to_act}'s turn, not {p}'s{why}")
+                raise RuleError("trefeltromp.not_seated", where=stage, p=p)
+            why = (Phrase("phrase.why_folded", {"p": p}) if p in self.folded
+                   else Phrase("phrase.why_stayed", {"p": p}) if p in self.stayed else "")
+            raise RuleError("trefeltromp.out_of_turn", stage=stage, to_act=self.to_act, p=p,
+                            why=why)
         seats, stacks, put, top = self.seats, self.stacks, self.put, self.top
         i = seats.index(p)
         owe = top - put[i]
@@ -614,41 +615,33 @@ class _Play:
         pay = 0
         if verb is _CHECK:
             if owe:
-                raise RuleError(f"{stage}: {p} cannot check: there are {owe} chips to call")
+                raise RuleError("trefeltromp.cannot_check", stage=stage, p=p, owe=owe)
         elif verb is _CALL:
             if not owe:
-                raise RuleError(f"{stage}: {p} cannot call: there is nothing to call "
-                                "(check instead)")
+                raise RuleError("trefeltromp.cannot_call", stage=stage, p=p)
             if owe > stack:
-                raise RuleError(f"{stage}: {p} cannot cover the call of {owe} with {stack} "
-                                "chips; buy more or fold")
+                raise RuleError("trefeltromp.call_short", stage=stage, p=p, owe=owe, stack=stack)
             pay = owe
         elif verb is _BET:
             if top:
-                raise RuleError(f"{stage}: {p} cannot bet: there is already a bet "
-                                f"(call {owe}, raise or fold)")
+                raise RuleError("trefeltromp.cannot_bet", stage=stage, p=p, owe=owe)
             self._check_limit(p, verb, amount)
             pay = amount  # type: ignore[assignment]
             if pay > stack:
-                raise RuleError(f"{stage}: {p} cannot cover a bet of {pay} with {stack} "
-                                "chips; buy more or bet less")
+                raise RuleError("trefeltromp.bet_short", stage=stage, p=p, pay=pay, stack=stack)
         elif verb is _RAISE:
             if not top:
-                raise RuleError(f"{stage}: {p} cannot raise: nobody has bet yet "
-                                "(bet instead)")
+                raise RuleError("trefeltromp.cannot_raise", stage=stage, p=p)
             self._check_limit(p, verb, amount)
             pay = owe + amount  # type: ignore[operator]
             if pay > stack:
-                raise RuleError(f"{stage}: {p} cannot cover a raise of {amount} "
-                                f"({pay} in all) with {stack} chips; buy more, raise less "
-                                "or fold")
+                raise RuleError("trefeltromp.raise_short", stage=stage, p=p, amount=amount, pay=pay,
+                                stack=stack)
         elif verb is _STAY:
             if p != self.privileged:
-                raise RuleError(f"{stage}: {p} cannot stay: only a player who showed the "
-                                "Fool at the reveal just before and did not win may stay")
+                raise RuleError("trefeltromp.cannot_stay", stage=stage, p=p)
             if p in self.acted:
-                raise RuleError(f"{stage}: {p} gave up the Fool's privilege by acting "
-                                "earlier in this betting round; match or fold")
+                raise RuleError("trefeltromp.fool_privilege_lost", stage=stage, p=p)
         if pay:
             stacks[i] = stack - pay
             put[i] += pay
@@ -671,8 +664,8 @@ class _Play:
 
     def _check_limit(self, p: str, verb: Verb, amount: int) -> None:
         if self.limit is not None and amount > self.limit:
-            raise RuleError(f"{self.stage}: {p}'s {verb} of {amount} "
-                            f"is over the table limit of {self.limit}")
+            raise RuleError("trefeltromp.over_limit", stage=self.stage, p=p, verb=verb,
+                            amount=amount, limit=self.limit)
 
     def _clear_betting_round(self) -> None:
         """Forget the chips put in, who acted and stayed, and the Fool's privilege."""
@@ -708,19 +701,19 @@ class _Play:
         """Check a reveal (one card from each player still in), then settle it."""
         stage = self.stage
         if stage not in REVEALS:
-            raise RuleError(f"{stage}: no cards are shown now")
+            raise RuleError("trefeltromp.no_reveal_now", stage=stage)
         if not isinstance(cards, dict | Mapping):
-            raise RuleError(f"{stage}: the cards shown must be a JSON object "
-                            "of player: card")
+            raise RuleError("trefeltromp.reveal_not_an_object", stage=stage)
         folded = self.folded
         in_hand = [p for p in self.seats if p not in folded] if folded else self.seats
         for name in cards:
             if name not in in_hand:
-                why = "folded and shows no card" if name in folded else "is not in this hand"
-                raise RuleError(f"{stage}: {name} {why}")
+                why = (Phrase("phrase.folded_shows_no_card") if name in folded
+                       else Phrase("phrase.not_in_hand"))
+                raise RuleError("trefeltromp.cannot_show", stage=stage, name=name, why=why)
         if len(cards) < len(in_hand):
             missing = [p for p in in_hand if p not in cards]
-            raise RuleError(f"{stage}: no card shown by {', '.join(missing)}")
+            raise RuleError("trefeltromp.reveal_missing", stage=stage, missing=tuple(missing))
         seen = self.seen
         shown: list[tuple[str, Card]] = []
         spelled: list[str] = []
@@ -734,13 +727,14 @@ class _Play:
                     card = tarot_card(value)
                     text, strength = str(card), reveal_strength(card)
             except RuleError as err:
-                raise RuleError(f"{stage}: {name}'s card: {err}") from None
+                raise RuleError("trefeltromp.in_card", stage=stage, player=name,
+                                error=err) from None
             if text in seen or text in spelled:
                 who, where = seen[text] if text in seen else (in_hand[spelled.index(text)], stage)
-                by = "" if who == name else f" by {who}"
-                at = "" if where is stage else f" at {where}"
-                raise RuleError(f"{stage}: {name} shows {text}, already shown{by}{at} "
-                                "this hand")
+                by = "" if who == name else Phrase("phrase.by_player", {"who": who})
+                at = "" if where is stage else Phrase("phrase.at_stage", {"where": where})
+                raise RuleError("trefeltromp.shown_twice", stage=stage, name=name, text=text, by=by,
+                                at=at)
             shown.append((name, card))
             spelled.append(text)
             strengths.append(strength)
@@ -805,17 +799,16 @@ def _start(seats: Sequence[str], dealer: str, stacks: Mapping[str, int], pot: in
     """:func:`start_hand` as working state (for the replay)."""
     seats = tuple(seats)
     if len(seats) < 2:
-        raise RuleError("a hand needs at least 2 players")
+        raise RuleError("trefeltromp.too_few_seated")
     if dealer not in seats:
-        raise RuleError(f"the dealer {dealer!r} is not seated in this hand")
+        raise RuleError("trefeltromp.dealer_not_seated", dealer=dealer)
     chips = []
     for p in seats:
         stack = stacks.get(p)
         if stack is None:
-            raise RuleError(f"ante: {p} has no stack")
+            raise RuleError("trefeltromp.ante_no_stack", p=p)
         if stack < ante:
-            raise RuleError(f"ante: {p} cannot cover the ante of {ante} with {stack} chips; "
-                            "buy more or leave the table")
+            raise RuleError("trefeltromp.ante_short", p=p, ante=ante, stack=stack)
         chips.append(stack - ante)
     return _Play(seats, dealer, chips, pot + ante * len(seats), limit)
 
@@ -886,81 +879,83 @@ def max_amount(hand: Hand) -> int:
 def _read_options(options: Mapping[str, Any]) -> tuple[int, int, int | None]:
     """The ante, starting stack and limit; ``chip_value`` is checked but plays no part."""
     read_chip_value(options)
-    ante = whole_number(options["ante"], "the ante", minimum=0)
-    stack = whole_number(options["stack"], "the starting stack", minimum=0)
+    ante = whole_number(options["ante"], Phrase("field.ante"), minimum=0)
+    stack = whole_number(options["stack"], Phrase("field.stack"), minimum=0)
     limit = options["limit"]
     if limit is not None:
-        limit = whole_number(limit, "the limit", minimum=1)
+        limit = whole_number(limit, Phrase("field.limit"), minimum=1)
     return ante, stack, limit
 
 
-def _as_list(value: object, what: str) -> list[Any]:
+def _as_list(value: object, what: str | Phrase) -> list[Any]:
     if value is None:
         return []
     if not isinstance(value, list):
-        raise RuleError(f"{what} must be a list")
+        raise RuleError("trefeltromp.not_a_list", what=what)
     return value
 
 
-def _read_buys(raw: object, label: str, players: Sequence[str], seated: Sequence[str],
+def _read_buys(raw: object, label: Phrase, players: Sequence[str], seated: Sequence[str],
                ) -> dict[str, int]:
     buys: dict[str, int] = {}
-    for entry in _as_list(raw, f"{label}: buys"):
+    for entry in _as_list(raw, Phrase("field.buys", {"label": label})):
         if not isinstance(entry, list) or len(entry) != 2:
-            raise RuleError(f"{label}: {entry!r} is not a buy: write [name, chips]")
-        name = require_player(entry[0], players, f"{label}: buys")
+            raise RuleError("trefeltromp.buy_malformed", label=label, entry=entry)
+        name = require_player(entry[0], players, Phrase("field.buys", {"label": label}))
         if name not in seated:
-            raise RuleError(f"{label}: {name} has left the table and cannot buy chips")
-        chips = whole_number(entry[1], f"{label}: {name}'s buy", minimum=1)
+            raise RuleError("trefeltromp.buy_after_leaving", label=label, name=name)
+        chips = whole_number(entry[1], Phrase("field.buy_in_round", {"label": label, "name": name}),
+                             minimum=1)
         buys[name] = buys.get(name, 0) + chips
     return buys
 
 
-def _read_leave(raw: object, label: str, players: Sequence[str], seated: Sequence[str],
+def _read_leave(raw: object, label: Phrase, players: Sequence[str], seated: Sequence[str],
                 ) -> list[str]:
     leave: list[str] = []
-    for name in _as_list(raw, f"{label}: leave"):
-        require_player(name, players, f"{label}: leave")
+    for name in _as_list(raw, Phrase("field.leave", {"label": label})):
+        require_player(name, players, Phrase("field.leave", {"label": label}))
         if name not in seated:
-            raise RuleError(f"{label}: {name} has already left the table")
+            raise RuleError("trefeltromp.left_twice", label=label, name=name)
         if name in leave:
-            raise RuleError(f"{label}: {name} is named twice in leave")
+            raise RuleError("trefeltromp.leave_twice", label=label, name=name)
         leave.append(name)
     return [p for p in seated if p in leave]
 
 
-def _refuse(where: str, players: Sequence[str], play: _Play, p: str, verb: Verb, stage: Stage,
-            ) -> None:
+def _refuse(where: str | Phrase, players: Sequence[str], play: _Play, p: str, verb: Verb,
+            stage: Stage) -> None:
     """Say why ``p``'s ``verb`` cannot come in ``stage`` (it is over, or who is that?)."""
     require_player(p, players, where)
     if play.stage is stage:  # a player who has left the table
-        raise RuleError(f"{where}: {p} is not seated in this hand")
+        raise RuleError("trefeltromp.not_seated", where=where, p=p)
     if play.won_by_fold is not None:
-        raise RuleError(f"{where}: the hand ended when everyone but {play.won_by_fold} "
-                        f"folded; {p}'s {verb} comes after it")
-    raise RuleError(f"{where}: the betting round is over; {p}'s {verb} is one action "
-                    "too many")
+        raise RuleError("trefeltromp.action_after_fold_win", where=where,
+                        won_by_fold=play.won_by_fold, p=p, verb=verb)
+    raise RuleError("trefeltromp.action_after_round", where=where, p=p, verb=verb)
 
 
-def _entry_name(betting: bool, k: int) -> str:
-    return str(BETTING_ROUNDS[k]) if betting else f"the {REVEALS[k]} reveal"
+def _entry_name(betting: bool, k: int) -> str | Phrase:
+    if betting:
+        return str(BETTING_ROUNDS[k])
+    return Phrase("phrase.reveal_named", {"stage": REVEALS[k]})
 
 
-def _status(play: _Play) -> str:
+def _status(play: _Play) -> Phrase:
     if play.to_act is not None:
-        return f"it is {play.to_act}'s turn in {play.stage}"
-    return f"{play.stage} is due"
+        return Phrase("phrase.turn_in_stage", {"to_act": play.to_act, "stage": play.stage})
+    return Phrase("phrase.stage_due", {"stage": play.stage})
 
 
-def _play_hand(label: str, raw: Mapping[str, Any], players: tuple[str, ...],
+def _play_hand(label: Phrase, raw: Mapping[str, Any], players: tuple[str, ...],
                play: _Play, breakdown: dict[str, Any]) -> None:
     """Apply a hand's calls and shows to ``play``, filling ``breakdown``."""
-    calls = _as_list(raw.get("calls"), f"{label}: calls")
-    shows = _as_list(raw.get("shows"), f"{label}: shows")
+    calls = _as_list(raw.get("calls"), Phrase("field.calls", {"label": label}))
+    shows = _as_list(raw.get("shows"), Phrase("field.shows", {"label": label}))
     if len(calls) > len(BETTING_ROUNDS):
-        raise RuleError(f"{label}: a hand has 4 betting rounds, not {len(calls)}")
+        raise RuleError("trefeltromp.betting_round_count", label=label, count=len(calls))
     if len(shows) > len(REVEALS):
-        raise RuleError(f"{label}: a hand has 3 reveals, not {len(shows)}")
+        raise RuleError("trefeltromp.reveal_count", label=label, count=len(shows))
     given = [k < (len(calls) if betting else len(shows)) for betting, k in _ENTRY_ORDER]
     last = max((n for n, g in enumerate(given) if g), default=-1)
     calls_out: list[dict[str, Any]] = breakdown["calls"]
@@ -972,14 +967,14 @@ def _play_hand(label: str, raw: Mapping[str, Any], players: tuple[str, ...],
             if over:  # later entries of a hand won by folding must be empty
                 continue
             later = _ENTRY_ORDER[given.index(True, n)]
-            raise RuleError(f"{label}: {_entry_name(*later)} is given but "
-                            f"{_entry_name(betting, k)} is missing")
+            raise RuleError("trefeltromp.entry_gap", label=label, entry_name=_entry_name(*later),
+                            entry_name2=_entry_name(betting, k))
         if betting:
             stage = BETTING_ROUNDS[k]
-            where = f"{label}, {stage._value_}"
+            where = Phrase("phrase.round_stage", {"label": label, "stage": stage})
             entries = calls[k]
             if not isinstance(entries, list):
-                raise RuleError(f"{where}: a betting round must be a list of actions")
+                raise RuleError("trefeltromp.betting_round_not_a_list", where=where)
             if over and not entries:
                 continue
             actions: list[dict[str, Any]] = []
@@ -987,14 +982,14 @@ def _play_hand(label: str, raw: Mapping[str, Any], players: tuple[str, ...],
                 try:
                     p, verb, amount = _read_entry(entry)
                 except RuleError as err:
-                    raise RuleError(f"{where}: {err}") from None
+                    raise RuleError("rule.within", where=where, error=err) from None
                 pot = play.pot
                 if play.stage is not stage or p not in play.seats:
                     _refuse(where, players, play, p, verb, stage)
                 try:
                     chips = play.act(p, verb, amount)
                 except RuleError as err:
-                    raise RuleError(f"{label}, {err}") from None
+                    raise RuleError("rule.within_comma", label=label, error=err) from None
                 if amount is None:
                     actions.append({"player": p, "action": verb._value_, "chips": chips})
                 else:
@@ -1006,8 +1001,8 @@ def _play_hand(label: str, raw: Mapping[str, Any], players: tuple[str, ...],
                     breakdown["won_by_fold"] = {"player": play.won_by_fold, "share": pot}
             open_ = play.stage is stage
             if open_ and n < last:
-                raise RuleError(f"{where}: the betting round is not over ({_status(play)}) "
-                                "but later entries follow")
+                raise RuleError("trefeltromp.betting_round_unfinished", where=where,
+                                status=_status(play))
             calls_out.append({"name": stage._value_, "actions": actions, "over": not open_,
                               "pot": play.pot})
         else:
@@ -1016,12 +1011,12 @@ def _play_hand(label: str, raw: Mapping[str, Any], players: tuple[str, ...],
             if over and isinstance(cards, Mapping) and not cards:
                 continue
             if play.won_by_fold is not None:
-                raise RuleError(f"{label}, {stage}: the hand ended when everyone but "
-                                f"{play.won_by_fold} folded; no cards are shown")
+                raise RuleError("trefeltromp.reveal_after_fold_win", label=label, stage=stage,
+                                won_by_fold=play.won_by_fold)
             try:
                 reveal = play.show(cards)
             except RuleError as err:
-                raise RuleError(f"{label}, {err}") from None
+                raise RuleError("rule.within_comma", label=label, error=err) from None
             reveals_out.append({"name": stage._value_,
                                 "cards": {who: text for (who, _), text
                                           in zip(reveal.cards, reveal.spelled, strict=True)},
@@ -1051,7 +1046,7 @@ def _replay(record: Mapping[str, Any]) -> tuple[dict[str, Any], Table]:
     if isinstance(record, Mapping) and isinstance(record.get("rounds"), list):
         for i, raw in enumerate(record["rounds"]):
             if not isinstance(raw, Mapping):
-                raise RuleError(f"{round_label(i)}: a hand must be a JSON object")
+                raise RuleError("hand.not_an_object", label=the_round(i))
     header = read_header(record, "trefeltromp", PLAYERS, DEFAULTS)
     ante, start, limit = _read_options(header.options)
     players = header.players
@@ -1063,21 +1058,17 @@ def _replay(record: Mapping[str, Any]) -> tuple[dict[str, Any], Table]:
     play: _Play | None = None
     rounds: list[dict[str, Any]] = []
     for i, raw in enumerate(header.rounds):
-        label = round_label(i)
+        label = the_round(i)
         if len(gone) == len(players):
-            raise RuleError(f"{label}: the game already ended after round {i}")
+            raise RuleError("round.game_over", label=label, played=i)
         if play is not None and not play.over:
-            raise RuleError(f"round {i}: the hand is not over ({_status(play)}) "
-                            f"but {label} follows")
+            raise RuleError("trefeltromp.hand_unfinished", i=i, status=_status(play), label=label)
         unknown = [k for k in raw if k not in HAND_FIELDS]
         if unknown:
-            raise RuleError(f"{label}: a hand has no field {unknown[0]!r} "
-                            "(only buys, leave, calls, shows)")
+            raise RuleError("trefeltromp.hand_unknown_field", label=label, unknown=unknown[0])
         seated = tuple(p for p in players if p not in gone)
         if len(seated) < 2:
-            raise RuleError(f"{label}: only {seated[0]} is still at the table and a hand "
-                            f"needs at least 2 players; record {seated[0]} as leaving "
-                            f"after round {i}")
+            raise RuleError("trefeltromp.one_player_left", label=label, seated=seated[0], i=i)
         dealer = header.first_dealer if dealer is None else _next_dealer(players, dealer, gone)
         before = dict(stacks)
         buys = _read_buys(raw.get("buys"), label, players, seated)
@@ -1087,7 +1078,7 @@ def _replay(record: Mapping[str, Any]) -> tuple[dict[str, Any], Table]:
         try:
             play = _start(seated, dealer, stacks, pot, ante, limit)
         except RuleError as err:
-            raise RuleError(f"{label}, {err}") from None
+            raise RuleError("rule.within_comma", label=label, error=err) from None
         breakdown: dict[str, Any] = {
             "seated": list(seated), "buys": buys, "ante": ante, "pot_carried": pot,
             "pot_after_antes": play.pot, "calls": [], "reveals": [], "folded": [],
@@ -1102,8 +1093,8 @@ def _replay(record: Mapping[str, Any]) -> tuple[dict[str, Any], Table]:
         pot = play.pot
         leave = _read_leave(raw.get("leave"), label, players, seated)
         if leave and not play.over:
-            raise RuleError(f"{label}: {leave[0]} cannot leave before the hand is over "
-                            f"({_status(play)})")
+            raise RuleError("trefeltromp.leave_mid_hand", label=label, leave=leave[0],
+                            status=_status(play))
         gone.update(leave)
         breakdown["left"] = leave
         if len(gone) == len(players) and pot:
@@ -1252,7 +1243,8 @@ def bought(entries: Sequence[Sequence[Any]]) -> dict[str, int]:
     """
     chips: dict[str, int] = {}
     for name, amount in entries:
-        chips[name] = chips.get(name, 0) + whole_number(amount, f"{name}'s buy", minimum=1)
+        chips[name] = chips.get(name, 0) + whole_number(
+            amount, Phrase("field.buy_of", {"player": name}), minimum=1)
     return chips
 
 
@@ -1328,19 +1320,20 @@ def card_to_show(hand: Hand, player: str, value: object) -> str:
     """
     stage = hand.stage
     if not stage.is_reveal:
-        raise RuleError(f"{stage}: no cards are shown now")
+        raise RuleError("trefeltromp.no_reveal_now", stage=stage)
     if player not in hand.in_hand:
-        why = "has folded" if player in hand.folded else "is not in this hand"
-        raise RuleError(f"{stage}: {player} {why} and lays no card")
+        why = Phrase("phrase.has_folded") if player in hand.folded else Phrase("phrase.not_in_hand")
+        raise RuleError("trefeltromp.lays_no_card", stage=stage, player=player, why=why)
     try:
         text = str(tarot_card(value))
     except RuleError as err:
-        raise RuleError(f"{stage}: {player}'s card: {err}") from None
+        raise RuleError("trefeltromp.in_card", stage=stage, player=player, error=err) from None
     for reveal in hand.reveals:
         for (who, _), spelled in zip(reveal.cards, reveal.spelled, strict=True):
             if spelled == text:
-                by = "" if who == player else f" by {who}"
-                raise RuleError(f"{stage}: {text} was shown{by} at {reveal.stage} this hand")
+                by = "" if who == player else Phrase("phrase.by_player", {"who": who})
+                raise RuleError("trefeltromp.shown_earlier", stage=stage, text=text, by=by,
+                                stage2=reveal.stage)
     return text
 
 
@@ -1542,7 +1535,7 @@ def _check_table(players: Sequence[str], options: Mapping[str, Any],
                  ) -> tuple[tuple[str, ...], int, int, int | None]:
     players = tuple(players)
     if len(players) not in PLAYERS or not all(isinstance(p, str) and p for p in players):
-        raise RuleError(f"trefeltromp is for {PLAYERS.start} to {PLAYERS.stop - 1} players")
+        raise RuleError("trefeltromp.player_count", start=PLAYERS.start, stop=PLAYERS.stop - 1)
     return (players, *_read_options(merge_options(options, DEFAULTS, "trefeltromp")))
 
 
@@ -1580,7 +1573,7 @@ def deal_steps(players: Sequence[str], dealer: str, options: Mapping[str, Any]) 
     """  # noqa: E501
     players, ante, _, _ = _check_table(players, options)
     if dealer not in players:
-        raise RuleError(f"the dealer {dealer!r} is not one of the players")
+        raise RuleError("trefeltromp.dealer_unknown", dealer=dealer)
     order = [right_of(players, dealer, k) for k in range(1, len(players))] + [dealer]
     dealt = f"{order[0]} first, then " + ", then ".join(order[1:])
     left = _left(players, dealer)

@@ -107,13 +107,13 @@ from .common import (
     merge_options,
     read_header,
     require_player,
-    round_label,
+    the_round,
     to_json_number,
     true_or_false,
     whole_number,
 )
 from .contract import no_money_lines
-from .errors import RuleError
+from .errors import Phrase, RuleError
 
 PLAYERS: tuple[int, ...] = (4,)
 """Tremp is for exactly four players."""
@@ -282,7 +282,7 @@ class Bidding:
 
     def __post_init__(self) -> None:
         if not self.displayed:
-            raise RuleError("somebody must bid: the dealer bids if the other three pass")
+            raise RuleError("tremp.nobody_bid")
 
     @property
     def last(self) -> Display:
@@ -324,16 +324,15 @@ def _card(text: str) -> tuple[Card, bool]:
     return card, _is_standard(card)
 
 
-def _displayed_card(what: object, name: str, label: str) -> SuitCard:
+def _displayed_card(what: object, name: str, label: Phrase) -> SuitCard:
     try:
         if not isinstance(what, str):
-            raise RuleError("not a card")
+            raise RuleError("card.not_a_card_bare")
         card, standard = _card(what)
     except RuleError:
-        raise RuleError(f"{label}: {name} displayed {what!r}, which is not a card "
-                        '(or "pass")') from None
+        raise RuleError("tremp.displayed_not_a_card", label=label, name=name, what=what) from None
     if not standard:
-        raise RuleError(f"{label}: {name} displayed {card}, which is not in a standard deck")
+        raise RuleError("tremp.displayed_not_standard", label=label, name=name, card=card)
     return card
 
 
@@ -387,8 +386,12 @@ class BiddingStatus:
         return tuple(d for d in self.displayed if d.player == player)
 
 
+THIS_HAND = Phrase("phrase.this_hand")
+"""The label of a hand's bidding when no round number is known (``this hand``)."""
+
+
 def bidding_status(entries: object, players: Sequence[str], dealer: str,
-                   label: str = "this hand") -> BiddingStatus:
+                   label: Phrase = THIS_HAND) -> BiddingStatus:
     """Check the bids spoken so far (from the dealer's left) and say where the bidding is.
 
     Refuses what is already wrong (out of turn, a card shown twice, the
@@ -401,10 +404,9 @@ def bidding_status(entries: object, players: Sequence[str], dealer: str,
     ('Emily', -3, 'Sam', '♥', False)
     """
     if entries is None:
-        raise RuleError(f"{label}: the bids are missing")
+        raise RuleError("tremp.bids_missing", label=label)
     if not isinstance(entries, list | tuple):
-        raise RuleError(f'{label}: the bids must be a list of [player, card] or '
-                        f'[player, "pass"]')
+        raise RuleError("tremp.bids_not_a_list", label=label)
     last_to_pass = len(players) - 1
     turn: str | None = left_of(players, dealer)
     passes = 0
@@ -414,33 +416,30 @@ def bidding_status(entries: object, players: Sequence[str], dealer: str,
     ended_by: str | None = None
     for k, entry in enumerate(entries):
         if not (isinstance(entry, list | tuple) and len(entry) == 2):
-            raise RuleError(f'{label}: bid {k + 1} must be [player, card] or '
-                            f'[player, "pass"], not {entry!r}')
+            raise RuleError("tremp.bid_malformed", label=label, number=k + 1, entry=entry)
         name, what = entry
         require_player(name, players, label)
         if ended_by is not None:
-            raise RuleError(f"{label}: the bidding ended with {ended_by}'s pass; "
-                            f"{name}'s entry after it is one too many")
+            raise RuleError("tremp.bid_after_end", label=label, ended_by=ended_by, name=name)
         is_pass = isinstance(what, str) and what.strip().lower() == _PASS
         if name != turn:
-            did = "passed" if is_pass else "bid"
-            raise RuleError(f"{label}: {name} {did} out of turn; it was {turn}'s turn")
+            did = Phrase("phrase.passed_word") if is_pass else Phrase("phrase.bid_word")
+            raise RuleError("bid.out_of_turn", label=label, name=name, did=did, turn=turn)
         if is_pass:
             if not displayed and passes == last_to_pass:
-                raise RuleError(f"{label}: {name} is the dealer and must bid after three "
-                                "passes (house rule)")
+                raise RuleError("tremp.dealer_must_bid", label=label, name=name)
             passes += 1
             if displayed and passes == last_to_pass:
                 ended_by = name
         else:
             card = _displayed_card(what, name, label)
             if card in shown_by:
-                raise RuleError(f"{label}: {card} was already displayed by {shown_by[card]}; "
-                                f"{name} cannot display it again")
+                raise RuleError("tremp.displayed_twice", label=label, card=card,
+                                shown_by=shown_by[card], name=name)
             count[name] += 1
             if count[name] > TRICKS:
-                raise RuleError(f"{label}: {name} has displayed {count[name]} cards but "
-                                f"holds only {TRICKS}")
+                raise RuleError("tremp.displayed_too_many", label=label, name=name,
+                                count=count[name], tricks=TRICKS)
             shown_by[card] = name
             displayed.append(Display(name, card, OPENING_BID + len(displayed) + 1))
             passes = 0
@@ -451,7 +450,7 @@ def bidding_status(entries: object, players: Sequence[str], dealer: str,
                          dealer_must_bid=not displayed and passes == last_to_pass)
 
 
-def read_bidding(entries: object, players: Sequence[str], dealer: str, label: str) -> Bidding:
+def read_bidding(entries: object, players: Sequence[str], dealer: str, label: Phrase) -> Bidding:
     """Check a hand's whole bidding, spoken in turn from the dealer's left.
 
     Three passes in a row after a bid end it, and the record must end exactly
@@ -466,10 +465,10 @@ def read_bidding(entries: object, players: Sequence[str], dealer: str, label: st
     status = bidding_status(entries, players, dealer, label)
     if not status.ended:
         if not status.displayed:
-            raise RuleError(f"{label}: the bidding has not ended: nobody has bid yet")
+            raise RuleError("tremp.bidding_not_started", label=label)
         last = status.displayed[-1]
-        raise RuleError(f"{label}: the bidding has not ended: after {last.player}'s bid of "
-                        f"{last.bid} ({last.card}) three players in a row must pass")
+        raise RuleError("tremp.bidding_unfinished", label=label, player=last.player, bid=last.bid,
+                        card=last.card)
     return Bidding(status.displayed)
 
 
@@ -482,24 +481,24 @@ class Hand:
 
     def __post_init__(self) -> None:
         if not 0 <= self.tricks <= TRICKS:
-            raise RuleError(f"a team takes 0 to {TRICKS} tricks, not {self.tricks}")
+            raise RuleError("tremp.team_tricks", most=TRICKS, tricks=self.tricks)
 
 
 _HAND_FIELDS = frozenset({"bids", "tricks"})
 
 
-def read_hand(raw: object, players: Sequence[str], dealer: str, label: str) -> Hand:
+def read_hand(raw: object, players: Sequence[str], dealer: str, label: Phrase) -> Hand:
     """Check one hand of the record, dealt by ``dealer``."""
     if not isinstance(raw, Mapping):
-        raise RuleError(f"{label}: a hand must be a JSON object")
+        raise RuleError("hand.not_an_object", label=label)
     unknown = sorted(set(raw) - _HAND_FIELDS, key=str)
     if unknown:
-        raise RuleError(f"{label}: a hand has no field {unknown[0]!r} (only bids, tricks)")
+        raise RuleError("tremp.hand_unknown_field", label=label, unknown=unknown[0])
     bidding = read_bidding(raw.get("bids"), players, dealer, label)
     team = team_names(players)[team_of(players, bidding.bidder)]
-    what = f"{label}: the tricks taken by {team} (who won the bid)"
+    what = Phrase("field.bidders_tricks", {"label": label, "team": team})
     if raw.get("tricks") is None:
-        raise RuleError(f"{what} are missing")
+        raise RuleError("tremp.missing", what=what)
     return Hand(bidding, whole_number(raw["tricks"], what, minimum=0, maximum=TRICKS))
 
 
@@ -564,13 +563,13 @@ _RULE = {
 }
 
 
-def _trick_card(value: object, what: str) -> SuitCard:
+def _trick_card(value: object, what: str | Phrase) -> SuitCard:
     try:
         card = parse_card(value)
     except RuleError:
-        raise RuleError(f"{what}: {value!r} is not a card") from None
+        raise RuleError("tremp.value_not_a_card", what=what, value=value) from None
     if not _is_standard(card):
-        raise RuleError(f"{what}: {card} is not a card of a standard 52-card deck")
+        raise RuleError("tremp.not_standard", what=what, card=card)
     return card
 
 
@@ -578,7 +577,7 @@ def _trump(value: object) -> Suit:
     try:
         return parse_suit(value)
     except RuleError:
-        raise RuleError(f"the trump must be a suit (♠ ♥ ♦ ♣), not {value!r}") from None
+        raise RuleError("tremp.trump_not_a_suit", value=value) from None
 
 
 def beats(card: object, winning: object, trump: object) -> Reason | None:
@@ -598,11 +597,11 @@ def beats(card: object, winning: object, trump: object) -> Reason | None:
     >>> beats("2D", "AS", "hearts") is None  # tremp beats only trump
     True
     """
-    played = _trick_card(card, "the card played")
-    held = _trick_card(winning, "the winning card")
+    played = _trick_card(card, Phrase("field.card_played"))
+    held = _trick_card(winning, Phrase("field.winning_card"))
     trumps = _trump(trump)
     if played == held:
-        raise RuleError(f"{played} cannot be played against itself")
+        raise RuleError("tremp.against_itself", played=played)
     tremp = trumps.partner
     if played.suit is held.suit and _HEIGHT[played.rank] > _HEIGHT[held.rank]:
         return Reason.HIGHER
@@ -649,8 +648,7 @@ class Step:
 
     def __post_init__(self) -> None:
         if not 1 <= self.index < TRICK_CARDS:
-            raise RuleError(f"a later card of a trick is card 2 to {TRICK_CARDS}, "
-                            f"not card {self.index + 1}")
+            raise RuleError("tremp.later_card_index", trick_cards=TRICK_CARDS, index=self.index + 1)
         object.__setattr__(self, "reason", beats(self.card, self.against, self.trump))
 
     @property
@@ -685,14 +683,13 @@ class TrickResult:
     def __post_init__(self) -> None:
         if not (isinstance(self.cards, tuple) and len(self.cards) == TRICK_CARDS
                 and all(_is_standard(c) for c in self.cards)):
-            raise RuleError(f"a trick is {TRICK_CARDS} cards of a standard 52-card deck, "
-                            f"not {self.cards!r}")
+            raise RuleError("tremp.trick_not_standard", trick_cards=TRICK_CARDS, cards=self.cards)
         if not isinstance(self.trump, Suit):
-            raise RuleError(f"the trump must be a suit, not {self.trump!r}")
+            raise RuleError("tremp.trick_trump_not_a_suit", trump=self.trump)
         for k, card in enumerate(self.cards):
             if card in self.cards[:k]:
-                raise RuleError(f"{card} is played twice in the trick "
-                                f"(cards {self.cards.index(card) + 1} and {k + 1})")
+                raise RuleError("tremp.played_twice", card=card, first=self.cards.index(card) + 1,
+                                second=k + 1)
         index, reason, steps = 0, Reason.LED, []
         for k in range(1, TRICK_CARDS):
             step = Step(k, self.cards[k], self.cards[index], self.trump)
@@ -754,12 +751,11 @@ def trick_winner(cards: Sequence[object], trump: object) -> TrickResult:
     'Q♣ was led and never beaten'
     """
     if not isinstance(cards, list | tuple):
-        raise RuleError(f"a trick is a list of {TRICK_CARDS} cards in the order played, "
-                        f"not {cards!r}")
+        raise RuleError("tremp.trick_not_a_list", trick_cards=TRICK_CARDS, cards=cards)
     if len(cards) != TRICK_CARDS:
-        raise RuleError(f"a trick is {TRICK_CARDS} cards, one from each player, "
-                        f"not {len(cards)}")
-    played = tuple(_trick_card(c, f"card {k + 1} of the trick") for k, c in enumerate(cards))
+        raise RuleError("tremp.trick_size", trick_cards=TRICK_CARDS, count=len(cards))
+    played = tuple(_trick_card(c, Phrase("field.card_of_trick", {"k": k + 1}))
+                   for k, c in enumerate(cards))
     return TrickResult(played, _trump(trump))
 
 
@@ -832,8 +828,7 @@ class Game:
     def play(self, hand: Hand) -> tuple[HandResult, Game]:
         """Score the next hand; refuses a hand after the game has ended."""
         if self.finished:
-            raise RuleError(f"{round_label(self.played)}: the game already ended after "
-                            f"round {self.played}")
+            raise RuleError("round.game_over", label=the_round(self.played), played=self.played)
         bidders = team_of(self.players, hand.bidding.bidder)
         got = hand_points(hand.bidding.bid, hand.tricks)
         to = bidders if got.made else 1 - bidders
@@ -869,21 +864,21 @@ class Game:
 
 def read_beginners(options: Mapping[str, Any]) -> bool:
     """The ``beginners`` option (defaults merged in), checked to be true or false."""
-    return true_or_false(options["beginners"], "the beginners option")
+    return true_or_false(options["beginners"], Phrase("field.beginners_option"))
 
 
 def _walk(record: object) -> tuple[Game, list[tuple[HandResult, Game]]]:
     if isinstance(record, Mapping) and isinstance(record.get("rounds"), list):
         for i, raw in enumerate(record["rounds"]):
             if not isinstance(raw, Mapping):
-                raise RuleError(f"{round_label(i)}: a hand must be a JSON object, not {raw!r}")
+                raise RuleError("tremp.hand_not_an_object_raw", round=the_round(i), raw=raw)
     header = read_header(record, "tremp", PLAYERS, DEFAULTS)
     game = Game.start(header.players, header.first_dealer, read_beginners(header.options))
     history = []
     for i, raw in enumerate(header.rounds):
-        label = round_label(i)
+        label = the_round(i)
         if game.finished:
-            raise RuleError(f"{label}: the game already ended after round {game.played}")
+            raise RuleError("round.game_over", label=label, played=game.played)
         hand = read_hand(raw, header.players, game.dealer, label)
         result, game = game.play(hand)
         history.append((result, game))
@@ -899,7 +894,7 @@ def _result(game: Game, history: Sequence[tuple[HandResult, Game]]) -> dict[str,
     teams = team_names(game.players)
     rounds = []
     for i, (result, after) in enumerate(history):
-        label = round_label(i)
+        label = the_round(i)
         bidding = result.hand.bidding
         rounds.append({
             "dealer": result.dealer,
@@ -912,7 +907,7 @@ def _result(game: Game, history: Sequence[tuple[HandResult, Game]]) -> dict[str,
             "match": _by_team(teams, after.match, label),
             "breakdown": _breakdown(teams, result, after, label),
         })
-    label = round_label(max(game.played - 1, 0))
+    label = the_round(max(game.played - 1, 0))
     return {
         "rounds": rounds,
         "totals": _by_team(teams, game.totals, label),
@@ -924,21 +919,20 @@ def _result(game: Game, history: Sequence[tuple[HandResult, Game]]) -> dict[str,
     }
 
 
-def _number(value: Number, label: str) -> int | float:
+def _number(value: Number, label: Phrase) -> int | float:
     try:
         return to_json_number(value)
     except ArithmeticError:
-        raise RuleError(f"{label}: the points have grown too large to be written exactly "
-                        f"({value})") from None
+        raise RuleError("tremp.points_too_large", label=label, value=value) from None
 
 
-def _by_team(teams: tuple[str, str], values: Sequence[Number], label: str,
+def _by_team(teams: tuple[str, str], values: Sequence[Number], label: Phrase,
              ) -> dict[str, int | float]:
     return {team: _number(v, label) for team, v in zip(teams, values, strict=True)}
 
 
 def _breakdown(teams: tuple[str, str], result: HandResult, after: Game,
-               label: str) -> dict[str, Any]:
+               label: Phrase) -> dict[str, Any]:
     bidding = result.hand.bidding
     bidders = team_of(after.players, bidding.bidder)
     return {
@@ -1081,11 +1075,11 @@ def count_tricks(players: Sequence[str], winners: Sequence[str], bidder: str) ->
     'Rob'
     """
     names = tuple(players)
-    require_player(bidder, names, "the trick count")
+    require_player(bidder, names, Phrase("field.trick_count"))
     for winner in winners:
-        require_player(winner, names, "the trick count")
+        require_player(winner, names, Phrase("field.trick_count"))
     if len(winners) > TRICKS:
-        raise RuleError(f"a hand has {TRICKS} tricks, not {len(winners)}")
+        raise RuleError("tremp.hand_trick_count", tricks=TRICKS, count=len(winners))
     leader = winners[-1] if winners else left_of(names, bidder)
     return TrickCount(names, tuple(winners), leader)
 
@@ -1108,7 +1102,7 @@ def next_dealer(record: Mapping[str, Any]) -> str | None:
 def _seats(players: Sequence[str], options: Mapping[str, Any]) -> tuple[tuple[str, ...], bool]:
     names = tuple(players)
     if len(names) not in PLAYERS:
-        raise RuleError(f"tremp is for 4 players, not {len(names)}")
+        raise RuleError("tremp.player_count", count=len(names))
     return names, read_beginners(merge_options(options, DEFAULTS, "tremp"))
 
 
@@ -1142,7 +1136,7 @@ def deal_steps(players: Sequence[str], dealer: str, options: Mapping[str, Any]) 
     'Nick shuffles and deals all 52 cards one at a time, clockwise, starting with Emily: 13 each.'
     """
     names, _ = _seats(players, options)
-    require_player(dealer, names, "deal")
+    require_player(dealer, names, Phrase("field.deal"))
     first, second, third = (left_of(names, dealer, k) for k in (1, 2, 3))
     return Checklist(f"Tremp: {dealer} deals", (
         f"{dealer} shuffles and deals all 52 cards one at a time, clockwise, "

@@ -144,12 +144,12 @@ from .common import (
     merge_options,
     read_header,
     require_player,
-    round_label,
+    the_round,
     true_or_false,
     whole_number,
 )
 from .contract import no_next_dealer
-from .errors import RuleError
+from .errors import Phrase, RuleError
 from .ledger import MoneyLine, What, lines_of
 
 GAME = "tromplemond"
@@ -231,7 +231,7 @@ def card_points(card: Card | str) -> int:
     """
     card = _as_card(card)
     if card not in _IN_DECK:
-        raise RuleError(f"{card} is not in the Tromplemond deck")
+        raise RuleError("tromplemond.not_in_deck", card=card)
     assert isinstance(card, SuitCard)
     return CARD_POINTS[card.rank]
 
@@ -356,10 +356,12 @@ def tromp_call(secret_jacks: int, public_jacks: int) -> TrompCall | None:
     >>> tromp_call(2, 1), tromp_call(1, 0), tromp_call(0, 0)
     (<TrompCall.GRAND: 'Grand Tromplemond!'>, <TrompCall.PETIT: 'Petit Tromplemond!'>, None)
     """
-    secret = whole_number(secret_jacks, "jacks in the back row", minimum=0, maximum=SECRET_CARDS)
-    public = whole_number(public_jacks, "jacks on show", minimum=0, maximum=PUBLIC_CARDS)
+    secret = whole_number(secret_jacks, Phrase("field.secret_jacks"),
+                          minimum=0, maximum=SECRET_CARDS)
+    public = whole_number(public_jacks, Phrase("field.public_jacks"),
+                          minimum=0, maximum=PUBLIC_CARDS)
     if secret + public > 4:
-        raise RuleError(f"a hand cannot hold {secret + public} jacks: the deck has 4")
+        raise RuleError("tromplemond.too_many_jacks", secret=secret + public)
     if secret + public == 0:
         return None
     return _CALLS.get((secret, public), TrompCall.PETIT)
@@ -383,18 +385,20 @@ REACHABLE_POINTS: Mapping[int, frozenset[int]] = _reachable_points()
 
 
 class _HandProblem(RuleError):
-    """A RuleError about one card (``card`` names it)."""
+    """A RuleError about one hand; ``card`` names the card at fault, if one is."""
 
-    def __init__(self, message: str, card: str | None = None) -> None:
-        super().__init__(message)
-        self.card = card
+    def __init__(self, code: str, /, **params: Any) -> None:
+        super().__init__(code, **params)
+        card = self.params.get("card")
+        self.card = card if isinstance(card, str) else None
 
 
-def _deck_positions(owner: str, row: object, size: int, what: str) -> tuple[int, ...]:
+def _deck_positions(owner: str, row: object, size: int,
+                    what: str | Phrase) -> tuple[int, ...]:
     """The cards' places in :data:`DECK` (ints hash fast: replay checks thousands of cards)."""
     if not isinstance(row, tuple) or len(row) != size:
         count = len(row) if isinstance(row, tuple | list) else row
-        raise _HandProblem(f"{owner}'s hand must have {size} {what} cards, not {count}")
+        raise _HandProblem("tromplemond.row_size", owner=owner, size=size, what=what, count=count)
     positions = []
     for card in row:
         position = _DECK_ID_POSITION.get(id(card))
@@ -402,9 +406,8 @@ def _deck_positions(owner: str, row: object, size: int, what: str) -> tuple[int,
             position = _DECK_POSITION.get(card)
         if position is None:
             if isinstance(card, Card):
-                raise _HandProblem(f"{card} in {owner}'s hand is not in the Tromplemond deck",
-                                   str(card))
-            raise _HandProblem(f"{card!r} in {owner}'s hand is not a card")
+                raise _HandProblem("tromplemond.hand_not_in_deck", card=card, owner=owner)
+            raise _HandProblem("tromplemond.hand_not_a_card", text=card, owner=owner)
         positions.append(position)
     return tuple(positions)
 
@@ -440,12 +443,12 @@ class FullHand(_Jacks):
     positions: tuple[int, ...] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
-        public = _deck_positions(self.owner, self.public, PUBLIC_CARDS, "public")
-        secret = _deck_positions(self.owner, self.secret, SECRET_CARDS, "secret")
+        public = _deck_positions(self.owner, self.public, PUBLIC_CARDS, Phrase("field.public_row"))
+        secret = _deck_positions(self.owner, self.secret, SECRET_CARDS, Phrase("field.secret_row"))
         positions = public + secret
         if len(set(positions)) < HAND_SIZE:
             twice = next(c for k, c in enumerate(self.cards) if positions.index(positions[k]) < k)
-            raise _HandProblem(f"{twice} is twice in {self.owner}'s hand", str(twice))
+            raise _HandProblem("tromplemond.card_twice", card=twice, owner=self.owner)
         object.__setattr__(self, "positions", positions)
         object.__setattr__(self, "points", sum(_POSITION_POINTS[k] for k in positions))
         object.__setattr__(self, "public_jacks", sum(k in _JACK_POSITIONS for k in public))
@@ -474,20 +477,20 @@ class QuickHand(_Jacks):
 
     def __post_init__(self) -> None:
         owner = self.owner
-        points = whole_number(self.points, f"{owner}'s points", minimum=0, maximum=48)
-        public = whole_number(self.public_jacks, f"{owner}'s jacks on show (public_jacks)",
+        points = whole_number(self.points, Phrase("field.points_of", {"owner": owner}),
+                              minimum=0, maximum=48)
+        public = whole_number(self.public_jacks, Phrase("field.public_jacks_of", {"owner": owner}),
                               minimum=0, maximum=PUBLIC_CARDS)
-        secret = whole_number(self.secret_jacks, f"{owner}'s jacks in the back row "
-                              "(secret_jacks)", minimum=0, maximum=SECRET_CARDS)
+        secret = whole_number(self.secret_jacks, Phrase("field.secret_jacks_of", {"owner": owner}),
+                              minimum=0, maximum=SECRET_CARDS)
         if points % 2:
-            raise RuleError(f"{owner}'s points must be even (every card is worth an even "
-                            f"number), not {points}")
+            raise RuleError("tromplemond.points_odd", owner=owner, points=points)
         jacks = public + secret
         if jacks > 4:
-            raise RuleError(f"{owner}'s hand cannot hold {jacks} jacks: the deck has 4")
+            raise RuleError("tromplemond.hand_too_many_jacks", owner=owner, jacks=jacks)
         if points not in REACHABLE_POINTS[jacks]:
-            raise RuleError(f"{owner}'s hand cannot be worth {points} points with {jacks} "
-                            f"{_plural(jacks, 'jack')} and {HAND_SIZE - jacks} other cards")
+            raise RuleError("tromplemond.points_unreachable", owner=owner, points=points,
+                            jacks=jacks, others=HAND_SIZE - jacks)
         object.__setattr__(self, "points", points)
         object.__setattr__(self, "public_jacks", public)
         object.__setattr__(self, "secret_jacks", secret)
@@ -518,14 +521,14 @@ _QUICK_KEYS = frozenset({"points", "public_jacks", "secret_jacks"})
 def _read_row(owner: str, data: Mapping[str, Any], key: str) -> tuple[SuitCard, ...]:
     row = data[key]
     if not isinstance(row, list | tuple):
-        raise _HandProblem(f"{owner}'s {key} cards must be a list of cards")
+        raise _HandProblem("tromplemond.row_not_a_list", owner=owner, key=key)
     cards = []
     for text in row:
         try:
             cards.append(_as_card(text))
         except RuleError:
             shown = text.strip() if isinstance(text, str) else text
-            raise _HandProblem(f"{shown!r} in {owner}'s hand is not a card") from None
+            raise _HandProblem("tromplemond.hand_not_a_card", text=shown, owner=owner) from None
     return tuple(cards)  # type: ignore[arg-type]  # FullHand checks they are deck cards
 
 
@@ -540,48 +543,46 @@ def read_hand(owner: str, data: object) -> Hand:
     if isinstance(data, FullHand | QuickHand):
         return data
     if not isinstance(data, Mapping):
-        raise RuleError(f"{owner}'s hand must be a JSON object")
+        raise RuleError("tromplemond.hand_not_an_object", owner=owner)
     keys = set(data)
     if keys == _FULL_KEYS:
         return FullHand(owner, _read_row(owner, data, "public"), _read_row(owner, data, "secret"))
     if "points" in keys and keys <= _QUICK_KEYS:
         return QuickHand(owner, data["points"], data.get("public_jacks", 0),
                          data.get("secret_jacks", 0))
-    raise RuleError(f"{owner}'s hand must give either its public and secret cards, or its "
-                    "points, public_jacks and secret_jacks")
+    raise RuleError("tromplemond.hand_incomplete", owner=owner)
 
 
 @dataclass(frozen=True)
 class Conflict:
-    """A problem with entered hands: the players concerned, the card (if one), the message."""
+    """A problem with entered hands: the players concerned, the card (if one), the problem."""
 
     players: tuple[str, ...]
     card: str | None
-    message: str
+    problem: RuleError
 
-
-def _possessive_list(names: Sequence[str]) -> str:
-    owned = [f"{n}'s" for n in names]
-    if len(owned) == 2:
-        return f"both {owned[0]} and {owned[1]}"
-    return ", ".join(owned[:-1]) + f" and {owned[-1]}"
+    @property
+    def message(self) -> str:
+        """The problem in English (``10♦ is in both Sam's and Nick's hands``)."""
+        return str(self.problem)
 
 
 def _plural(n: int, word: str) -> str:
     return word if n == 1 else word + "s"
 
 
-def _holders(hands: Iterable[Hand], quick_count: Any, kind: frozenset[int]) -> str:
-    """Who holds the jacks (or aces): ``Rob: J♦; Sam: 2``."""
-    parts = []
+def _holders(hands: Iterable[Hand], quick_count: Any,
+             kind: frozenset[int]) -> tuple[tuple[str, str | int], ...]:
+    """Who holds the jacks (or aces), and which or how many: ``(("Rob", "J♦"), ("Sam", 2))``."""
+    parts: list[tuple[str, str | int]] = []
     for hand in hands:
         if hand.is_full:
             held = [str(DECK[k]) for k in hand.positions if k in kind]
             if held:
-                parts.append(f"{hand.owner}: {' '.join(held)}")
+                parts.append((hand.owner, " ".join(held)))
         elif quick_count(hand):
-            parts.append(f"{hand.owner}: {quick_count(hand)}")
-    return "; ".join(parts) or "none"
+            parts.append((hand.owner, quick_count(hand)))
+    return tuple(parts)
 
 
 def hand_conflicts(hands: Mapping[str, object]) -> list[Conflict]:
@@ -608,7 +609,7 @@ def _examine(hands: Mapping[str, object]) -> tuple[dict[str, Hand], list[Conflic
         try:
             read[owner] = read_hand(owner, data)
         except RuleError as problem:
-            conflicts.append(Conflict((owner,), getattr(problem, "card", None), str(problem)))
+            conflicts.append(Conflict((owner,), getattr(problem, "card", None), problem))
     owners: dict[int, list[str]] = {}
     for hand in read.values():
         for position in hand.positions:
@@ -616,11 +617,11 @@ def _examine(hands: Mapping[str, object]) -> tuple[dict[str, Hand], list[Conflic
     for position, names in owners.items():
         if len(names) > 1:
             card = DECK[position]
-            conflicts.append(Conflict(tuple(names), str(card),
-                                      f"{card} is in {_possessive_list(names)} hands"))
+            conflicts.append(Conflict(tuple(names), str(card), RuleError(
+                "tromplemond.card_in_hands", card=card, owners=tuple(names))))
     if len(hands) > 4:
         conflicts.append(Conflict(tuple(hands), None,
-                                  f"there are 4 hands in Tromplemond, not {len(hands)}"))
+                                  RuleError("tromplemond.hand_count", count=len(hands))))
     if conflicts:
         return read, conflicts
     complete = len(hands) == 4
@@ -628,12 +629,8 @@ def _examine(hands: Mapping[str, object]) -> tuple[dict[str, Hand], list[Conflic
     if jacks > 4 or (complete and jacks < 4):
         holders = tuple(h.owner for h in read.values() if h.jacks)
         listing = _holders(read.values(), lambda h: h.jacks, _JACK_POSITIONS)
-        if jacks > 4:
-            message = f"{jacks} jacks are entered but the deck has only 4 ({listing})"
-        else:
-            message = (f"only {jacks} {_plural(jacks, 'jack')} in the four hands ({listing}); "
-                       "all 4 are dealt every round")
-        conflicts.append(Conflict(holders, None, message))
+        code = "tromplemond.jacks_too_many" if jacks > 4 else "tromplemond.jacks_too_few"
+        conflicts.append(Conflict(holders, None, RuleError(code, jacks=jacks, holders=listing)))
     full = [h for h in read.values() if h.is_full]
     if complete and len(full) == 4:
         aces = sum(k in _ACE_POSITIONS for h in full for k in h.positions)
@@ -641,12 +638,11 @@ def _examine(hands: Mapping[str, object]) -> tuple[dict[str, Hand], list[Conflic
             listing = _holders(full, lambda h: 0, _ACE_POSITIONS)
             conflicts.append(Conflict(
                 tuple(h.owner for h in full if _ACE_POSITIONS.intersection(h.positions)), None,
-                f"only {aces} {_plural(aces, 'ace')} in the four hands ({listing}); "
-                "all 4 are dealt every round"))
+                RuleError("tromplemond.aces_too_few", aces=aces, holders=listing)))
     return read, conflicts
 
 
-def check_hands(hands: Mapping[str, object], where: str = "") -> dict[str, Hand]:
+def check_hands(hands: Mapping[str, object], where: str | Phrase = "") -> dict[str, Hand]:
     """The hands read and checked; the first problem raises RuleError (prefixed ``where: ``).
 
     >>> check_hands({"Rob": {"points": 26, "public_jacks": 0, "secret_jacks": 1}})["Rob"].jacks
@@ -654,8 +650,8 @@ def check_hands(hands: Mapping[str, object], where: str = "") -> dict[str, Hand]
     """
     read, conflicts = _examine(hands)
     if conflicts:
-        prefix = f"{where}: " if where else ""
-        raise RuleError(prefix + conflicts[0].message)
+        problem = conflicts[0].problem
+        raise RuleError("rule.within", where=where, error=problem) if where else problem
     return read
 
 
@@ -691,16 +687,17 @@ class VoteOutcome:
 
 
 def _read_counts(counts: Mapping[str, int], players: Sequence[str], slips: int,
-                 what: str) -> dict[str, int]:
+                 what: str | Phrase) -> dict[str, int]:
     if not isinstance(counts, Mapping):
-        raise RuleError(f"the {what} must be counts per player")
+        raise RuleError("tromplemond.vote_not_counts", what=what)
     read = {}
     for name, n in counts.items():
-        require_player(name, players, f"the {what}")
-        read[name] = whole_number(n, f"{name}'s {what}", minimum=0)
+        require_player(name, players, Phrase("field.the", {"what": what}))
+        read[name] = whole_number(n, Phrase("field.whose", {"owner": name, "thing": what}),
+                                  minimum=0)
     total = sum(read.values())
     if total != slips:
-        raise RuleError(f"the {what} add up to {total}, but there are {slips} slips")
+        raise RuleError("tromplemond.vote_total", what=what, total=total, slips=slips)
     return {p: read.get(p, 0) for p in players}
 
 
@@ -718,8 +715,8 @@ def vote_outcome(counts: Mapping[str, int], players: Sequence[str]) -> VoteOutco
     """
     players = tuple(players)
     if len(players) != 4:
-        raise RuleError(f"Tromplemond is for 4 players, not {len(players)}")
-    votes = _read_counts(counts, players, 4, "votes")
+        raise RuleError("tromplemond.player_count", count=len(players))
+    votes = _read_counts(counts, players, 4, Phrase("field.votes"))
     top = max(votes.values())
     most = tuple(p for p in players if votes[p] == top)
     if len(most) == 1:
@@ -745,21 +742,21 @@ def tie_break_outcome(slips: Mapping[str, int] | Sequence[str],
     deciders: tuple[str, ...] = ()
     if isinstance(tied, VoteOutcome):
         if tied.kind is not VoteKind.TIE_BREAK:
-            raise RuleError("there is no tie to break")
+            raise RuleError("tromplemond.no_tie")
         deciders, tied = tied.deciders, tied.tied
     pair = tuple(tied)
     if len(pair) != 2 or pair[0] == pair[1]:
-        raise RuleError("a tie-break is between two tied players")
+        raise RuleError("tromplemond.tie_break_pair")
     if isinstance(slips, Mapping):
-        counts = _read_counts(slips, pair, 2, "tie-break slips")
+        counts = _read_counts(slips, pair, 2, Phrase("field.tie_break_slips"))
     else:
         names = list(slips)
         if len(names) != 2:
-            raise RuleError(f"there are 2 tie-break slips, not {len(names)}")
+            raise RuleError("tromplemond.tie_break_slip_count", count=len(names))
         for name in names:
             if name not in pair:
-                raise RuleError(f"a tie-break slip must name {pair[0]} or {pair[1]}, "
-                                f"not {name!r}")
+                raise RuleError("tromplemond.tie_break_slip_name", pair=pair[0], pair2=pair[1],
+                                name=name)
         counts = {p: names.count(p) for p in pair}
     for name in pair:
         if counts[name] == 2:
@@ -781,17 +778,16 @@ class Options:
     target: int = 200
 
     def __post_init__(self) -> None:
-        whole_number(self.joining_fee, "the joining fee", minimum=0)
-        whole_number(self.tromp_stake, "the TROMP! stake", minimum=0)
-        whole_number(self.rounds, "the number of rounds", minimum=1)
-        whole_number(self.target, "the target", minimum=1)
+        whole_number(self.joining_fee, Phrase("field.joining_fee"), minimum=0)
+        whole_number(self.tromp_stake, Phrase("field.tromp_stake"), minimum=0)
+        whole_number(self.rounds, Phrase("field.rounds"), minimum=1)
+        whole_number(self.target, Phrase("field.target"), minimum=1)
         payout = self.payout
         if (not isinstance(payout, tuple) or len(payout) != 2
                 or any(isinstance(p, bool) or not isinstance(p, int) or p < 0 for p in payout)
                 or sum(payout) != 100):
             shown = list(payout) if isinstance(payout, tuple) else payout
-            raise RuleError("payout must be two whole percentages (winner, runner-up) adding "
-                            f"up to 100, not {shown!r}")
+            raise RuleError("tromplemond.bad_payout", shown=shown)
 
     @property
     def has_stakes(self) -> bool:
@@ -809,10 +805,10 @@ def read_options(options: Mapping[str, Any]) -> Options:
     payout = merged["payout"]
     if isinstance(payout, list):
         payout = tuple(payout)
-    fee = whole_number(merged["joining_fee"], "the joining fee", minimum=0)
-    stake = whole_number(merged["tromp_stake"], "the TROMP! stake", minimum=0)
-    rounds = whole_number(merged["rounds"], "the number of rounds", minimum=1)
-    target = whole_number(merged["target"], "the target", minimum=1)
+    fee = whole_number(merged["joining_fee"], Phrase("field.joining_fee"), minimum=0)
+    stake = whole_number(merged["tromp_stake"], Phrase("field.tromp_stake"), minimum=0)
+    rounds = whole_number(merged["rounds"], Phrase("field.rounds"), minimum=1)
+    target = whole_number(merged["target"], Phrase("field.target"), minimum=1)
     if isinstance(payout, tuple) and all(isinstance(p, float) and p.is_integer()
                                          for p in payout):
         payout = tuple(int(p) for p in payout)
@@ -822,9 +818,9 @@ def read_options(options: Mapping[str, Any]) -> Options:
 def _check_players(players: Sequence[str]) -> tuple[str, ...]:
     names = tuple(players)
     if len(names) != 4:
-        raise RuleError(f"{GAME} is for 4 players, not {len(names)}")
+        raise RuleError("tromplemond.seat_count", game=GAME, count=len(names))
     if any(not isinstance(n, str) or not n for n in names) or len(set(names)) != 4:
-        raise RuleError("the four players need four different names")
+        raise RuleError("tromplemond.names_not_distinct")
     return names
 
 
@@ -894,57 +890,56 @@ _ROUND_KEYS = frozenset({"hands", "voted_off", "shown_early", "dealer_forfeit", 
 
 
 def _optional_player(data: Mapping[str, Any], key: str, players: Sequence[str],
-                     where: str) -> str | None:
+                     where: str | Phrase) -> str | None:
     value = data.get(key)
     if value is None:
         return None
-    return require_player(value, players, f"{where}: {key}")
+    return require_player(value, players, Phrase("field.in_round", {"where": where, "key": key}))
 
 
 def read_round(data: object, index: int, players: Sequence[str], dealer: str) -> Round:
     """One round of the record, checked (messages start ``round N:``)."""
-    where = round_label(index)
+    where = the_round(index)
     if not isinstance(data, Mapping):
-        raise RuleError(f"{where} must be a JSON object")
+        raise RuleError("tromplemond.round_not_an_object", where=where)
     unknown = sorted(set(data) - _ROUND_KEYS, key=str)
     if unknown:
-        raise RuleError(f"{where}: unknown field {unknown[0]!r}")
+        raise RuleError("tromplemond.round_unknown_field", where=where, unknown=unknown[0])
     voted_off = _optional_player(data, "voted_off", players, where)
     shown = _optional_player(data, "shown_early", players, where)
     if shown is not None and voted_off not in (None, shown):
-        raise RuleError(f"{where}: {shown} showed cards early, so {shown} goes off, "
-                        f"not {voted_off}")
+        raise RuleError("tromplemond.shown_early_goes_off", where=where, shown=shown,
+                        voted_off=voted_off)
     off = shown or voted_off
     if off is None:
-        raise RuleError(f"{where}: nobody went off; name the voted-off player (voted_off) "
-                        "or the player who showed cards early (shown_early)")
-    forfeit = true_or_false(data.get("dealer_forfeit"), f"{where}: dealer_forfeit")
+        raise RuleError("tromplemond.nobody_off", where=where)
+    forfeit = true_or_false(data.get("dealer_forfeit"),
+                            Phrase("field.dealer_forfeit", {"where": where}))
     given = data.get("hands")
     if given is None:
         given = {}
     if not isinstance(given, Mapping):
-        raise RuleError(f"{where}: hands must be a JSON object, one entry per player")
+        raise RuleError("tromplemond.hands_not_an_object", where=where)
     for name in given:
-        require_player(name, players, f"{where}: hands")
+        require_player(name, players, Phrase("field.hands", {"where": where}))
     for p in players:
         if p != off and p not in given:
-            raise RuleError(f"{where}: {p}'s hand is missing")
+            raise RuleError("tromplemond.hand_missing", where=where, p=p)
     hands = check_hands({p: given[p] for p in players if p in given}, where)
     called_raw = data.get("called")
     if called_raw is None:
         called_raw = []
     if not isinstance(called_raw, list):
-        raise RuleError(f"{where}: called must be a list of players")
+        raise RuleError("tromplemond.called_not_a_list", where=where)
     called: list[str] = []
     for name in called_raw:
-        require_player(name, players, f"{where}: called")
+        require_player(name, players, Phrase("field.called", {"where": where}))
         if name in called:
-            raise RuleError(f"{where}: {name} is listed twice in called")
+            raise RuleError("tromplemond.called_twice", where=where, name=name)
         if name == off:
-            raise RuleError(f"{where}: {name} went off and cannot win a TROMP! call")
+            raise RuleError("tromplemond.off_cannot_call", where=where, name=name)
         if hands[name].call is None:
-            raise RuleError(f"{where}: {name} is listed as calling TROMP!, but {name}'s "
-                            "hand holds no jack")
+            raise RuleError("tromplemond.call_without_jack", where=where, name=name)
         called.append(name)
     cut = _optional_player(data, "cut_winner", players, where)
     return Round(dealer, hands, off, shown is not None, forfeit,
@@ -1056,12 +1051,11 @@ class _Phase(Enum):
 def _next_phase(phase: _Phase, index: int, totals: Mapping[str, int], opts: Options,
                 cut_winner: str | None) -> tuple[_Phase, tuple[str, str] | None]:
     """Where the game stands after round ``index``; ``(winner, how)`` once it is settled."""
-    where = round_label(index)
+    where = the_round(index)
     top = leaders(totals)
     if phase is _Phase.PLAYING:
         if cut_winner is not None:
-            raise RuleError(f"{where}: cut_winner is only for the extra round, when the top "
-                            "total is still shared after it")
+            raise RuleError("tromplemond.cut_winner_too_early", where=where)
         if index + 1 < opts.rounds and max(totals.values()) < opts.target:
             return phase, None
         if len(top) > 1:
@@ -1070,14 +1064,13 @@ def _next_phase(phase: _Phase, index: int, totals: Mapping[str, int], opts: Opti
                              else "target reached")
     if len(top) == 1:
         if cut_winner is not None:
-            raise RuleError(f"{where}: no card cut is needed: {top[0]} has the top total "
-                            "alone after the extra round")
+            raise RuleError("tromplemond.cut_not_needed", where=where, top=top[0])
         return _Phase.DONE, (top[0], "extra round")
     if cut_winner is None:
         return _Phase.CUT, None
     if cut_winner not in top:
-        raise RuleError(f"{where}: the cut winner {cut_winner} is not one of those sharing "
-                        f"the top total ({', '.join(top)})")
+        raise RuleError("tromplemond.cut_winner_not_tied", where=where, cut_winner=cut_winner,
+                        top=tuple(top))
     return _Phase.DONE, (cut_winner, "card cut")
 
 
@@ -1086,10 +1079,10 @@ RECORD_FLAGS: tuple[str, ...] = ("void", "banned")
 
 
 def _read_flags(record: Mapping[str, Any], players: Sequence[str]) -> tuple[bool, str | None]:
-    void = true_or_false(record.get("void"), "void")
+    void = true_or_false(record.get("void"), Phrase("field.void"))
     banned = record.get("banned")
     if banned is not None:
-        require_player(banned, players, "banned")
+        require_player(banned, players, Phrase("field.banned"))
     return void, banned
 
 
@@ -1117,13 +1110,11 @@ def replay(record: Mapping[str, Any]) -> dict[str, Any]:
     out_rounds: list[dict[str, Any]] = []
 
     for i, data in enumerate(header.rounds):
-        where = round_label(i)
+        where = the_round(i)
         if phase is _Phase.DONE:
-            raise RuleError(f"{where}: the game already ended after {round_label(i - 1)}")
+            raise RuleError("round.game_over", label=where, played=i)
         if phase is _Phase.CUT:
-            raise RuleError(f"{where}: the game already ended after the extra "
-                            f"{round_label(i - 1)}; a card cut settles the tie (record its "
-                            f"cut_winner on {round_label(i - 1)})")
+            raise RuleError("tromplemond.game_over_cut", where=where, round=the_round(i - 1))
         dealer = left_of(players, first, i)
         rnd = read_round(data, i, players, dealer)
         extra_round = phase is _Phase.EXTRA
@@ -1346,7 +1337,7 @@ def deal_steps(players: Sequence[str], dealer: str, options: Mapping[str, Any],
     'Next round Nick deals.'
     """
     names = _check_players(players)
-    require_player(dealer, names, "the dealer")
+    require_player(dealer, names, Phrase("field.dealer"))
     opts = read_options(options)
     left = left_of(names, dealer)
     deal_order = ", ".join(clockwise_from(names, left))

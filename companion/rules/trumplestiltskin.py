@@ -108,12 +108,12 @@ from .common import (
     read_header,
     require_player,
     right_of,
-    round_label,
+    the_round,
     to_json_number,
     whole_number,
 )
 from .contract import no_money_lines
-from .errors import RuleError
+from .errors import Phrase, RuleError
 
 GAME = "trumplestiltskin"
 PLAYERS = range(3, 6)
@@ -158,8 +158,7 @@ class Speech:
     def __post_init__(self) -> None:
         if self.bid is not None and (isinstance(self.bid, bool) or not isinstance(self.bid, int)
                                      or self.bid < 1):
-            raise RuleError(f"{self.player}'s bid must be a whole number of at least 1, "
-                            f"not {self.bid!r}")
+            raise RuleError("trumplestiltskin.bid_too_small", player=self.player, bid=self.bid)
 
     def __str__(self) -> str:
         return f"{self.player} passed" if self.bid is None else f"{self.player} bid {self.bid}"
@@ -240,22 +239,22 @@ class Auction:
 
     def check(self, speech: Speech) -> None:
         """Refuse a speech the rules do not allow now (RuleError naming player and bid)."""
-        said = "pass" if speech.bid is None else f"bid {speech.bid}"
+        said = (Phrase("phrase.pass_word") if speech.bid is None
+                else Phrase("phrase.bid_n", {"bid": speech.bid}))
         if self.over:
             if self.thrown_in:
-                raise RuleError(f"{speech.player} cannot {said}: everyone had passed and "
-                                "the hand was thrown in")
-            raise RuleError(f"{speech.player} cannot {said}: the bidding was over "
-                            f"({self.taker} had taken the bid at {self.top_bid})")
+                raise RuleError("trumplestiltskin.bid_after_throw_in", player=speech.player,
+                                said=said)
+            raise RuleError("trumplestiltskin.bid_after_taken", player=speech.player, said=said,
+                            taker=self.taker, top_bid=self.top_bid)
         if speech.player in self.passed:
-            raise RuleError(f"{speech.player} cannot {said}: {speech.player} passed earlier and "
-                            "is out of the bidding for this hand")
+            raise RuleError("trumplestiltskin.bid_after_pass", player=speech.player, said=said)
         if speech.player != self.to_speak:
-            raise RuleError(f"{speech.player} cannot {said} out of turn: it is "
-                            f"{self.to_speak}'s turn")
+            raise RuleError("trumplestiltskin.bid_out_of_turn", player=speech.player, said=said,
+                            to_speak=self.to_speak)
         if speech.bid is not None and speech.bid <= self.top_bid:
-            raise RuleError(f"{speech.player}'s bid of {speech.bid} is not higher than "
-                            f"{self.top_bidder}'s bid of {self.top_bid}")
+            raise RuleError("trumplestiltskin.bid_not_higher", player=speech.player, bid=speech.bid,
+                            top_bidder=self.top_bidder, top_bid=self.top_bid)
 
     def speak(self, speech: Speech) -> Auction:
         """The auction after ``speech`` (checked first)."""
@@ -289,14 +288,14 @@ def read_speech(entry: object) -> Speech:
     (Speech(player='Bo', bid=10), Speech(player='Cy', bid=None))
     """
     if not isinstance(entry, list | tuple) or len(entry) != 2 or not isinstance(entry[0], str):
-        raise RuleError(f"a bid is written [name, number] or [name, \"pass\"], not {entry!r}")
+        raise RuleError("trumplestiltskin.bid_malformed", entry=entry)
     player, said = entry
     if isinstance(said, str) and said.strip().lower() == "pass":
         return Speech(player, None)
     if isinstance(said, float) and said.is_integer():
         said = int(said)
     if isinstance(said, bool) or not isinstance(said, int):
-        raise RuleError(f"{player}'s bid must be a whole number or \"pass\", not {said!r}")
+        raise RuleError("trumplestiltskin.bid_not_a_number", player=player, said=said)
     return Speech(player, said)
 
 
@@ -321,17 +320,18 @@ def trump_for(gnome: Card, trump: object = None) -> Suit:
     """
     if isinstance(gnome, Joker):
         allowed = [s for s in SUITS if s.colour == gnome.colour]
-        choice = "either " + " or ".join(str(s) for s in allowed)
         if trump is None:
-            raise RuleError(f"the Gnome is the {gnome}, so the taker picks trump: {choice}")
+            raise RuleError("trumplestiltskin.taker_picks_trump", gnome=gnome,
+                            suits=tuple(map(str, allowed)))
         suit = parse_suit(trump)
         if suit not in allowed:
-            raise RuleError(f"the Gnome is the {gnome}, so trump is {choice}, not {suit}")
+            raise RuleError("trumplestiltskin.trump_is_fixed", gnome=gnome,
+                            suits=tuple(map(str, allowed)), suit=suit)
         return suit
     assert isinstance(gnome, SuitCard)
     if trump is not None and parse_suit(trump) != gnome.suit:
-        raise RuleError(f"the Gnome is {gnome}, so trump is {gnome.suit}, "
-                        f"not {parse_suit(trump)}")
+        raise RuleError("trumplestiltskin.trump_follows_gnome", gnome=gnome, suit=gnome.suit,
+                        given=parse_suit(trump))
     return gnome.suit
 
 
@@ -381,9 +381,8 @@ def check_points(points: Mapping[str, int], players: int, gnome: Card, trump: Su
     most = max_points(players, gnome, trump)
     total = sum(points.values())
     if total > most:
-        listed = ", ".join(f"{p} {n}" for p, n in points.items())
-        raise RuleError(f"the points add up to {total} ({listed}), but a hand with {gnome} as "
-                        f"the Gnome and {trump} trumps holds at most {most}")
+        raise RuleError("trumplestiltskin.points_too_many", total=total,
+                        points=tuple(points.items()), gnome=gnome, trump=trump, most=most)
     return most
 
 
@@ -415,7 +414,7 @@ class Count:
         """
         counts = {"honours": self.honours, "trumps": self.trumps, "jokers": self.jokers}
         if what not in counts:
-            raise RuleError(f"count aces and kings, trump cards or jokers, not {what!r}")
+            raise RuleError("trumplestiltskin.unknown_count", what=what)
         counts[what] += by
         return count_points(**counts)
 
@@ -442,10 +441,11 @@ def count_points(honours: int, trumps: int, jokers: int) -> Count:
     companion.rules.errors.RuleError: aces and kings taken must be at most 16, not 17
     """
     return Count(
-        whole_number(honours, "aces and kings taken", minimum=0,
+        whole_number(honours, Phrase("field.aces_and_kings_taken"), minimum=0,
                      maximum=COUNT_LIMITS.honours),
-        whole_number(trumps, "trump cards taken", minimum=0, maximum=COUNT_LIMITS.trumps),
-        whole_number(jokers, "jokers taken", minimum=0, maximum=COUNT_LIMITS.jokers))
+        whole_number(trumps, Phrase("field.trump_cards_taken"),
+                     minimum=0, maximum=COUNT_LIMITS.trumps),
+        whole_number(jokers, Phrase("field.jokers_taken"), minimum=0, maximum=COUNT_LIMITS.jokers))
 
 
 # ---------------------------------------------------------------------------
@@ -576,7 +576,8 @@ def read_hand(raw: Mapping[str, Any], players: Sequence[str], dealer: str) -> Ha
     """Check one hand of the record (messages without the round; the caller adds it)."""
     unknown = sorted(set(raw) - _ROUND_KEYS)
     if unknown:
-        raise RuleError(f"a hand has no {unknown[0]!r} (it has {', '.join(sorted(_ROUND_KEYS))})")
+        raise RuleError("trumplestiltskin.hand_unknown_field", unknown=unknown[0],
+                        fields=tuple(sorted(_ROUND_KEYS)))
     auction = _read_bids(raw.get("bids"), players, dealer)
     looked = _read_looked(raw.get("looked"), players)
     gnome = _read_gnome(raw.get("gnome"), required=not auction.thrown_in)
@@ -589,8 +590,8 @@ def read_hand(raw: Mapping[str, Any], players: Sequence[str], dealer: str) -> Ha
         points = _read_points(raw.get("points"), players, required=False)
         scored = [p for p, n in points.items() if n]
         if scored:
-            raise RuleError(f"everyone passed, so the hand was thrown in, yet {scored[0]} "
-                            f"took {points[scored[0]]} points")
+            raise RuleError("trumplestiltskin.thrown_in_scored", scored=scored[0],
+                            points=points[scored[0]])
         return Hand(dealer, auction, looked, gnome, trump)
     assert gnome is not None and trump is not None
     points = _read_points(raw.get("points"), players, required=True)
@@ -606,11 +607,11 @@ def read_auction(bids: object, players: Sequence[str], dealer: str) -> Auction:
     ('Di', 'Bo', 11, False)
     """
     if not isinstance(bids, list):
-        raise RuleError(f"bids must be a list of [name, bid] pairs, not {bids!r}")
+        raise RuleError("trumplestiltskin.bids_not_a_list", bids=bids)
     auction = Auction.start(players, dealer)
     for entry in bids:
         speech = read_speech(entry)
-        require_player(speech.player, players, "in the bids")
+        require_player(speech.player, players, Phrase("field.in_bids"))
         auction = auction.speak(speech)
     return auction
 
@@ -618,8 +619,7 @@ def read_auction(bids: object, players: Sequence[str], dealer: str) -> Auction:
 def _read_bids(bids: object, players: Sequence[str], dealer: str) -> Auction:
     auction = read_auction(bids, players, dealer)
     if not auction.over:
-        raise RuleError(f"the bidding is not finished: it is {auction.to_speak}'s turn "
-                        "to bid or pass")
+        raise RuleError("trumplestiltskin.bidding_unfinished", to_speak=auction.to_speak)
     return auction
 
 
@@ -627,13 +627,12 @@ def _read_looked(looked: object, players: Sequence[str]) -> frozenset[str]:
     if looked is None:
         return frozenset()
     if not isinstance(looked, list):
-        raise RuleError(f"looked must be a list of the names who looked at the Gnome, "
-                        f"not {looked!r}")
+        raise RuleError("trumplestiltskin.looked_not_a_list", looked=looked)
     seen: set[str] = set()
     for name in looked:
-        require_player(name, players, "among those who looked at the Gnome")
+        require_player(name, players, Phrase("field.among_lookers"))
         if name in seen:
-            raise RuleError(f"{name} is listed twice among those who looked at the Gnome")
+            raise RuleError("trumplestiltskin.looked_twice", name=name)
         seen.add(name)
     return frozenset(seen)
 
@@ -641,14 +640,14 @@ def _read_looked(looked: object, players: Sequence[str]) -> frozenset[str]:
 def _read_gnome(text: object, required: bool) -> Card | None:
     if text is None:
         if required:
-            raise RuleError("which card was the Gnome? (\"gnome\" is missing)")
+            raise RuleError("trumplestiltskin.gnome_missing")
         return None
     try:
         card = parse_card(text)
     except RuleError as error:
-        raise RuleError(f"the Gnome: {error}") from None
+        raise RuleError("trumplestiltskin.in_gnome", error=error) from None
     if not is_blanket(card):
-        raise RuleError(f"the Gnome is a Blanket card (a 9 or a joker), not {card}")
+        raise RuleError("trumplestiltskin.gnome_not_blanket", card=card)
     return card
 
 
@@ -656,14 +655,14 @@ def _read_points(points: object, players: Sequence[str], required: bool) -> dict
     if points is None and not required:
         return {}
     if not isinstance(points, Mapping):
-        raise RuleError(f"points must give every player's points, not {points!r}")
+        raise RuleError("trumplestiltskin.points_not_an_object", points=points)
     for name in points:
-        require_player(name, players, "in the points")
+        require_player(name, players, Phrase("field.in_points"))
     if points or required:
         for name in players:
             if name not in points:
-                raise RuleError(f"{name}'s points are missing")
-    return {name: whole_number(points[name], f"{name}'s points", minimum=0)
+                raise RuleError("trumplestiltskin.points_missing", name=name)
+    return {name: whole_number(points[name], Phrase("field.points_of", {"owner": name}), minimum=0)
             for name in players if name in points}
 
 
@@ -675,8 +674,8 @@ def replay(record: Mapping[str, Any]) -> dict[str, Any]:
     """The result of a Trumplestiltskin record (see the module docstring)."""
     header = read_header(record, GAME, PLAYERS, DEFAULTS)
     players = header.players
-    target = whole_number(header.options["target"], "the target", minimum=1)
-    gnome_target = whole_number(header.options["gnome_target"], "the Gnome's target",
+    target = whole_number(header.options["target"], Phrase("field.target"), minimum=1)
+    gnome_target = whole_number(header.options["gnome_target"], Phrase("field.gnome_target"),
                                 minimum=1)
     totals: dict[str, Number] = dict.fromkeys(players, 0)
     gnome_total: Number = 0
@@ -685,13 +684,13 @@ def replay(record: Mapping[str, Any]) -> dict[str, Any]:
     finished = False
     winners: list[str] = []
     for i, raw in enumerate(header.rounds):
-        label = round_label(i)
+        label = the_round(i)
         if finished:
-            raise RuleError(f"{label}: the game already ended after {round_label(i - 1)}")
+            raise RuleError("round.game_over", label=label, played=i)
         try:
             hand = read_hand(raw, players, dealer)
         except RuleError as error:
-            raise RuleError(f"{label}: {error}") from None
+            raise RuleError("rule.within", where=label, error=error) from None
         shares = tally_hand(hand, players)
         for name in players:
             totals[name] += shares[name].score
@@ -900,7 +899,7 @@ def deal_steps(players: Sequence[str], dealer: str, options: Mapping[str, Any]) 
     'Di (on the dealer’s right) picks one Blanket card face down: the Gnome.'
     """
     _check_table(players)
-    require_player(dealer, players, "the dealer")
+    require_player(dealer, players, Phrase("field.dealer"))
     n = len(players)
     first = left_of(players, dealer)
     extra = clockwise_from(players, first)[:DEALT_CARDS % n]
@@ -929,7 +928,7 @@ def deal_steps(players: Sequence[str], dealer: str, options: Mapping[str, Any]) 
 
 def _check_table(players: Sequence[str]) -> None:
     if len(players) not in PLAYERS:
-        raise RuleError(f"{GAME} is for 3 to 5 players, not {len(players)}")
+        raise RuleError("trumplestiltskin.player_count", game=GAME, count=len(players))
 
 
 def _share_of_44(n: int) -> str:

@@ -23,6 +23,7 @@ from ..live import set_aside
 from ..rules import RuleError, game_module, replay
 from ..rules import evening as ledger_of
 from ..rules.common import whole_number
+from ..rules.errors import add_messages
 from ..store import ENDED, NAME_LENGTH, RECORD_FIELDS, Game, Table, changes, evenings, players
 from .actions import table_action
 from .flow import flow_for
@@ -127,6 +128,9 @@ EXACT = 2**53 - 1
 """The largest number a record may hold: the largest whole number JSON readers elsewhere
 (JavaScript's) take back exactly."""
 
+add_messages({"api.number_too_large": "{shown} is more than the app keeps: a number of a record "
+                                      "is at most {most}"})
+
 
 def _exact_numbers(record: Any) -> None:
     """RuleError for a number of the record (the rules read it) beyond :data:`EXACT`: no JSON
@@ -135,8 +139,7 @@ def _exact_numbers(record: Any) -> None:
     for item in _leaves(record):
         if isinstance(item, int | float) and not isinstance(item, bool) and abs(item) > EXACT:
             shown = str(item) if len(str(item)) <= 20 else f"{str(item)[:20]}\u2026"
-            raise RuleError(f"{shown} is more than the app keeps: a number of a record is at "
-                            f"most {EXACT}")
+            raise RuleError("api.number_too_large", shown=shown, most=EXACT)
 
 
 def _check_rounds(games: object, what: str) -> None:

@@ -12,7 +12,7 @@ from typing import Any
 
 from companion.rules.common import Checklist, left_of, read_header
 from companion.rules.contract import no_money_lines
-from companion.rules.errors import RuleError
+from companion.rules.errors import RuleError, add_messages
 
 PLAYERS = range(2, 7)
 DEFAULTS: dict[str, Any] = {"target": 5}
@@ -23,12 +23,20 @@ SIXES = 4
 
 money_lines = no_money_lines
 
+add_messages({
+    "sixes.target": "the target must be a whole number from 1 to 99, not {target!r}",
+    "sixes.say_all": "round {number}: say every player's sixes",
+    "sixes.not_whole": "round {number}: sixes are whole numbers",
+    "sixes.too_many": "round {number}: there are only {sixes} sixes in the deck",
+    "sixes.game_over": "round {number}: the game was over",
+})
+
 
 def read_target(options: Mapping[str, Any]) -> int:
     """The target: a whole number of points from 1 to 99."""
     target = options.get("target")
     if not isinstance(target, int) or isinstance(target, bool) or not 1 <= target <= 99:
-        raise RuleError(f"the target must be a whole number from 1 to 99, not {target!r}")
+        raise RuleError("sixes.target", target=target)
     return target
 
 
@@ -36,11 +44,11 @@ def read_round(number: int, players: Sequence[str], facts: object) -> dict[str, 
     """One round's sixes by player: whole numbers, four in all at the most."""
     sixes = facts.get("sixes") if isinstance(facts, Mapping) else None
     if not isinstance(sixes, Mapping) or set(sixes) != set(players):
-        raise RuleError(f"round {number}: say every player's sixes")
+        raise RuleError("sixes.say_all", number=number)
     if any(not isinstance(n, int) or isinstance(n, bool) or n < 0 for n in sixes.values()):
-        raise RuleError(f"round {number}: sixes are whole numbers")
+        raise RuleError("sixes.not_whole", number=number)
     if sum(sixes.values()) > SIXES:
-        raise RuleError(f"round {number}: there are only {SIXES} sixes in the deck")
+        raise RuleError("sixes.too_many", number=number, sixes=SIXES)
     return {p: sixes[p] for p in players}
 
 
@@ -52,7 +60,7 @@ def replay(record: Mapping[str, Any]) -> dict[str, Any]:
     rounds, dealer, winners = [], header.first_dealer, []
     for number, facts in enumerate(header.rounds, 1):
         if winners:
-            raise RuleError(f"round {number}: the game was over")
+            raise RuleError("sixes.game_over", number=number)
         scores = read_round(number, header.players, facts)
         totals = {p: totals[p] + scores[p] for p in header.players}
         rounds.append({"dealer": dealer, "scores": scores, "totals": dict(totals)})
