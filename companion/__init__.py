@@ -9,7 +9,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from flask import Flask, url_for
+from flask import Flask, request, url_for
 from werkzeug.middleware.proxy_fix import ProxyFix
 
 from . import transactions
@@ -95,6 +95,7 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     # Outside everything: a body is all there before its request waits for anything.
     app.wsgi_app = BodyIntake(app.wsgi_app, app)
     app.context_processor(lambda: _htmx_context(app))
+    app.context_processor(_theme_context)
     return app
 
 
@@ -120,4 +121,16 @@ def _htmx_context(app: Flask) -> dict[str, str]:
             "htmx_fallback": url_for("static", filename=fallback) if fallback else ""}
 
 
-__all__ = ["HTMX_SRI", "HTMX_URL", "compile_templates", "create_app"]
+THEME_COOKIE = "companion-theme"
+"""The colours chosen on this device (static/app/theme.js sets it; /theme without it)."""
+THEMES = ("auto", "light", "dark")
+"""As the device (its prefers-color-scheme), or always light, or always dark."""
+
+
+def _theme_context() -> dict[str, str]:
+    """Every page is drawn in this device's theme from its first paint (base.html)."""
+    choice = request.cookies.get(THEME_COOKIE, "auto")
+    return {"theme": choice if choice in THEMES else "auto"}
+
+
+__all__ = ["HTMX_SRI", "THEMES", "THEME_COOKIE", "HTMX_URL", "compile_templates", "create_app"]

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from flask import Blueprint, redirect, render_template, request, url_for
+from flask import Blueprint, abort, redirect, render_template, request, url_for
 
+from .. import THEME_COOKIE, THEMES
 from ..extensions import db
 from ..store import changes, check_recovery, is_code, normalise_code, queries
 from .actions import table_action
@@ -11,6 +12,22 @@ from .limits import wrong_codes
 from .roles import remember_keeper
 
 bp = Blueprint("home", __name__)
+
+@bp.get("/theme")
+def theme():
+    """The theme switch without JavaScript: keep the choice on this device, go back."""
+    choice = request.args.get("theme", "")
+    if choice not in THEMES:
+        abort(400, "Choose light, dark, or as the device.")
+    back = request.args.get("next", "")
+    if not back.startswith("/") or back.startswith("//") or "\\" in back:
+        back = url_for("home.index")
+    answer = redirect(back, code=303)
+    if choice == "auto":
+        answer.delete_cookie(THEME_COOKIE)
+    else:
+        answer.set_cookie(THEME_COOKIE, choice, max_age=60 * 60 * 24 * 365, samesite="Lax")
+    return answer
 
 
 @bp.get("/")
