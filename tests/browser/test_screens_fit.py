@@ -22,7 +22,7 @@ PAGES = [
     ("offline", "/offline"),
     ("not-found", "/t/NOSUCHTABLE"),
     ("no-seat", "/j/NOSUCHTABLE/seats/9"),
-    *[(f"rules-{game}", f"/rules/{game}", "h1") for game in GAMES],
+    *[(f"rules-{game}", f"/rules/{game}") for game in GAMES],
 ]
 
 
