@@ -39,7 +39,18 @@ SERIOUS = ("serious", "critical")
 
 OVERFLOW = """() => {
     const root = document.scrollingElement || document.documentElement;
-    return [root.scrollWidth, root.clientWidth];
+    const width = root.clientWidth;
+    // The outermost elements that reach past the right edge: what to mend.
+    const clipped = (el) => el.parentElement && el.parentElement.closest(".table-scroll");
+    const past = (el) => el.getBoundingClientRect().right > width + 1 && !clipped(el);
+    const culprits = [...document.body.querySelectorAll("*")]
+        .filter((el) => past(el) && !(el.parentElement && el.parentElement !== document.body
+                                       && past(el.parentElement)))
+        .slice(0, 3)
+        .map((el) => el.tagName.toLowerCase() + (el.className && typeof el.className === "string"
+             ? "." + el.className.trim().split(/\\s+/).join(".") : "")
+             + " " + Math.round(el.getBoundingClientRect().width) + "px");
+    return [root.scrollWidth, width, culprits];
 }"""
 
 AXE_RUN = """async () => {
@@ -90,8 +101,8 @@ RESULTS: list[ScreenResult] = []
 
 
 def _wide(page) -> str | None:
-    scroll, client = page.evaluate(OVERFLOW)
-    return None if scroll <= client else f"{scroll} px wide in {client}"
+    scroll, client, culprits = page.evaluate(OVERFLOW)
+    return None if scroll <= client else f"{scroll} px wide in {client} ({', '.join(culprits)})"
 
 
 def _axe(page) -> list:
