@@ -148,6 +148,10 @@ def check_screen(page, state: str) -> ScreenResult | None:
         page.evaluate(ROOT_FONT, "")
         page.emulate_media(color_scheme="dark" if dark else "light")
         page.set_viewport_size(viewport)
+        if result.overflow:  # a phone zoomed out to show a page too wide: back to 100 %
+            cdp = page.context.new_cdp_session(page)
+            cdp.send("Emulation.setPageScaleFactor", {"pageScaleFactor": 1})
+            cdp.detach()
     result.seconds = time.monotonic() - started
     RESULTS.append(result)
     LOG.parent.mkdir(parents=True, exist_ok=True)
