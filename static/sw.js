@@ -22,6 +22,7 @@ const SHELL = self.COMPANION_SHELL || [
   "/static/app/sync.js",
   "/static/app/taps-page.js",
   "/static/app/taps.js",
+  "/static/app/theme.js",
   "/static/app/wakelock.js",
   "/static/icons/icon-192.png",
   "/static/icons/icon-512.png",

@@ -18,7 +18,8 @@
  *   slip.js        a slip is sealed on the device before it is sent;
  *   stepper.js     a bid's −1 / +1 / +5 change the field in the page, with no round trip;
  *   connection.js  "Reconnecting…" when the page has lost its table;
- *   taps-page.js   taps that survive bad Wi-Fi (taps.js: its decisions).
+ *   taps-page.js   taps that survive bad Wi-Fi (taps.js: its decisions);
+ *   theme.js       the theme switch: light, dark or as the device, kept in a cookie.
  *
  * A module script runs after the page is parsed and before DOMContentLoaded: load-htmx.js
  * relies on that. Nothing here needs an inline script, so the CSP forbids them all.
@@ -35,6 +36,7 @@ import {
   dropLatePolls, followMovedTargets, keepUp, sendPageStamps, startTicks,
 } from "./sync-page.js";
 import { startTaps } from "./taps-page.js";
+import { watchThemeSwitch } from "./theme.js";
 import { watchWakeLock } from "./wakelock.js";
 // Imported by the modules above, and named here too: the browser then fetches every
 // module as soon as it has read this one, not level by level.
@@ -71,6 +73,7 @@ function start() {
   startSteppers();
   watchConnection(); // before startTaps: the page hears, then kept taps go
   startTaps(); // after sendPageStamps (as taps.js ran after app.js)
+  watchThemeSwitch();
 }
 
 if (document.readyState === "loading") {

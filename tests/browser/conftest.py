@@ -25,6 +25,8 @@ import pytest
 
 from companion.config import HTMX_COPY
 from companion.config import HTMX_URL as HTMX_CDN_URL
+from tests.browser.fit import check_screen
+from tests.browser.fit import report as fit_report
 from tests.browser.screens import LIVE_MS, TableScreens, card_code, in_first_screen
 
 try:
@@ -249,6 +251,7 @@ def new_context(request, browser, live_server, htmx_file, console_errors) -> Ite
         context = browser.new_context(java_script_enabled=js,
                                       **{"base_url": live_server, **device, **options})
         context.set_default_timeout(20_000)
+        context.companion_js = js  # (fit.py checks only the pages that run scripts)
         context.route(HTMX_CDN_URL, serve_htmx)
         context.on("page", lambda page: console_errors.watch(page, label))
         contexts.append((label, context))
@@ -268,8 +271,11 @@ def lan_url(live_server) -> str:
 
 
 @pytest.fixture
-def screenshot(request) -> Callable:
-    """Save a page's screenshot as test-output/screenshots/<test>-<step>.png.
+def screenshot(request) -> Iterator[Callable]:
+    """Save a page's screenshot as test-output/screenshots/<test>-<step>.png, and check
+    that state (tests/browser/fit.py): it fits a 360 px phone or an 800 px tablet, in light
+    and dark and at 200 % text, and axe-core finds nothing serious in it. The test fails at
+    its end, with every state that did not, once it has walked them all.
 
     ``screenshot(page, "seated", docs="phone")`` also copies it to
     docs/screenshots/phone.png when ``COMPANION_UPDATE_DOCS=1`` is set, so an
@@ -278,15 +284,30 @@ def screenshot(request) -> Callable:
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     test_name = re.sub(r"[^A-Za-z0-9_.-]+", "_", request.node.name)
 
+    problems: list[str] = []
+
     def take(page, step: str, *, docs: str | None = None) -> Path:
         path = SCREENSHOTS / f"{test_name}-{step}.png"
         page.screenshot(path=str(path), full_page=True)
         if docs and os.environ.get("COMPANION_UPDATE_DOCS") == "1":
             DOCS_SCREENSHOTS.mkdir(parents=True, exist_ok=True)
             shutil.copyfile(path, DOCS_SCREENSHOTS / f"{docs}.png")
+        checked = check_screen(page, f"{test_name}-{step}")
+        if checked:
+            problems.extend(checked.problems())
         return path
 
-    return take
+    yield take
+    assert not problems, "screens that do not fit or fail axe:\n" + "\n".join(problems)
+
+
+def pytest_terminal_summary(terminalreporter):
+    """The fit and axe counts of every page state the browser tests checked (fit.py)."""
+    lines = fit_report()
+    if lines:
+        terminalreporter.section("screens: sideways scroll and axe serious/critical nodes")
+        for line in lines:
+            terminalreporter.write_line(line)
 
 
 def fill_new_table(tablet, name: str, players, game: str, *, dealer: str | None = None) -> None:
