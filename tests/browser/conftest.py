@@ -278,8 +278,9 @@ def screenshot(request) -> Iterator[Callable]:
     its end, with every state that did not, once it has walked them all.
 
     ``screenshot(page, "seated", docs="phone")`` also copies it to
-    docs/screenshots/phone.png when ``COMPANION_UPDATE_DOCS=1`` is set, so an
-    ordinary test run leaves the committed README pictures alone.
+    docs/screenshots/phone.png (dark) and phone-light.png (light) when
+    ``COMPANION_UPDATE_DOCS=1`` is set, so an ordinary test run leaves the committed
+    README pictures alone.
     """
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     test_name = re.sub(r"[^A-Za-z0-9_.-]+", "_", request.node.name)
@@ -291,7 +292,12 @@ def screenshot(request) -> Iterator[Callable]:
         page.screenshot(path=str(path), full_page=True)
         if docs and os.environ.get("COMPANION_UPDATE_DOCS") == "1":
             DOCS_SCREENSHOTS.mkdir(parents=True, exist_ok=True)
-            shutil.copyfile(path, DOCS_SCREENSHOTS / f"{docs}.png")
+            dark = page.evaluate("() => matchMedia('(prefers-color-scheme: dark)').matches")
+            for scheme, suffix in (("dark", ""), ("light", "-light")):
+                page.emulate_media(color_scheme=scheme)
+                page.screenshot(path=str(DOCS_SCREENSHOTS / f"{docs}{suffix}.png"),
+                                full_page=True)
+            page.emulate_media(color_scheme="dark" if dark else "light")
         checked = check_screen(page, f"{test_name}-{step}")
         if checked:
             problems.extend(checked.problems())
