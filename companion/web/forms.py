@@ -13,7 +13,7 @@ from flask_babel import ngettext
 
 from ..rules.games import GAMES, game_module
 from ..store import NAME_LENGTH, Seat
-from .language import locale_name
+from .device import locale_name
 
 MINUS = "\u2212"
 """The one minus sign every page writes (−, not the hyphen -)."""
@@ -176,7 +176,7 @@ def read_money(text: object, unit: str, what: str) -> int:
 def money_text(amount: object, unit: str | None, sign: bool = False) -> str:
     """An amount in the smallest unit, as players read it in their language: ``£1.50``,
     ``−€0.05``, ``15 chips`` in English; ``1,50 €`` in French (Babel's formats, the
-    device's locale: :func:`~companion.web.language.locale_name`).
+    device's locale: :func:`~companion.web.device.locale_name`).
 
     With ``sign`` (a column of gains and losses), a gain shows ``+`` and chips
     are bare numbers, as the score tables write them. This is the one place

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from flask import Blueprint, abort, redirect, render_template, request, url_for
+from flask import Blueprint, redirect, render_template, request, url_for
 
 from ..extensions import db
 from ..store import changes, check_recovery, is_code, normalise_code, queries
@@ -11,37 +11,6 @@ from .limits import wrong_codes
 from .roles import remember_keeper
 
 bp = Blueprint("home", __name__)
-
-THEME_COOKIE = "companion-theme"
-"""The colours chosen on this device (static/app/theme.js sets it; /theme without it)."""
-THEMES = ("auto", "light", "dark")
-"""As the device (its prefers-color-scheme), or always light, or always dark."""
-
-
-@bp.app_template_global()
-def device_theme() -> str:
-    """This device's theme, so that every page is drawn in it from its first paint
-    (base.html asks; a region drawn for a live page does not)."""
-    choice = request.cookies.get(THEME_COOKIE, "auto")
-    return choice if choice in THEMES else "auto"
-
-
-@bp.get("/theme")
-def theme():
-    """The theme switch without JavaScript: keep the choice on this device, go back."""
-    choice = request.args.get("theme", "")
-    if choice not in THEMES:
-        abort(400, "Choose light, dark, or as the device.")
-    back = request.args.get("next", "")
-    if not back.startswith("/") or back.startswith("//") or "\\" in back:
-        back = url_for("home.index")
-    answer = redirect(back, code=303)
-    if choice == "auto":
-        answer.delete_cookie(THEME_COOKIE)
-    else:
-        answer.set_cookie(THEME_COOKIE, choice, max_age=60 * 60 * 24 * 365, samesite="Lax")
-    return answer
-
 
 @bp.get("/")
 def index():

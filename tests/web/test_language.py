@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 from babel.messages.pofile import read_po
 
+from companion.web.device import CATALOGUES, LANGUAGES, compile_catalogues
 from companion.web.forms import money_text
-from companion.web.language import CATALOGUES, LANGUAGES, compile_catalogues
 
 from ..conftest import csrf_token
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from companion.web.home import THEME_COOKIE
+from companion.web.device import THEME_COOKIE
 
 pytestmark = pytest.mark.db
 

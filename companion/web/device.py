@@ -1,4 +1,6 @@
-"""The device's language: English, French, German or Norwegian Bokmål (Flask-Babel).
+"""What each device chooses for itself: its language and its colours, each kept in a cookie.
+
+**Language**: English, French, German or Norwegian Bokmål (Flask-Babel).
 
 Each device reads the app in its own language, whatever the table's: a French phone at an
 English table reads French. The language is the one the device chose (a cookie, set by
@@ -10,6 +12,12 @@ The catalogues are ``companion/translations/<language>/LC_MESSAGES/messages.po``
 with ``pybabel`` (``babel.cfg`` says where the strings are). The app compiles a catalogue
 whose ``.mo`` is missing or older than its ``.po`` when it starts
 (:func:`compile_catalogues`), so a fresh checkout needs no step of its own.
+
+**Colours**: light, dark, or as the device (its ``prefers-color-scheme``). The page reads
+the cookie (:func:`device_theme`) so that it is drawn in them from its first paint;
+``static/app/theme.js`` sets it at once, ``GET /theme`` without JavaScript.
+
+Both switches are at the foot of every page (``templates/_device.html``).
 """
 
 from __future__ import annotations
@@ -19,7 +27,7 @@ from pathlib import Path
 
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
-from flask import Blueprint, Flask, Response, redirect, request, url_for
+from flask import Blueprint, Flask, Response, abort, redirect, request, url_for
 from flask_babel import Babel, get_locale
 
 log = logging.getLogger(__name__)
@@ -33,12 +41,18 @@ ALIASES = {"no": "nb", "nn": "nb"}
 Bokmål)."""
 
 COOKIE = "lang"
-"""The cookie that keeps the device's own choice (a year, like the theme)."""
+"""The cookie that keeps the device's own language."""
+THEME_COOKIE = "companion-theme"
+"""The colours chosen on this device (static/app/theme.js sets it; /theme without it)."""
+THEMES = ("auto", "light", "dark")
+"""As the device (its prefers-color-scheme), or always light, or always dark."""
+A_YEAR = 365 * 24 * 3600
+"""How long a device keeps its choices (seconds)."""
 
 CATALOGUES = Path(__file__).resolve().parent.parent / "translations"
 """Where the catalogues are (Flask-Babel's default, beside the app's package)."""
 
-bp = Blueprint("language", __name__)
+bp = Blueprint("device", __name__)
 
 
 def choose_locale() -> str:
@@ -71,17 +85,43 @@ def locale_name() -> str:
     return str(found) if found is not None else "en"
 
 
+def _back(page: str) -> str:
+    """Where a switch goes back to: ``page`` when it is a page of this app, else home."""
+    if not page.startswith("/") or page.startswith("//") or "\\" in page:
+        return url_for("home.index")
+    return page
+
+
 @bp.post("/language")
-def choose() -> Response:
+def language() -> Response:
     """Keep the language chosen on this device, and go back to the page it was chosen on."""
     lang = request.form.get("lang", "")
-    back = request.form.get("next", "")
-    if not back.startswith("/") or back.startswith("//") or "\\" in back:
-        back = url_for("home.index")
-    answer = redirect(back, code=303)
+    answer = redirect(_back(request.form.get("next", "")), code=303)
     if lang in LANGUAGES:
-        answer.set_cookie(COOKIE, lang, max_age=365 * 24 * 3600, samesite="Lax",
-                          httponly=True, secure=request.is_secure)
+        answer.set_cookie(COOKIE, lang, max_age=A_YEAR, samesite="Lax", httponly=True,
+                          secure=request.is_secure)
+    return answer
+
+
+@bp.app_template_global()
+def device_theme() -> str:
+    """This device's colours, so that every page is drawn in them from its first paint
+    (base.html asks; a region drawn for a live page does not)."""
+    choice = request.cookies.get(THEME_COOKIE, "auto")
+    return choice if choice in THEMES else "auto"
+
+
+@bp.get("/theme")
+def theme() -> Response:
+    """The colours switch without JavaScript: keep the choice on this device, go back."""
+    choice = request.args.get("theme", "")
+    if choice not in THEMES:
+        abort(400, "Choose light, dark, or as the device.")
+    answer = redirect(_back(request.args.get("next", "")), code=303)
+    if choice == "auto":
+        answer.delete_cookie(THEME_COOKIE)
+    else:
+        answer.set_cookie(THEME_COOKIE, choice, max_age=A_YEAR, samesite="Lax")
     return answer
 
 
@@ -106,8 +146,8 @@ def compile_catalogues(folder: Path = CATALOGUES) -> list[str]:
 
 
 def register(app: Flask) -> None:
-    """Give the app its languages: Flask-Babel with the device's locale, the switch, and
-    the templates' globals (the languages, the page's own)."""
+    """Give the app its languages (Flask-Babel with the device's locale) and both switches,
+    with the templates' globals (the languages, the page's own, the device's colours)."""
     compile_catalogues()
     Babel(app, locale_selector=choose_locale, default_translation_directories=str(CATALOGUES))
     app.register_blueprint(bp)
@@ -115,5 +155,5 @@ def register(app: Flask) -> None:
     app.jinja_env.globals["page_language"] = locale_name
 
 
-__all__ = ["LANGUAGES", "choose", "choose_locale", "compile_catalogues", "locale_name",
-           "register"]
+__all__ = ["LANGUAGES", "THEMES", "THEME_COOKIE", "choose_locale", "compile_catalogues",
+           "device_theme", "language", "locale_name", "register", "theme"]
