@@ -11,7 +11,7 @@ from flask import Flask
 
 from ..extensions import db
 from ..live import Hooks, streams, versions
-from . import device, errors, filters, games
+from . import device, errors, filters, games, words
 from .api import bp as api_bp
 from .home import bp as home_bp
 from .ledger import bp as ledger_bp
@@ -43,3 +43,4 @@ def register(app: Flask) -> None:
                                               is_pulse=is_pulse))
     errors.register(app)
     filters.register(app)
+    words.register(app)
