@@ -31,6 +31,7 @@ from babel import Locale
 from babel.lists import format_list
 from flask_babel import gettext, pgettext
 
+from ..rules import common
 from ..rules.errors import MESSAGES, Phrase, RuleError
 from .device import locale_name
 
@@ -78,6 +79,15 @@ def counts_said(counts: Any) -> str:
     if len(counts) > 1 and counts == list(range(counts[0], counts[-1] + 1)):
         return gettext("%(low)s to %(high)s", low=counts[0], high=counts[-1])
     return ", ".join(map(str, counts))
+
+
+def and_list(names: Any) -> str:
+    """Names as a sentence of the device's language says them: "Sam, Nick and Bo",
+    "Sam, Nick et Bo", "Sam, Nick und Bo" (English as the rules write it)."""
+    words = [str(name) for name in names]
+    if locale_name() == "en" or len(words) < 2:
+        return common.and_list(words) if words else ""
+    return format_list(words, locale=Locale.parse(locale_name()))
 
 
 def _param(value: Any) -> Any:
@@ -138,8 +148,10 @@ def extract_rule_messages(fileobj: Any, keywords: Any, comment_tags: Any,
 
 
 def register(app: Any) -> None:
-    """Give the templates the ``say`` filter (a rules fact in the device's language)."""
+    """Give the templates the ``say`` filter (a rules fact in the device's language) and
+    ``and_list`` (names joined as the device's language joins them)."""
     app.jinja_env.filters["say"] = say
+    app.jinja_env.filters["and_list"] = and_list
 
 
-__all__ = ["counts_said", "extract_rule_messages", "register", "say"]
+__all__ = ["and_list", "counts_said", "extract_rule_messages", "register", "say"]
