@@ -140,7 +140,7 @@ def test(args: list[str]) -> int:
     print(f"\nBranch coverage of companion/rules (goal {RULES_COVERAGE_GOAL}%):", flush=True)
     covered = subprocess.run(report, cwd=ROOT).returncode
     rest = [f"--ignore={path}" for path in rules]
-    others = subprocess.run([*pytest, "-q", *rest], cwd=ROOT).returncode
+    others = subprocess.run([*pytest, "-q", "--durations=15", *rest], cwd=ROOT).returncode
     return code or covered or others
 
 
