@@ -26,6 +26,7 @@ from datetime import datetime
 from typing import Any
 
 from babel.dates import format_datetime, format_skeleton, format_time
+from babel.numbers import get_decimal_symbol
 from flask import Blueprint, Response, abort, jsonify, redirect, render_template, request, url_for
 from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
@@ -335,7 +336,7 @@ def _refuse(table: Table, evening: Evening, status: int, message: str):
 
 
 def _context(table: Table, evening: Evening) -> dict[str, Any]:
-    return {"table": table, "ledger": ledger_view(table, evening), "plain_amount": plain_amount,
+    return {"table": table, "ledger": ledger_view(table, evening), "typed_amount": typed_amount,
             "live_url": url_for("ledger.live", code=table.code, number=evening.number)}
 
 
@@ -455,6 +456,15 @@ def plain_amount(amount: int, unit: str) -> str:
     return f"{'-' if amount < 0 else ''}{whole}.{part:0{places}d}"
 
 
+def typed_amount(amount: int, unit: str) -> str:
+    """An amount as the device's language types it in a form field: ``-3.50`` in English,
+    ``-3,50`` in French or German (``read_money`` reads either). The CSV keeps
+    :func:`plain_amount`."""
+    text = plain_amount(amount, unit)
+    language = locale_name()
+    return text if language == "en" else text.replace(".", get_decimal_symbol(language))
+
+
 def _cell_text(value: object) -> object:
     """A text cell a spreadsheet will not run as a formula (a name may start with ``=``)."""
     if isinstance(value, str) and value[:1] in ("=", "+", "-", "@", "\t", "\r"):
@@ -539,8 +549,8 @@ def mark_paid(table: Table, number: int):
             raise FormError(_("The amount is empty: type what was paid"))
         if amount > owed:
             raise FormError(_("%(payer)s owes %(payee)s %(owed)s, not %(amount)s",
-                              payer=payer, payee=payee, owed=plain_amount(owed, shown.unit),
-                              amount=plain_amount(amount, shown.unit)))
+                              payer=payer, payee=payee, owed=typed_amount(owed, shown.unit),
+                              amount=typed_amount(amount, shown.unit)))
     except FormError as error:
         return _refuse(table, evening, 400, f"{error}.")
     evenings.mark_paid(evening, payer, payee, amount)
@@ -631,4 +641,5 @@ bp.add_app_template_filter(date_text, "date_text")
 bp.add_app_template_filter(what_text, "what_text")
 
 __all__ = ["CSV_FIELDS", "CSV_HEADERS", "Balance", "Cell", "Column", "Ledger", "Transfer",
-           "balances", "bp", "date_text", "ledger_view", "plain_amount", "what_text"]
+           "balances", "bp", "date_text", "ledger_view", "plain_amount", "typed_amount",
+           "what_text"]

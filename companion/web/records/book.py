@@ -348,7 +348,8 @@ def night(table: Table, evening: Evening) -> Recap:
     except RuleError as error:
         return Recap(title, subtitle, (), (), (), (), unit, None, say(error))
     games = tuple(
-        f"{i}. {flow_for(game.name).title}: {_winners(game.result, raw)}"
+        _("%(number)s. %(game)s: %(result)s", number=i, game=flow_for(game.name).title,
+          result=_winners(game.result, raw))
         for i, (game, raw) in enumerate(zip(reading.games, record["games"], strict=True), 1))
     net = result["net"]
     ordered = sorted(net.items(), key=lambda item: -item[1])
