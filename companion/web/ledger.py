@@ -22,34 +22,86 @@ import csv
 import io
 from collections.abc import Sequence
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Any
 
+from babel.dates import format_datetime, format_skeleton, format_time
+from babel.numbers import get_decimal_symbol
 from flask import Blueprint, Response, abort, jsonify, redirect, render_template, request, url_for
+from flask_babel import gettext as _
+from flask_babel import lazy_gettext as _l
 
 from ..extensions import db
 from ..live import at_version
 from ..rules import RuleError, game_module
 from ..rules import evening as ledger_of
+from ..rules.ledger import What
 from ..store import ENDED, PLAYING, Game, Table, changes, evenings
 from ..store.evenings import Evening, Payment
 from .actions import table_action
+from .device import locale_name
 from .flow import flow_for
 from .forms import UNITS as MONEY_UNITS
 from .forms import FormError, clean_name, read_money
 from .limits import drawn_from, heavy_pages, wrong_codes
 from .live import live_table
 from .roles import find_table, is_keeper, phone
+from .words import say
 
 bp = Blueprint("ledger", __name__)
 
 EVENING = "/t/<code>/evenings/<int:number>"
 
 FINISHED, RUNNING, CLOSED_EARLY = "finished", "in play", "closed early"
-"""How a game of the evening stands for the ledger."""
+"""How a game of the evening stands for the ledger (also the CSV's ``status``, as data)."""
+
+STATUS_WORDS = {FINISHED: _l("finished"), RUNNING: _l("in play"),
+                CLOSED_EARLY: _l("closed early")}
+"""Each status as the grid's column heading says it, in the device's language."""
+
+WHAT_WORDS = {
+    What.JOINING_FEE.value: _l("joining fee"),
+    What.TROMP_STAKE.value: _l("TROMP! stake"),
+    What.ROUND_POT_WON.value: _l("round pot won"),
+    What.KITTY.value: _l("kitty"),
+    What.FEE_PAYOUT.value: _l("fee payout"),
+    What.MONEY_RETURNED.value: _l("money returned"),
+    What.ANTE.value: _l("ante"),
+    What.MISSED_DECLARATION.value: _l("missed declaration"),
+    What.BETS.value: _l("bets"),
+    What.PAYOUT.value: _l("payout"),
+    What.SHARE_OUT.value: _l("share-out"),
+}
+"""What a money line was (the rules' English ``what``, which the record and the CSV keep
+as data), as the ledger's lines say it in the device's language."""
 
 CSV_FIELDS = ("game", "table_game", "title", "status", "round", "player", "what", "amount",
               "unit")
-"""The columns of the money lines' CSV, one line of money each."""
+"""The columns of the money lines' CSV, one line of money each (the English header row)."""
+
+CSV_HEADERS = {"game": _l("game"), "table_game": _l("table_game"), "title": _l("title"),
+               "status": _l("status"), "round": _l("round"), "player": _l("player"),
+               "what": _l("what"), "amount": _l("amount"), "unit": _l("unit")}
+"""The CSV's header row in the device's language (its rows stay data: numbers in the
+CSV's plain form, the rules' English words)."""
+
+
+def what_text(what: str) -> str:
+    """A money line's ``what`` in the device's language (as it is, for a word not known)."""
+    word = WHAT_WORDS.get(what)
+    return str(word) if word is not None else what
+
+
+def date_text(when: datetime, with_time: bool = False) -> str:
+    """A day (and its time) as the device's language writes it: ``Fri 06 Nov 2026, 19:05``
+    in English as ever, ``ven. 6 nov. 2026, 19:05`` in French, ``Fr., 6. Nov. 2026`` in
+    German (Babel's formats, :func:`~companion.web.device.locale_name`)."""
+    language = locale_name()
+    if language == "en":
+        return format_datetime(when, "EEE dd MMM yyyy, HH:mm" if with_time else "EEE dd MMM yyyy",
+                               locale="en")
+    day = format_skeleton("yMMMEd", when, locale=language)
+    return f"{day}, {format_time(when, 'HH:mm', locale=language)}" if with_time else day
 
 
 # --------------------------------------------------------------------------- what a page shows
@@ -74,6 +126,17 @@ class Column:
     def round_word(self) -> str:
         """What players call a round of this game (``hand``), for its lines."""
         return flow_for(self.game.game).round_word
+
+    @property
+    def status_text(self) -> str:
+        """The game's status in the device's language."""
+        return str(STATUS_WORDS[self.status])
+
+    def round_text(self, number: int) -> str:
+        """A round of this game by its number, as its players call it ("Hand 3")."""
+        if self.round_word == "hand":
+            return _("Hand %(number)s", number=number)
+        return _("Round %(number)s", number=number)
 
     @property
     def counted(self) -> bool:
@@ -119,7 +182,8 @@ class Ledger:
     unit: str
     result: dict[str, Any] | None
     """``companion.rules.evening`` of the record (None when the rules refuse it)."""
-    problem: str | None
+    problem: RuleError | None
+    """Why the rules refuse the record (the page says it with ``|say``)."""
     columns: tuple[Column, ...]
     me: str | None
     """This phone's player (None for the tablet and for watchers)."""
@@ -182,16 +246,17 @@ def _status(game: Game, finished: bool) -> str:
 
 
 def ruled(table: Table, evening: Evening) -> tuple[dict[str, Any], dict[str, Any] | None,
-                                                   str | None]:
-    """The evening's record and what the rules make of it (their result, or the problem),
-    made once for every screen at the table's version: an evening of a long game is
-    replayed in a good part of a second, and its pages ask for it several times."""
-    def make() -> tuple[dict[str, Any], dict[str, Any] | None, str | None]:
+                                                   RuleError | None]:
+    """The evening's record and what the rules make of it (their result, or the refusal,
+    which each screen says in its own language), made once for every screen at the table's
+    version: an evening of a long game is replayed in a good part of a second, and its
+    pages ask for it several times."""
+    def make() -> tuple[dict[str, Any], dict[str, Any] | None, RuleError | None]:
         record = evenings.evening_record(evening)
         try:
             return record, ledger_of(record), None
         except RuleError as error:
-            return record, None, str(error)
+            return record, None, error
 
     return at_version(table, ("evening", evening.number), make)
 
@@ -221,7 +286,7 @@ def evening_numbered(table: Table, number: int) -> Evening:
     if evening is None:
         current = evenings.current_evening(table)
         if current.number != number:
-            abort(404, f"This table has no evening {number}.")
+            abort(404, _("This table has no evening %(number)s.", number=number))
         evening = current
     return evening
 
@@ -248,12 +313,18 @@ def _saved(table: Table, evening: Evening):
     return _page(table, evening)
 
 
+REFUSED = {"payment": _l("The rules refuse that payment: %(error)s."),
+           "chip value": _l("The rules refuse that chip value: %(error)s.")}
+"""What the page says when the rules refuse a change, by the change (whole sentences)."""
+
+
 def _checked(table: Table, evening: Evening, what: str):
-    """The change kept when the rules still read the evening; else refused, unchanged."""
+    """The change kept when the rules still read the evening; else refused, unchanged.
+    ``what`` is a key of :data:`REFUSED`."""
     try:
         ledger_of(evenings.evening_record(evening))
     except RuleError as error:
-        return _refuse(table, evening, 400, f"The rules refuse {what}: {error}.")
+        return _refuse(table, evening, 400, str(REFUSED[what]) % {"error": say(error)})
     return _saved(table, evening)
 
 
@@ -265,7 +336,7 @@ def _refuse(table: Table, evening: Evening, status: int, message: str):
 
 
 def _context(table: Table, evening: Evening) -> dict[str, Any]:
-    return {"table": table, "ledger": ledger_view(table, evening), "plain_amount": plain_amount,
+    return {"table": table, "ledger": ledger_view(table, evening), "typed_amount": typed_amount,
             "live_url": url_for("ledger.live", code=table.code, number=evening.number)}
 
 
@@ -385,6 +456,15 @@ def plain_amount(amount: int, unit: str) -> str:
     return f"{'-' if amount < 0 else ''}{whole}.{part:0{places}d}"
 
 
+def typed_amount(amount: int, unit: str) -> str:
+    """An amount as the device's language types it in a form field: ``-3.50`` in English,
+    ``-3,50`` in French or German (``read_money`` reads either). The CSV keeps
+    :func:`plain_amount`."""
+    text = plain_amount(amount, unit)
+    language = locale_name()
+    return text if language == "en" else text.replace(".", get_decimal_symbol(language))
+
+
 def _cell_text(value: object) -> object:
     """A text cell a spreadsheet will not run as a formula (a name may start with ``=``)."""
     if isinstance(value, str) and value[:1] in ("=", "+", "-", "@", "\t", "\r"):
@@ -397,7 +477,7 @@ def _lines_text(shown: Ledger) -> str:
     columns = {column.index: column for column in shown.columns}
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\r\n")
-    writer.writerow(CSV_FIELDS)
+    writer.writerow([str(CSV_HEADERS[field]) for field in CSV_FIELDS])
     for line in shown.result["lines"]:
         column = columns[line["game"]]
         unit = line.get("unit", shown.unit)
@@ -416,8 +496,9 @@ def lines_csv(code: str, number: int):
     table = find_table(code)
     shown = ledger_view(table, _drawn(evening_numbered(table, number)))
     if shown.result is None:
-        abort(409, f"The rules refuse this evening's record: {shown.problem}")
-    text = at_version(table, ("lines.csv", number), lambda: _lines_text(shown))
+        abort(409, _("The rules refuse this evening's record: %(problem)s",
+                     problem=say(shown.problem)))
+    text = at_version(table, ("lines.csv", number, locale_name()), lambda: _lines_text(shown))
     response = Response(text, mimetype="text/csv")
     response.headers["Content-Disposition"] = (
         f'attachment; filename="{table.code.lower()}-evening-{number}-lines.csv"')
@@ -427,10 +508,17 @@ def lines_csv(code: str, number: int):
 # --------------------------------------------------------------------------- payments
 
 
-def _player(shown: Ledger, name: object, what: str) -> str:
+NOT_A_PLAYER = {"payer": _l("The payer must be a player of this evening, not "
+                            "\u201c%(name)s\u201d"),
+                "payee": _l("The payee must be a player of this evening, not "
+                            "\u201c%(name)s\u201d")}
+"""The refusal of a payer or a payee who is not a player of the evening."""
+
+
+def _player(shown: Ledger, name: object, role: str) -> str:
+    """``name`` when it is a player of the evening; ``role`` is ``payer`` or ``payee``."""
     if not isinstance(name, str) or name not in shown.players:
-        raise FormError(f"{what} must be a player of this evening, not "
-                        f"\u201c{str(name)[:40]}\u201d")
+        raise FormError(str(NOT_A_PLAYER[role]) % {"name": str(name)[:40]})
     return name
 
 
@@ -442,28 +530,31 @@ def mark_paid(table: Table, number: int):
     shown = ledger_view(table, evening)
     form = request.form
     try:
-        payer = _player(shown, form.get("payer"), "The payer")
-        payee = _player(shown, form.get("payee"), "The payee")
+        payer = _player(shown, form.get("payer"), "payer")
+        payee = _player(shown, form.get("payee"), "payee")
     except FormError as error:
         return _refuse(table, evening, 400, f"{error}.")
     if not (shown.keeper or shown.me == payee):
-        abort(403, f"Only {payee}'s phone or the scorekeeper marks a payment to {payee}.")
+        abort(403, _("Only %(payee)s's phone or the scorekeeper marks a payment to "
+                     "%(payee)s.", payee=payee))
     owed = next((t.amount for t in shown.transfers if (t.payer, t.payee) == (payer, payee)),
                 None)
     if owed is None:
-        return _refuse(table, evening, 409, f"{payer} owes {payee} nothing now: look at what "
-                                            "is still owed and tap again.")
+        return _refuse(table, evening, 409, _("%(payer)s owes %(payee)s nothing now: look "
+                                              "at what is still owed and tap again.",
+                                              payer=payer, payee=payee))
     try:
-        amount = read_money(form.get("amount"), shown.unit, "The amount")
+        amount = read_money(form.get("amount"), shown.unit, _("The amount"))
         if amount == 0:
-            raise FormError("The amount is empty: type what was paid")
+            raise FormError(_("The amount is empty: type what was paid"))
         if amount > owed:
-            raise FormError(f"{payer} owes {payee} {plain_amount(owed, shown.unit)}, "
-                            f"not {plain_amount(amount, shown.unit)}")
+            raise FormError(_("%(payer)s owes %(payee)s %(owed)s, not %(amount)s",
+                              payer=payer, payee=payee, owed=typed_amount(owed, shown.unit),
+                              amount=typed_amount(amount, shown.unit)))
     except FormError as error:
         return _refuse(table, evening, 400, f"{error}.")
     evenings.mark_paid(evening, payer, payee, amount)
-    return _checked(table, evening, "that payment")
+    return _checked(table, evening, "payment")
 
 
 @bp.post(EVENING + "/payments/<int:payment_id>/undo")
@@ -473,11 +564,12 @@ def undo_payment(table: Table, number: int, payment_id: int):
     evening = _locked(table, number)
     payment = next((p for p in evening.payments if p.id == payment_id), None)
     if payment is None:
-        return _refuse(table, evening, 409, "That payment is not marked on this evening "
-                                            "(any more): look again.")
+        return _refuse(table, evening, 409, _("That payment is not marked on this evening "
+                                              "(any more): look again."))
     shown = ledger_view(table, evening)
     if not (shown.keeper or shown.me == payment.payee):
-        abort(403, f"Only {payment.payee}'s phone or the scorekeeper takes this payment back.")
+        abort(403, _("Only %(payee)s's phone or the scorekeeper takes this payment back.",
+                     payee=payment.payee))
     evenings.undo_payment(evening, payment)
     return _saved(table, evening)
 
@@ -491,21 +583,23 @@ def chip_value(table: Table, number: int, game_number: int):
     """Set (or clear) a chip game's chip value: what one chip is worth in the table's money."""
     evening = _locked(table, number)
     if evening.closed:
-        abort(409, f"Evening {number} is closed: its chip values stay as they were.")
+        abort(409, _("Evening %(number)s is closed: its chip values stay as they were.",
+                     number=number))
     game = next((g for g in evening.games if g.number == game_number), None)
     if game is None:
-        abort(404, f"Game {game_number} is not part of evening {number}.")
+        abort(404, _("Game %(game)s is not part of evening %(number)s.", game=game_number,
+                     number=number))
     if not game_module(game.game).CHIP_GAME:
-        return _refuse(table, evening, 400, f"{flow_for(game.game).title} is not played for "
-                                            "chips: it has no chip value.")
+        return _refuse(table, evening, 400, _("%(game)s is not played for chips: it has no "
+                                              "chip value.", game=flow_for(game.game).title))
     unit = evening.money_unit
     typed = request.form.get("chip_value", "")
     try:
-        value = read_money(typed, unit, "The chip value") if typed.strip() else None
+        value = read_money(typed, unit, _("The chip value")) if typed.strip() else None
     except FormError as error:
         return _refuse(table, evening, 400, f"{error}.")
     evenings.set_chip_value(game, value)
-    return _checked(table, evening, "that chip value")
+    return _checked(table, evening, "chip value")
 
 
 @bp.post(EVENING + "/name")
@@ -514,7 +608,7 @@ def name(table: Table, number: int):
     """Name the evening ("Friday"), or clear its name."""
     evening = _locked(table, number)
     try:
-        named = clean_name(request.form.get("name", ""), "The evening's name")
+        named = clean_name(request.form.get("name", ""), _("The evening's name"))
     except FormError as error:
         return _refuse(table, evening, 400, f"{error}.")
     evenings.rename_evening(evening, named)
@@ -527,21 +621,25 @@ def close(table: Table, number: int):
     """Close the evening: every game over (the one being played may be ended with it)."""
     evening = _locked(table, number)
     if evening.closed:
-        abort(409, f"Evening {number} is already closed.")
+        abort(409, _("Evening %(number)s is already closed.", number=number))
     games = evening.games
     if not games:
-        return _refuse(table, evening, 409, "Nothing has been played this evening yet: "
-                                            "there is nothing to close.")
+        return _refuse(table, evening, 409, _("Nothing has been played this evening yet: "
+                                              "there is nothing to close."))
     playing = table.playing
     if playing is not None:
         if request.form.get("end") != str(playing.number):
-            return _refuse(table, evening, 409, f"Game {playing.number} is being played: "
-                                                "end it first, or end it and close the "
-                                                "evening in one go.")
+            return _refuse(table, evening, 409, _("Game %(number)s is being played: end it "
+                                                  "first, or end it and close the evening in "
+                                                  "one go.", number=playing.number))
         changes.end_game(table, playing, ENDED)
     evenings.close_evening(evening)
     return _saved(table, evening)
 
 
-__all__ = ["CSV_FIELDS", "Balance", "Cell", "Column", "Ledger", "Transfer", "balances", "bp",
-           "ledger_view", "plain_amount"]
+bp.add_app_template_filter(date_text, "date_text")
+bp.add_app_template_filter(what_text, "what_text")
+
+__all__ = ["CSV_FIELDS", "CSV_HEADERS", "Balance", "Cell", "Column", "Ledger", "Transfer",
+           "balances", "bp", "date_text", "ledger_view", "plain_amount", "typed_amount",
+           "what_text"]

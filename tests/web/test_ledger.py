@@ -18,10 +18,11 @@ from decimal import Decimal
 from urllib.parse import urlsplit
 
 import pytest
+from babel.dates import format_skeleton
 
 from companion.extensions import db
 from companion.rules import evening as ledger_of
-from companion.store import ENDED, changes, queries
+from companion.store import ENDED, changes, evenings, queries
 
 pytestmark = pytest.mark.db
 
@@ -273,6 +274,21 @@ def test_the_scorekeeper_marks_part_of_a_transfer_and_then_the_rest(evening):
         assert "The evening is square." in html
 
 
+def test_a_french_phone_types_amounts_with_a_comma_and_reads_them_as_france_does(evening):
+    """The payee's French phone sees its amounts as French writes them, offers the amount
+    with a comma, and a comma or a point reads the same."""
+    phone = evening.phones["Rob"]
+    phone.set_cookie("lang", "fr")
+    html = evening.page(phone)
+    assert "Emily vous paie 2,00\xa0£GB" in html
+    assert 'name="amount" value="2,00"' in html
+    assert evening.mark("Emily", "Rob", "0,50", client=phone).status_code == 303
+    assert evening.mark("Emily", "Rob", "0.5", client=phone).status_code == 303
+    assert evening.record()["paid"] == [["Emily", "Rob", 50], ["Emily", "Rob", 50]]
+    refused = evening.mark("Emily", "Rob", "9,00", client=phone)
+    assert refused.status_code == 400 and "Emily doit 1,00 à Rob, pas 9,00." in text(refused)
+
+
 @pytest.mark.parametrize("who, form, status, message", [
     ("stranger", {}, 403, "phone or the scorekeeper marks a payment to Rob"),
     ("payer", {}, 403, "phone or the scorekeeper marks a payment to Rob"),
@@ -465,6 +481,40 @@ def test_the_money_lines_go_to_a_spreadsheet_and_add_up_to_zero(evening):
         assert sum(Decimal(r["amount"]) for r in rows if r["game"] == game) == 0
     assert {r["title"] for r in rows} == {"Tromplemond", "Clumond"}
     assert {r["status"] for r in rows} == {"finished"}
+
+
+def test_a_french_device_gets_french_headers_and_the_same_numbers(evening):
+    """The header row is in the device's language; the rows stay data, the same numbers in
+    the CSV's plain form (``2.25``, not ``2,25 €``) whatever the language."""
+    english = list(csv.reader(io.StringIO(text(evening.keeper.get(evening.url("/lines.csv"))))))
+    evening.keeper.set_cookie("lang", "fr")
+    french = list(csv.reader(io.StringIO(text(evening.keeper.get(evening.url("/lines.csv"))))))
+    assert english[0] == ["game", "table_game", "title", "status", "round", "player", "what",
+                          "amount", "unit"]
+    assert french[0] == ["partie", "partie à la table", "titre", "état", "manche", "joueur",
+                         "objet", "montant", "unité"]
+    assert french[1:] == english[1:] and len(french) == len(evening.result()["lines"]) + 1
+
+
+def test_a_german_device_sees_german_dates(evening):
+    """The evening's dates on the ledger, the evenings list and the recap are written as
+    the device's language writes them (Babel), English as ever."""
+    assert evening.post("/close").status_code == 303
+    with evening.app.app_context():
+        table = db.session.scalar(queries.table_by_code(evening.code))
+        opened = db.session.scalar(evenings.evening_number(table.id, 1)).opened_at
+    english = opened.strftime("%a %d %b %Y")
+    assert english in evening.page()
+    for client in (evening.keeper, evening.phones["Sam"]):
+        client.set_cookie("lang", "de")
+    german = format_skeleton("yMMMEd", opened, locale="de")  # "Sa., 28. Nov. 2026"
+    assert german != english
+    pages = [evening.page(), text(evening.phones["Sam"].get(f"/t/{evening.code}/evenings")),
+             text(evening.keeper.get(evening.url("/recap"))),
+             text(evening.keeper.get(evening.url("/recap.txt")))]
+    for page in pages:
+        assert german in page and english not in page
+    assert f"{german}, {opened.strftime('%H:%M')}" in pages[0]
 
 
 def test_a_name_a_spreadsheet_would_run_is_written_as_text(actions):

@@ -16,7 +16,9 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
+from babel.numbers import get_decimal_symbol
 from flask import url_for
+from flask_babel import gettext as _
 
 from ...extensions import db
 from ...rules import RuleError
@@ -25,9 +27,12 @@ from ...rules.evening import read_evening
 from ...rules.records import Figure, GameFigures, Place, RecordBook, record_book
 from ...store import Table, evenings
 from ...store.evenings import Evening
+from ..device import locale_name
 from ..filters import number
 from ..flow import flow_for
 from ..forms import MINUS, money_text
+from ..ledger import date_text
+from ..words import say
 
 
 @dataclass(frozen=True)
@@ -88,7 +93,7 @@ class Book:
     players: tuple[PlayerShown, ...]
     records: tuple[RecordShown, ...]
     problem: str | None = None
-    """Why the rules refused an evening (the book is then empty)."""
+    """Why the rules refused an evening (the book is then empty), in the device's language."""
 
 
 def table_evenings(table: Table) -> list[Evening]:
@@ -113,27 +118,39 @@ class Places:
         return self.by_number[place.evening].first_game + place.game - 1
 
     def link(self, place: Place, game: str | None = None) -> Link:
-        label = f"Evening {place.evening} · game {place.game}"
-        if game is not None:
-            label += f" ({flow_for(game).title})"
+        """The place as a link, its label in the device's language: "Evening 2 · game 1
+        (Tremp) · hand 4"."""
+        if game is None:
+            label = _("Evening %(evening)s · game %(game)s", evening=place.evening,
+                      game=place.game)
+        else:
+            label = _("Evening %(evening)s · game %(game)s (%(title)s)", evening=place.evening,
+                      game=place.game, title=flow_for(game).title)
         url = url_for("games.game", code=self.table.code, number=self.game_number(place))
         if place.round is not None:
-            label += f" · {'hand' if game in ('trefeltromp', 'tremp') else 'round'} {place.round}"
+            if game in ("trefeltromp", "tremp"):
+                label += " · " + _("hand %(number)s", number=place.round)
+            else:
+                label += " · " + _("round %(number)s", number=place.round)
             url += f"#round-{place.round}"
         return Link(label, url)
 
 
 def _average(value: Fraction | int | float) -> str:
+    """An average to one decimal place, with the device's language's decimal sign."""
     exact = Fraction(value)
     if exact.denominator == 1:
         return number(int(exact))
     shown = f"{abs(float(exact)):.1f}"
+    language = locale_name()
+    if language != "en":
+        shown = shown.replace(".", get_decimal_symbol(language))
     return f"{MINUS}{shown}" if exact < 0 else shown
 
 
 def _money(amount: object, unit: str, sign: bool = True) -> str:
     text = money_text(amount, unit, sign)
-    return f"{text} chips" if unit == "chips" and sign else text
+    return _("%(amount)s chips", amount=text) if unit == "chips" and sign else text
 
 
 def _figure(label: str, figure: Figure | None, value: str, places: Places, game: str,
@@ -147,24 +164,25 @@ def _figure(label: str, figure: Figure | None, value: str, places: Places, game:
 def _game_figures(figures: GameFigures, places: Places) -> GameShown:
     game = figures.game
     shown: list[Shown | None] = [
-        _figure("Played", figures.played, str(figures.played.value), places, game, "played"),
-        _figure("Won", figures.won, str(figures.won.value), places, game, "won"),
+        _figure(_("Played"), figures.played, str(figures.played.value), places, game,
+                "played"),
+        _figure(_("Won"), figures.won, str(figures.won.value), places, game, "won"),
     ]
     if figures.runner_up is not None:
-        shown.append(_figure("Runner-up", figures.runner_up, str(figures.runner_up.value),
+        shown.append(_figure(_("Runner-up"), figures.runner_up, str(figures.runner_up.value),
                              places, game, "runner-up"))
     if figures.average_round is not None:
-        shown.append(_figure("Average round", figures.average_round,
+        shown.append(_figure(_("Average round"), figures.average_round,
                              _average(figures.average_round.value), places, game, "average"))
     if figures.best_round is not None:
-        shown.append(_figure("Best round", figures.best_round,
+        shown.append(_figure(_("Best round"), figures.best_round,
                              number(figures.best_round.value), places, game, "best"))
     for unit, money in figures.money.items():
-        shown.append(_figure("Money", money, _money(money.value, unit), places, game,
+        shown.append(_figure(_("Money"), money, _money(money.value, unit), places, game,
                              f"money-{unit}"))
     for unit, pot in figures.largest_pot.items():
         best = max(pot.sources, key=lambda s: s.part)
-        shown.append(Shown("Largest pot won", money_text(pot.value, unit),
+        shown.append(Shown(_("Largest pot won"), money_text(pot.value, unit),
                            (places.link(best.place, game),), f"pot-{unit}"))
     return GameShown(game, flow_for(game).title, tuple(s for s in shown if s is not None))
 
@@ -192,24 +210,26 @@ def _records(book: RecordBook, places: Places, names: Mapping[str, str]) -> list
         return ", ".join(names.get(i, i) for i in ids) or nobody
 
     if (r := records.highest_tromplemond_round) is not None:
-        shown.append(RecordShown("Highest Tromplemond round", f"{number(r.value)} points",
+        shown.append(RecordShown(_("Highest Tromplemond round"),
+                                 _("%(num)s points", num=number(r.value)),
                                  holders(r.players), places.link(r.place, "tromplemond"),
                                  "highest-tromplemond-round"))
     for unit, r in records.biggest_tromp_payout.items():
-        shown.append(RecordShown("Biggest TROMP! payout", money_text(r.value, unit),
+        shown.append(RecordShown(_("Biggest TROMP! payout"), money_text(r.value, unit),
                                  holders(r.players), places.link(r.place, "tromplemond"),
                                  f"biggest-tromp-payout-{unit}"))
     if (r := records.most_gnome_points) is not None:
-        shown.append(RecordShown("Most Gnome points in a game", f"{number(r.value)} points",
-                                 "the Gnome", places.link(r.place, "trumplestiltskin"),
+        shown.append(RecordShown(_("Most Gnome points in a game"),
+                                 _("%(num)s points", num=number(r.value)),
+                                 _("the Gnome"), places.link(r.place, "trumplestiltskin"),
                                  "most-gnome-points"))
     if (r := records.longest_tremp_game) is not None:
-        shown.append(RecordShown("Longest Tremp game", f"{r.value} hands",
+        shown.append(RecordShown(_("Longest Tremp game"), _("%(num)s hands", num=r.value),
                                  holders(r.players), places.link(r.place, "tremp"),
                                  "longest-tremp-game"))
     if (r := records.biggest_clumond_pot) is not None:
-        shown.append(RecordShown("Biggest Clumond pot", money_text(r.value, "chips"),
-                                 holders(r.players, "nobody took a payout"),
+        shown.append(RecordShown(_("Biggest Clumond pot"), money_text(r.value, "chips"),
+                                 holders(r.players, _("nobody took a payout")),
                                  places.link(r.place, "clumond"), "biggest-clumond-pot"))
     return shown
 
@@ -222,12 +242,12 @@ def table_book(table: Table) -> Book:
         book = record_book([evenings.evening_record(e) for e in shown],
                            [e.number for e in shown])
     except RuleError as error:
-        return Book(len(shown), (), (), str(error))
+        return Book(len(shown), (), (), say(error))
     names = marked_names(book)
     players = tuple(
         PlayerShown(
             id=player.id, name=names[player.id], names=player.names,
-            money=tuple(Shown("Money, all games", _money(f.value, unit), (), f"total-{unit}")
+            money=tuple(Shown(_("Money, all games"), _money(f.value, unit), (), f"total-{unit}")
                         for unit, f in player.money.items()),
             games=tuple(_game_figures(figures, places) for figures in player.games.values()))
         for player in book.players)
@@ -252,16 +272,18 @@ class Recap:
     winner: str | None
     """Who won the most money tonight (None: nobody is up)."""
     problem: str | None = None
+    """Why the rules refused the evening, in the device's language."""
 
     def text(self, url: str = "") -> str:
-        """The recap as plain text, to share or copy."""
+        """The recap as plain text, to share or copy (in the device's language)."""
         lines = [self.title, self.subtitle, ""]
-        lines += ["Games:", *(f"  {g}" for g in self.games), ""]
+        lines += [_("Games:"), *(f"  {g}" for g in self.games), ""]
         if self.money:
-            lines += ["Money tonight:", *(f"  {n} {m}" for n, m, _a in self.money), ""]
-        lines += ["Who pays whom:", *(f"  {t}" for t in self.transfers or ("Everyone is square.",))]
+            lines += [_("Money tonight:"), *(f"  {n} {m}" for n, m, _a in self.money), ""]
+        lines += [_("Who pays whom:"),
+                  *(f"  {t}" for t in self.transfers or (_("Everyone is square."),))]
         if self.records:
-            lines += ["", "Tonight's records:", *(f"  {r}" for r in self.records)]
+            lines += ["", _("Tonight's records:"), *(f"  {r}" for r in self.records)]
         if url:
             lines += ["", url]
         return "\n".join(lines) + "\n"
@@ -269,11 +291,11 @@ class Recap:
 
 def _winners(result: Mapping[str, Any], record: Mapping[str, Any]) -> str:
     if record.get("void"):
-        return "void: all money back"
+        return _("void: all money back")
     if not result.get("finished"):
-        return "not finished"
+        return _("not finished")
     winners = result.get("winners") or []
-    return f"won by {' & '.join(winners)}" if winners else "no winner"
+    return _("won by %(names)s", names=" & ".join(winners)) if winners else _("no winner")
 
 
 def _night_records(book: RecordBook, names: Mapping[str, str]) -> list[str]:
@@ -283,49 +305,57 @@ def _night_records(book: RecordBook, names: Mapping[str, str]) -> list[str]:
     r = book.records
     if r.highest_tromplemond_round is not None:
         h = r.highest_tromplemond_round
-        lines.append(f"Best Tromplemond round: {number(h.value)} points, "
-                     f"{', '.join(names[p] for p in h.players)} (round {h.place.round})")
+        lines.append(_("Best Tromplemond round: %(num)s points, %(names)s (round %(round)s)",
+                       num=number(h.value), names=", ".join(names[p] for p in h.players),
+                       round=h.place.round))
     for unit, payout in r.biggest_tromp_payout.items():
-        lines.append(f"Biggest TROMP! payout: {money_text(payout.value, unit)}, "
-                     f"{', '.join(names[p] for p in payout.players)}")
+        lines.append(_("Biggest TROMP! payout: %(amount)s, %(names)s",
+                       amount=money_text(payout.value, unit),
+                       names=", ".join(names[p] for p in payout.players)))
     if r.most_gnome_points is not None:
-        lines.append(f"The Gnome scored {number(r.most_gnome_points.value)} points in a game")
+        lines.append(_("The Gnome scored %(num)s points in a game",
+                       num=number(r.most_gnome_points.value)))
     if r.longest_tremp_game is not None:
-        lines.append(f"Longest Tremp game: {r.longest_tremp_game.value} hands")
+        lines.append(_("Longest Tremp game: %(num)s hands", num=r.longest_tremp_game.value))
     if r.biggest_clumond_pot is not None:
-        lines.append(f"Biggest Clumond pot: {money_text(r.biggest_clumond_pot.value, 'chips')}")
+        lines.append(_("Biggest Clumond pot: %(amount)s",
+                       amount=money_text(r.biggest_clumond_pot.value, "chips")))
     if not lines:
         pots = [(pot.value, unit, names[player.id])
                 for player in book.players for figures in player.games.values()
                 for unit, pot in figures.largest_pot.items()]
         if pots:
             value, unit, who = max(pots, key=lambda p: p[0])
-            lines.append(f"Biggest pot won: {money_text(value, unit)}, {who}")
+            lines.append(_("Biggest pot won: %(amount)s, %(name)s",
+                           amount=money_text(value, unit), name=who))
     return lines[:2]
 
 
 def night(table: Table, evening: Evening) -> Recap:
-    """The recap of ``evening``: what the rules make of its record."""
+    """The recap of ``evening``: what the rules make of its record, in the device's
+    language (its dates too)."""
     record = evenings.evening_record(evening)
     unit = evening.money_unit
     title = f"{evening.name or table.name}"
-    subtitle = f"{table.name} · evening {evening.number}" if evening.name else \
-        f"Evening {evening.number}"
+    subtitle = _("%(table)s · evening %(number)s", table=table.name, number=evening.number) \
+        if evening.name else _("Evening %(number)s", number=evening.number)
     if evening.id is not None:
-        subtitle += f" · {evening.opened_at.strftime('%a %d %b %Y')}"
+        subtitle += f" · {date_text(evening.opened_at)}"
     try:
         result = ledger_of(record)
         reading = read_evening(record)
         book = record_book([record], [evening.number])
     except RuleError as error:
-        return Recap(title, subtitle, (), (), (), (), unit, None, str(error))
+        return Recap(title, subtitle, (), (), (), (), unit, None, say(error))
     games = tuple(
-        f"{i}. {flow_for(game.name).title}: {_winners(game.result, raw)}"
+        _("%(number)s. %(game)s: %(result)s", number=i, game=flow_for(game.name).title,
+          result=_winners(game.result, raw))
         for i, (game, raw) in enumerate(zip(reading.games, record["games"], strict=True), 1))
     net = result["net"]
     ordered = sorted(net.items(), key=lambda item: -item[1])
     money = tuple((name, _money(amount, unit), amount) for name, amount in ordered)
-    transfers = tuple(f"{payer} pays {payee} {money_text(amount, unit)}"
+    transfers = tuple(_("%(payer)s pays %(payee)s %(amount)s", payer=payer, payee=payee,
+                        amount=money_text(amount, unit))
                       for payer, payee, amount in result["owing"])
     winner = ordered[0][0] if ordered and ordered[0][1] > 0 else None
     if winner is None:  # no money tonight: the first game's winner

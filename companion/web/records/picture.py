@@ -11,6 +11,8 @@ from __future__ import annotations
 import textwrap
 from xml.sax.saxutils import escape
 
+from flask_babel import gettext as _
+
 from .book import Recap
 
 WIDTH = 440
@@ -31,7 +33,8 @@ def _lines(text: str, indent: str = "") -> list[str]:
 
 
 def recap_svg(recap: Recap) -> str:
-    """The recap as an SVG document (its text escaped; sized to its lines)."""
+    """The recap as an SVG document (its text escaped; sized to its lines), its headings in
+    the device's language."""
     parts: list[str] = []
     y = MARGIN + 30
 
@@ -55,35 +58,35 @@ def recap_svg(recap: Recap) -> str:
         for line in _lines(recap.problem):
             text(line, fill=LOSS)
             y += LINE
-    heading("Games")
+    heading(_("Games"))
     for game in recap.games:
         for line in _lines(game, "   "):
             text(line)
             y += LINE
     y += 10
     if recap.money:
-        heading("Money tonight")
+        heading(_("Money tonight"))
         for name, money, amount in recap.money:
             text(name if len(name) <= NAME_ROOM else f"{name[:NAME_ROOM - 1]}\u2026")
             text(money, x=WIDTH - MARGIN, anchor="end",
                  fill=GAIN if amount > 0 else LOSS if amount < 0 else MUTED, weight="bold")
             y += LINE
         y += 10
-    heading("Who pays whom")
-    for transfer in recap.transfers or ("Everyone is square.",):
+    heading(_("Who pays whom"))
+    for transfer in recap.transfers or (_("Everyone is square."),):
         for line in _lines(transfer, "   "):
             text(line)
             y += LINE
     if recap.records:
         y += 10
-        heading("Tonight's records")
+        heading(_("Tonight's records"))
         for record in recap.records:
             for line in _lines(record, "   "):
                 text(line, fill=MUTED)
                 y += LINE
     height = y + MARGIN - 10
     body = "\n".join(parts)
-    label = escape(f"{recap.title}: the night's recap", {'"': "&quot;"})
+    label = escape(_("%(title)s: the night's recap", title=recap.title), {'"': "&quot;"})
     fonts = "system-ui, -apple-system, 'Segoe UI', Roboto, sans-serif"
     return (f'<svg xmlns="http://www.w3.org/2000/svg" width="{WIDTH}" height="{height}" '
             f'viewBox="0 0 {WIDTH} {height}" role="img" aria-label="{label}" '

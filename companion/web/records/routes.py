@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from flask import Blueprint, Response, redirect, render_template, request, url_for
+from flask_babel import gettext as _
 from werkzeug.exceptions import HTTPException
 
 from ...live import at_version
@@ -10,6 +11,7 @@ from ...store import Table
 from ...store.evenings import Evening
 from ..actions import table_action
 from ..api import make_evening, make_game, read_json
+from ..device import locale_name
 from ..ledger import evening_numbered
 from ..limits import api_calls, drawn_from, heavy_pages, wrong_codes
 from ..qr import public_url
@@ -25,9 +27,9 @@ EVENING = "/t/<code>/evenings/<int:number>"
 def _back(table: Table) -> tuple[str, str] | None:
     """Where this screen goes back to: the scorekeeper's screen, or the phone's seat."""
     if is_keeper(table):
-        return url_for("tables.keeper", code=table.code), "Scorekeeper screen"
+        return url_for("tables.keeper", code=table.code), _("Scorekeeper screen")
     if phone(table).seat is not None:
-        return url_for("seats.seat", code=table.code), "My seat"
+        return url_for("seats.seat", code=table.code), _("My seat")
     return None
 
 
@@ -40,7 +42,7 @@ def record_book(code: str):
     table = find_table(code)
     shown = table_evenings(table)
     drawn_from(sum(len(game.rounds) for evening in shown for game in evening.games))
-    book = at_version(table, ("record book",), lambda: table_book(table))
+    book = at_version(table, ("record book", locale_name()), lambda: table_book(table))
     me = phone(table).seat
     return render_template("records/book.html", table=table, book=book, back=_back(table),
                            me=str(me.player_id) if me is not None and me.player_id else None)
@@ -48,7 +50,8 @@ def record_book(code: str):
 
 def _recap(table: Table, evening: Evening):
     drawn_from(sum(len(game.rounds) for game in evening.games))
-    return at_version(table, ("recap", evening.number), lambda: night(table, evening))
+    return at_version(table, ("recap", evening.number, locale_name()),
+                      lambda: night(table, evening))
 
 
 @bp.get(EVENING + "/recap")
@@ -112,8 +115,8 @@ def import_file():
     ``POST /api/games`` and ``/api/evenings``; this screen becomes its scorekeeper."""
     picked = request.files.get("record")
     if picked is None or not picked.filename:
-        return _import_page("Pick a file: a game's record.json or an evening's evening.json.",
-                            400)
+        return _import_page(_("Pick a file: a game's record.json or an evening's "
+                              "evening.json."), 400)
     body = picked.read()
     try:
         record = read_json(body, "the file")
