@@ -157,6 +157,7 @@ from enum import Enum
 from functools import lru_cache
 from typing import Any
 
+from . import errors
 from .cards import Card, Rank, SuitCard, TarotTrump, parse_card
 from .common import (
     Checklist,
@@ -1539,6 +1540,60 @@ def _check_table(players: Sequence[str], options: Mapping[str, Any],
     return (players, *_read_options(merge_options(options, DEFAULTS, "trefeltromp")))
 
 
+@dataclass(frozen=True)
+class ChecklistPhrases:
+    """A checklist as facts: its title and steps as Phrases, so that a screen can say
+    them in its own language; ``str()`` of each is the English of :class:`Checklist`."""
+
+    title: Phrase
+    steps: tuple[Phrase, ...]
+
+    def english(self) -> Checklist:
+        """The checklist in English, as the API and the contract give it."""
+        return Checklist(str(self.title), tuple(str(step) for step in self.steps))
+
+
+errors.add_messages({
+    "trefeltromp.deck.title": "Trefeltromp: the deck and the chips",
+    "trefeltromp.deck.tarot": "Take a 78-card tarot deck: 22 trumps (the Fool and I to XXI) and "
+        "four suits of 14 (Ace, 2–10, Page, Knight, Queen, King).",
+    "trefeltromp.deck.nothing_out": "Take nothing out: all 78 cards are played.",
+    "trefeltromp.deck.written": "In the app the courts are written P♠ N♠ Q♠ K♠ (Page, Knight, "
+        "Queen, King), the trumps I … XXI and Fool.",
+    "trefeltromp.deck.chips": "Give each of the {n} players {stack} chips. The ante is {ante} a "
+        "hand; {cap}.",
+    "trefeltromp.deck.no_limit": "no limit on a bet or raise",
+    "trefeltromp.deck.limit": "no bet or raise over {limit}",
+    "trefeltromp.deck.pile": "Each hand deals {dealt} cards (3 each); the other {left} are the "
+        "draw pile.",
+    "trefeltromp.deal.title": "Trefeltromp: {dealer} deals",
+    "trefeltromp.deal.antes": "Everyone antes {ante}: {players:list}. Chips already in the pot "
+        "stay there.",
+    "trefeltromp.deal.deal": "{dealer} shuffles and deals 3 cards face down to each player, "
+        "counter-clockwise: {order}.",
+    "trefeltromp.deal.first_then": "{first} first, then {next}",
+    "trefeltromp.deal.then": "{before}, then {next}",
+    "trefeltromp.deal.first_call": "Fyrsturkalla (first call): a betting round, {left} first, "
+        "then clockwise.",
+    "trefeltromp.deal.draw": "Each player still in may discard one card face down and draw one.",
+    "trefeltromp.deal.orb_call": "Banenkalla (orb call): a betting round, from the first player "
+        "still in left of {dealer}.",
+    "trefeltromp.deal.banen": "Banen: everyone still in lays one card face down and raps twice; "
+        "turn them together. The best card takes ⅓ of the pot (rounded down); a tie takes "
+        "nothing.",
+    "trefeltromp.deal.sceptre_call": "Detuilerkalla (sceptre call): a betting round. Whoever "
+        "showed the Fool at banen and did not win may stay in without matching (the Fool's "
+        "privilege).",
+    "trefeltromp.deal.detuiler": "Detuiler: as banen, with one of the two cards left. The best "
+        "card takes ½ of the pot.",
+    "trefeltromp.deal.crown_call": "Debekransekalla (crown call): a betting round (the Fool's "
+        "privilege again, if the Fool was shown at detuiler and did not win).",
+    "trefeltromp.deal.debekranse": "Debekranse: the last card. The best card takes the whole "
+        "pot; on a tie it stays.",
+    "trefeltromp.deal.next": "Next hand {next} deals (the deal passes to the right).",
+})
+
+
 def deck_prep(players: Sequence[str], options: Mapping[str, Any]) -> Checklist:
     """The once-per-game checklist: a full tarot deck, chips for everyone.
 
@@ -1547,18 +1602,21 @@ def deck_prep(players: Sequence[str], options: Mapping[str, Any]) -> Checklist:
     Take nothing out: all 78 cards are played.
     In the app the courts are written P♠ N♠ Q♠ K♠ (Page, Knight, Queen, King), the trumps I … XXI and Fool.
     """  # noqa: E501
+    return deck_prep_phrases(players, options).english()
+
+
+def deck_prep_phrases(players: Sequence[str], options: Mapping[str, Any]) -> ChecklistPhrases:
+    """:func:`deck_prep` as phrases, for a screen that says them in its own language."""
     players, ante, stack, limit = _check_table(players, options)
     n = len(players)
-    cap = "no limit on a bet or raise" if limit is None else \
-        f"no bet or raise over {limit}"
-    return Checklist("Trefeltromp: the deck and the chips", (
-        "Take a 78-card tarot deck: 22 trumps (the Fool and I to XXI) and four suits of 14 "
-        "(Ace, 2–10, Page, Knight, Queen, King).",
-        "Take nothing out: all 78 cards are played.",
-        "In the app the courts are written P♠ N♠ Q♠ K♠ (Page, Knight, Queen, King), "
-        "the trumps I … XXI and Fool.",
-        f"Give each of the {n} players {stack} chips. The ante is {ante} a hand; {cap}.",
-        f"Each hand deals {3 * n} cards (3 each); the other {78 - 3 * n} are the draw pile.",
+    cap = Phrase("trefeltromp.deck.no_limit") if limit is None else \
+        Phrase("trefeltromp.deck.limit", {"limit": limit})
+    return ChecklistPhrases(Phrase("trefeltromp.deck.title"), (
+        Phrase("trefeltromp.deck.tarot"),
+        Phrase("trefeltromp.deck.nothing_out"),
+        Phrase("trefeltromp.deck.written"),
+        Phrase("trefeltromp.deck.chips", {"n": n, "stack": stack, "ante": ante, "cap": cap}),
+        Phrase("trefeltromp.deck.pile", {"dealt": 3 * n, "left": 78 - 3 * n}),
     ))
 
 
@@ -1571,27 +1629,29 @@ def deal_steps(players: Sequence[str], dealer: str, options: Mapping[str, Any]) 
     >>> print(steps[2])
     Fyrsturkalla (first call): a betting round, Bo first, then clockwise.
     """  # noqa: E501
+    return deal_steps_phrases(players, dealer, options).english()
+
+
+def deal_steps_phrases(players: Sequence[str], dealer: str, options: Mapping[str, Any],
+                       ) -> ChecklistPhrases:
+    """:func:`deal_steps` as phrases, for a screen that says them in its own language."""
     players, ante, _, _ = _check_table(players, options)
     if dealer not in players:
         raise RuleError("trefeltromp.dealer_unknown", dealer=dealer)
     order = [right_of(players, dealer, k) for k in range(1, len(players))] + [dealer]
-    dealt = f"{order[0]} first, then " + ", then ".join(order[1:])
-    left = _left(players, dealer)
-    return Checklist(f"Trefeltromp: {dealer} deals", (
-        f"Everyone antes {ante}: {', '.join(players)}. Chips already in the pot stay there.",
-        f"{dealer} shuffles and deals 3 cards face down to each player, counter-clockwise: "
-        f"{dealt}.",
-        f"Fyrsturkalla (first call): a betting round, {left} first, then clockwise.",
-        "Each player still in may discard one card face down and draw one.",
-        f"Banenkalla (orb call): a betting round, from the first player still in left of "
-        f"{dealer}.",
-        "Banen: everyone still in lays one card face down and raps twice; turn them together. "
-        "The best card takes ⅓ of the pot (rounded down); a tie takes nothing.",
-        "Detuilerkalla (sceptre call): a betting round. Whoever showed the Fool at banen and "
-        "did not win may stay in without matching (the Fool's privilege).",
-        "Detuiler: as banen, with one of the two cards left. The best card takes ½ of the pot.",
-        "Debekransekalla (crown call): a betting round (the Fool's privilege again, if the "
-        "Fool was shown at detuiler and did not win).",
-        "Debekranse: the last card. The best card takes the whole pot; on a tie it stays.",
-        f"Next hand {right_of(players, dealer)} deals (the deal passes to the right).",
+    dealt = Phrase("trefeltromp.deal.first_then", {"first": order[0], "next": order[1]})
+    for name in order[2:]:
+        dealt = Phrase("trefeltromp.deal.then", {"before": dealt, "next": name})
+    return ChecklistPhrases(Phrase("trefeltromp.deal.title", {"dealer": dealer}), (
+        Phrase("trefeltromp.deal.antes", {"ante": ante, "players": players}),
+        Phrase("trefeltromp.deal.deal", {"dealer": dealer, "order": dealt}),
+        Phrase("trefeltromp.deal.first_call", {"left": _left(players, dealer)}),
+        Phrase("trefeltromp.deal.draw"),
+        Phrase("trefeltromp.deal.orb_call", {"dealer": dealer}),
+        Phrase("trefeltromp.deal.banen"),
+        Phrase("trefeltromp.deal.sceptre_call"),
+        Phrase("trefeltromp.deal.detuiler"),
+        Phrase("trefeltromp.deal.crown_call"),
+        Phrase("trefeltromp.deal.debekranse"),
+        Phrase("trefeltromp.deal.next", {"next": right_of(players, dealer)}),
     ))

@@ -20,22 +20,25 @@ the store and picks what to show.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from enum import Enum
 from typing import Any
 
 from flask import Blueprint, abort
+from flask_babel import LazyString
+from flask_babel import gettext as _
+from flask_babel import lazy_gettext as _l
 from werkzeug.datastructures import MultiDict
 
 from ....rules import RuleError
 from ....rules import trefeltromp as rules
-from ....rules.common import and_list
 from ....store import PLAYING, Game, Table, sealed
 from ....store import rounds as round_store
 from ...charts import score_chart
 from ...flow import GameFlow, SealedStep, View, checklist, corrected_from
 from ...vote import Slip, slip_for
+from ...words import and_list, say
 from . import forms
 
 bp = Blueprint("trefeltromp", __name__, template_folder="templates")
@@ -71,20 +74,40 @@ REVEAL_PHASES = (Phase.BANEN, Phase.DETUILER, Phase.DEBEKRANSE)
 HAND_PHASES = (*BETTING_PHASES, Phase.DRAW, *REVEAL_PHASES)
 """The phases of a hand being played."""
 
-STAGE_TITLES = {
-    rules.Stage.FYRSTURKALLA: "Fyrsturkalla (first call)",
-    rules.Stage.BANENKALLA: "Banenkalla (orb call)",
+STAGE_TITLES: dict[rules.Stage, str | LazyString] = {
+    rules.Stage.FYRSTURKALLA: _l("Fyrsturkalla (first call)"),
+    rules.Stage.BANENKALLA: _l("Banenkalla (orb call)"),
     rules.Stage.BANEN: "Banen",
-    rules.Stage.DETUILERKALLA: "Detuilerkalla (sceptre call)",
+    rules.Stage.DETUILERKALLA: _l("Detuilerkalla (sceptre call)"),
     rules.Stage.DETUILER: "Detuiler",
-    rules.Stage.DEBEKRANSEKALLA: "Debekransekalla (crown call)",
+    rules.Stage.DEBEKRANSEKALLA: _l("Debekransekalla (crown call)"),
     rules.Stage.DEBEKRANSE: "Debekranse",
-    rules.Stage.OVER: "The hand is over",
+    rules.Stage.OVER: _l("The hand is over"),
 }
-"""How the screens name each stage of a hand."""
+"""How the screens name each stage of a hand (said in each screen's language as it is drawn:
+a moment is shared by every screen of the table)."""
 
-DRAW_TITLE = "Discard and draw"
+DRAW_TITLE = _l("Discard and draw")
 """The stage's name while the table discards and draws (before Banenkalla's betting)."""
+
+
+class Said:
+    """Words made when a screen draws them, so in that screen's language: a moment is shared
+    by every screen of the table, whatever its language (``str()`` makes them). Unlike a
+    lazy gettext string, a template escapes them as any text: they may hold players' names.
+    """
+
+    __slots__ = ("_args", "_make")
+
+    def __init__(self, make: Callable[..., str], *args: Any) -> None:
+        self._make = make
+        self._args = args
+
+    def __str__(self) -> str:
+        return self._make(*self._args)
+
+    def __repr__(self) -> str:
+        return f"Said({self._make.__name__}, {self._args!r})"
 
 
 class Done(Enum):
@@ -211,7 +234,7 @@ class Ready:
     seated: tuple[str, ...]
     bought: dict[str, int]
     """Chips bought so far for the next hand, by player."""
-    problem: str | None
+    problem: Said | None
     """Why the next hand cannot be dealt yet (someone cannot cover the ante)."""
     leaving: tuple[str, ...]
     """Who leaves after the last hand (they may still stay after all)."""
@@ -229,7 +252,7 @@ class HandView(View):
 
     options: rules.Options | None = None
     hand: rules.Hand | None = None
-    stage_title: str = ""
+    stage_title: str | LazyString = ""
     seats: tuple[SeatLine, ...] = ()
     turn: Turn | None = None
     pot: int = 0
@@ -240,7 +263,7 @@ class HandView(View):
     def drawn_for(self) -> int:
         """The moment of the hand: how many things were done in it (:attr:`at`)."""
         return self.at
-    undo: str | None = None
+    undo: Said | None = None
     """What the tablet's undo takes back (None: nothing in this hand)."""
     story: tuple[rules.Event, ...] = ()
     """This hand so far (between hands: the last hand)."""
@@ -255,8 +278,8 @@ class HandView(View):
     """Cards already shown this hand (and laid by others at a reveal being laid again)."""
     ready: Ready | None = None
     figures: rules.Figures | None = None
-    chart: str = ""
-    trouble: str | None = None
+    chart: str | LazyString = ""
+    trouble: Said | None = None
     """Why the hand in progress does not fit the record (phase ``check``)."""
     picker: forms.TarotPicker = forms.PICKER
     buys_in: tuple[str, ...] = ()
@@ -302,10 +325,10 @@ class RevealStep(SealedStep):
     nothing of any card shows anywhere until the last is in, then all turn together."""
 
     slip_template = "trefeltromp/_slip.html"
-    drop_text = "Rap twice: lay this card"
-    in_text = "Your card is in, face down. It turns when everyone's is in."
-    remind_text = "You laid {}."
-    restart_text = "The server restarted: please lay your card again."
+    drop_text = _l("Rap twice: lay this card")
+    in_text = _l("Your card is in, face down. It turns when everyone's is in.")
+    remind_text = _l("You laid {}.")
+    restart_text = _l("The server restarted: please lay your card again.")
 
     def __init__(self, phase: Phase) -> None:
         self.name = phase.value
@@ -313,7 +336,8 @@ class RevealStep(SealedStep):
 
     def waiting_text(self, status: sealed.SealedStatus) -> str:
         """Who is still laying a card."""
-        return f"Waiting for {and_list(status.waiting_for)} to lay a card\u2026"
+        return _("Waiting for %(names)s to lay a card\u2026",
+                 names=and_list(status.waiting_for))
 
     def status(self, view: View) -> sealed.SealedStatus | None:
         """The sealing of this reveal, while it is the one due."""
@@ -332,17 +356,18 @@ class RevealStep(SealedStep):
         view = act.view
         status = view.sealing
         if status is None or not status.open:
-            raise sealed.SealError("There is no card to lay now: look at your screen again.",
+            raise sealed.SealError(_("There is no card to lay now: look at your screen again."),
                                    409)
         if stage is not None and stage != status.stage:
-            raise sealed.SealError("That card was for an earlier moment of this reveal: look "
-                                   "at your screen again.", 409)
+            raise sealed.SealError(_("That card was for an earlier moment of this reveal: look "
+                                     "at your screen again."), 409)
         if chooser in status.chosen:
-            raise sealed.SealError(f"{chooser} has laid a card already: one card each.", 409)
+            raise sealed.SealError(_("%(name)s has laid a card already: one card each.",
+                                     name=chooser), 409)
         if chooser not in status.choosers:
-            raise sealed.SealError(f"{chooser} lays no card now.", 403)
+            raise sealed.SealError(_("%(name)s lays no card now.", name=chooser), 403)
         if not choice.strip():
-            raise sealed.SealError("Pick the card you lay down first.")
+            raise sealed.SealError(_("Pick the card you lay down first."))
         try:
             card = rules.card_to_show(view.hand, chooser, choice)
         except RuleError as error:
@@ -350,8 +375,8 @@ class RevealStep(SealedStep):
         kept = (view.clash or {}).get("kept") or {}
         if card in kept.values():
             owner = next(p for p, c in kept.items() if c == card)
-            raise sealed.SealError(f"{card} is the card {owner} laid at this reveal: pick "
-                                   "yours.")
+            raise sealed.SealError(_("%(card)s is the card %(name)s laid at this reveal: pick "
+                                     "yours.", card=card, name=owner))
         sealing = sealed.latest(act.game, act.draft.round_index, lock=True)
         revealed = sealed.seal(act.game, sealing, chooser, card, blob)
         if revealed:
@@ -452,14 +477,15 @@ class TrefeltrompFlow(GameFlow, folder="trefeltromp", stylesheet=True):
             figures = rules.figures(record)
         except RuleError as error:
             return HandView(table=table, game=game, me=None, phase=Phase.END, result=None,
-                            problem=str(error))
+                            problem=Said(say, error))
         facts = draft.facts
         log = log_of(facts)
         fields: dict[str, Any] = {
             "table": table, "game": game, "me": None, "result": result, "options": options,
             "figures": figures, "round_index": draft.round_index, "at": len(log),
             "buys_in": tuple(b[0] for b in facts.get("buys") or ()),
-            "chart": score_chart(result, start=figures.start, title="Stacks after each hand"),
+            "chart": LazyString(score_chart, result, start=figures.start,
+                                title=_l("Stacks after each hand")),
             "corrected_from": corrected_from(draft),
         }
         last = result["rounds"][-1] if result["rounds"] else None
@@ -469,9 +495,8 @@ class TrefeltrompFlow(GameFlow, folder="trefeltromp", stylesheet=True):
             return _with_reveal(HandView(phase=Phase.END, **fields))
         if now.hand is not None:
             return HandView(phase=Phase.CHECK, **fields, seats=self._seat_lines(
-                table, game.players, None, result["totals"], None), trouble=(
-                f"The record's last hand (hand {len(result['rounds'])}) is not over: undo "
-                "it to play it on."))
+                table, game.players, None, result["totals"], None), trouble=Said(
+                _last_hand_unfinished, len(result["rounds"])))
         if not started(facts):
             return _with_reveal(self._ready(table, game, record, result, now, facts, draft,
                                             fields, log))
@@ -487,7 +512,7 @@ class TrefeltrompFlow(GameFlow, folder="trefeltromp", stylesheet=True):
         try:
             rules.replay({**record, "rounds": [*record["rounds"], {"buys": buys}]})
         except RuleError as error:
-            problem = forms.sentence(error)
+            problem = Said(forms.sentence, error)
         last = result["rounds"][-1] if result["rounds"] else None
         ready = Ready(dealer=now.next_dealer, seated=now.seated, bought=rules.bought(buys),
                       problem=problem,
@@ -495,13 +520,15 @@ class TrefeltrompFlow(GameFlow, folder="trefeltromp", stylesheet=True):
                       hands_played=len(result["rounds"]))
         lists = []
         if not game.rounds:
-            deck = rules.deck_prep(game.players, game.options)
+            deck = rules.deck_prep_phrases(game.players, game.options)
             lists.append(checklist("deck", deck.title, deck.steps, draft))
         if last is not None:
             # The last hand joined the record as it ended: its last dealing steps (the last
             # reveal, who deals next) stay here until the next hand is dealt.
-            deal = rules.deal_steps(last["breakdown"]["seated"], last["dealer"], game.options)
-            lists.append(checklist("end", f"Hand {len(result['rounds'])}: the last steps",
+            deal = rules.deal_steps_phrases(last["breakdown"]["seated"], last["dealer"],
+                                            game.options)
+            lists.append(checklist("end", _l("Hand %(number)s: the last steps",
+                                             number=len(result["rounds"])),
                                    deal.steps[-2:], draft))
         seats = self._seat_lines(table, game.players, None, result["totals"], None)
         return HandView(phase=Phase.READY, **fields, seats=seats, ready=ready,
@@ -516,7 +543,8 @@ class TrefeltrompFlow(GameFlow, folder="trefeltromp", stylesheet=True):
             played, then = rules.replay_now(
                 {**record, "rounds": [*record["rounds"], hand_facts(facts)]})
         except RuleError as error:
-            return HandView(phase=Phase.CHECK, **fields, trouble=forms.sentence(error),
+            return HandView(phase=Phase.CHECK, **fields,
+                            trouble=Said(forms.sentence, error),
                             undo=_undo_text(facts, log, None), seats=self._seat_lines(
                                 table, game.players, None, fields["result"]["totals"], None))
         hand_round = played["rounds"][-1]
@@ -529,7 +557,7 @@ class TrefeltrompFlow(GameFlow, folder="trefeltromp", stylesheet=True):
             # The hand's dealing steps stay until the next hand is dealt: its last ones (the
             # last call, the last reveal) are ticked once it is over.
             seated = hand_round["breakdown"]["seated"]
-            deal = rules.deal_steps(seated, dealer, game.options)
+            deal = rules.deal_steps_phrases(seated, dealer, game.options)
             return _with_reveal(HandView(
                 phase=Phase.HAND_OVER, **fields, stage_title=STAGE_TITLES[rules.Stage.OVER],
                 undo=_undo_text(facts, log, None),
@@ -541,7 +569,7 @@ class TrefeltrompFlow(GameFlow, folder="trefeltromp", stylesheet=True):
         clash = facts.get("clash") if phase in REVEAL_PHASES else None
         taken = {text for r in hand.reveals for text in r.spelled}
         taken |= set(((clash or {}).get("kept") or {}).values())
-        deal = rules.deal_steps(hand.seats, dealer, game.options)
+        deal = rules.deal_steps_phrases(hand.seats, dealer, game.options)
         view = HandView(
             phase=phase, **fields, hand=hand,
             stage_title=DRAW_TITLE if phase is Phase.DRAW else STAGE_TITLES[hand.stage],
@@ -613,7 +641,7 @@ class TrefeltrompFlow(GameFlow, folder="trefeltromp", stylesheet=True):
     def round_to_confirm(self, view: View, draft: round_store.RoundDraft) -> dict[str, Any]:
         """The hand in the record's form, once it is over (working facts left out)."""
         if view.phase is not Phase.HAND_OVER:
-            abort(409, "The hand is not over yet: it joins the record by itself when it is.")
+            abort(409, _("The hand is not over yet: it joins the record by itself when it is."))
         facts = hand_facts(draft.facts)
         facts["buys"] = [[p, n] for p, n in rules.bought(facts["buys"]).items()]
         return facts
@@ -634,6 +662,12 @@ class TrefeltrompFlow(GameFlow, folder="trefeltromp", stylesheet=True):
         return forms.read_hand(form, view.players)
 
 
+def _last_hand_unfinished(number: int) -> str:
+    """Why a hand in the record that is not over stops the game (phase ``check``)."""
+    return _("The record's last hand (hand %(number)s) is not over: undo it to play it on.",
+             number=number)
+
+
 def _sealing_of(game: Game, round_index: int, name: str) -> sealed.SealedStatus | None:
     """The latest sealing of reveal ``name`` in this round."""
     found = None
@@ -651,26 +685,42 @@ def _with_reveal(view: HandView) -> HandView:
 
 
 def _undo_text(facts: Mapping[str, Any], log: list[Done],
-               clash: Mapping[str, Any] | None) -> str | None:
+               clash: Mapping[str, Any] | None) -> Said | None:
     """What the tablet's undo would take back, as it says on the button."""
     if clash:
-        return "the cards laid at this reveal (everyone lays again)"
+        return Said(lambda: _("the cards laid at this reveal (everyone lays again)"))
     if not log:
         return None
     last = log[-1]
     if last is Done.BUY:
         name, chips = (facts.get("buys") or [["?", 0]])[-1]
-        return f"{name}'s buy of {chips}"
+        return Said(lambda: _("%(name)s's buy of %(chips)s", name=name, chips=chips))
     if last is Done.START:
-        return "the deal (the antes go back)"
+        return Said(lambda: _("the deal (the antes go back)"))
     if last is Done.DRAW:
-        return "the discard and draw"
+        return Said(lambda: _("the discard and draw"))
     if last is Done.SHOW:
-        return f"the {rules.REVEALS[len(facts.get('shows') or []) - 1]} reveal"
+        reveal = rules.REVEALS[len(facts.get("shows") or []) - 1].value
+        return Said(lambda: _("the %(reveal)s reveal", reveal=reveal))
     call = next(c for c in reversed(facts.get("calls") or []) if c)
-    action = rules.Action.from_entry(call[-1])
-    return f"{action.player}'s {action.verb}" + (f" of {action.amount}" if action.amount
-                                                  else "")
+    return Said(_action_text, rules.Action.from_entry(call[-1]))
+
+
+def _action_text(action: rules.Action) -> str:
+    """A betting action as the undo button names it: "Bo's raise of 10"."""
+    player, verb, amount = action.player, action.verb, action.amount
+    if amount:
+        if verb is rules.Verb.BET:
+            return _("%(player)s's bet of %(amount)s", player=player, amount=amount)
+        if verb is rules.Verb.RAISE:
+            return _("%(player)s's raise of %(amount)s", player=player, amount=amount)
+    if verb is rules.Verb.CHECK:
+        return _("%(player)s's check", player=player)
+    if verb is rules.Verb.CALL:
+        return _("%(player)s's call", player=player)
+    if verb is rules.Verb.FOLD:
+        return _("%(player)s's fold", player=player)
+    return _("%(player)s's stay", player=player)
 
 
 FLOW = TrefeltrompFlow()

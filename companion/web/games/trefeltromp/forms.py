@@ -9,6 +9,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from flask_babel import gettext as _
+from flask_babel import lazy_gettext as _l
 from werkzeug.datastructures import MultiDict
 
 from ....rules import RuleError
@@ -16,6 +18,7 @@ from ....rules import trefeltromp as rules
 from ....rules.cards import SUITS, TarotTrump, tarot_deck
 from ... import forms as shared
 from ...forms import UNITS, FormError, check_unit, read_money, whole_number
+from ...words import say
 
 __all__ = ["MAX_CHIPS", "PICKER", "UNITS", "TarotPicker", "hand_fields", "hand_fields_from_form",
            "option_values", "read_amount", "read_hand", "read_options", "sentence"]
@@ -27,12 +30,13 @@ OPTION_FIELDS = ("unit", "ante", "stack", "limit", "chip_value")
 
 
 def sentence(error: Exception) -> str:
-    """A rules message as a sentence on a screen: a capital first, a full stop last.
+    """A rules message as a sentence on a screen, in the device's language (a rules refusal
+    is said from its code): a capital first, a full stop last.
 
     >>> sentence(ValueError("banen: Cy's card: J♠ is not a tarot card"))
     "Banen: Cy's card: J♠ is not a tarot card."
     """
-    text = str(error)
+    text = say(error) if isinstance(error, RuleError) else str(error)
     text = text[:1].upper() + text[1:]
     return text if text.endswith((".", "!", "?")) else text + "."
 
@@ -63,14 +67,14 @@ def read_options(form: Mapping[str, str], unit: str) -> tuple[str, dict[str, Any
     form = shared.options_with_defaults(OPTION_FIELDS, _defaults(unit), form)
     unit = check_unit(form.get("unit"))
     limit = (form.get("limit") or "").strip()
-    value = read_money(form.get("chip_value"), unit, "The value of one chip")
+    value = read_money(form.get("chip_value"), unit, _("The value of one chip"))
     if value and unit == "chips":
-        raise FormError("Pick the money (£, € or $) a chip is worth, or leave the chip's "
-                        "value blank")
+        raise FormError(_("Pick the money (£, € or $) a chip is worth, or leave the chip's "
+                          "value blank"))
     options = {
-        "ante": whole_number(form.get("ante"), "The ante", 0, MAX_CHIPS),
-        "stack": whole_number(form.get("stack"), "The starting stack", 0, MAX_CHIPS),
-        "limit": whole_number(limit, "The limit on a bet or raise", 1, MAX_CHIPS) if limit
+        "ante": whole_number(form.get("ante"), _("The ante"), 0, MAX_CHIPS),
+        "stack": whole_number(form.get("stack"), _("The starting stack"), 0, MAX_CHIPS),
+        "limit": whole_number(limit, _("The limit on a bet or raise"), 1, MAX_CHIPS) if limit
         else None,
         "chip_value": value or None,
     }
@@ -87,7 +91,7 @@ def read_amount(form: Mapping[str, str], what: str) -> int:
     typed = (form.get("typed") or "").strip()
     picked = typed or (form.get("amount") or "").strip()
     if not picked:
-        raise FormError(f"{what}: tap an amount or type one")
+        raise FormError(_("%(what)s: tap an amount or type one", what=what))
     return whole_number(picked, what, 1, MAX_CHIPS)
 
 
@@ -101,6 +105,7 @@ class TarotSuit:
     symbol: str
     letter: str
     name: str
+    """The suit's name, said in the device's language as the picker is drawn."""
     cards: tuple[str, ...]
 
 
@@ -117,7 +122,7 @@ class TarotPicker:
         return self.trumps + tuple(card for suit in self.suits for card in suit.cards)
 
 
-_SUIT_NAMES = {"♠": "swords", "♥": "cups", "♦": "coins", "♣": "wands"}
+_SUIT_NAMES = {"♠": _l("swords"), "♥": _l("cups"), "♦": _l("coins"), "♣": _l("wands")}
 
 PICKER = TarotPicker(
     trumps=tuple(str(card) for card in tarot_deck() if isinstance(card, TarotTrump)),
@@ -203,23 +208,26 @@ def _read_call(text: str, players: Sequence[str], title: str) -> list[list[Any]]
             continue
         found = _player_at_start(line, players)
         if found is None:
-            raise FormError(f"{title}, line {number}: start with a player's name "
-                            f"({', '.join(players)}), then check, bet N, raise N, call, fold "
-                            "or stay")
+            raise FormError(_("%(title)s, line %(number)s: start with a player's name "
+                              "(%(players)s), then check, bet N, raise N, call, fold or stay",
+                              title=title, number=number, players=", ".join(players)))
         name, rest = found
         match = _ENTRY.match(rest)
         if match is None:
-            raise FormError(f"{title}, line {number}: after {name}, write check, bet N, "
-                            "raise N, call, fold or stay")
+            raise FormError(_("%(title)s, line %(number)s: after %(name)s, write check, bet N, "
+                              "raise N, call, fold or stay", title=title, number=number,
+                              name=name))
         verb = match["verb"].lower()
         entry: list[Any] = [name, verb]
         if match["amount"] is not None:
-            entry.append(whole_number(match["amount"], f"{title}, line {number}: {name}'s "
-                                                       f"{verb}", 1, MAX_CHIPS))
+            entry.append(whole_number(match["amount"], _(
+                "%(title)s, line %(number)s: %(name)s's %(verb)s", title=title, number=number,
+                name=name, verb=verb), 1, MAX_CHIPS))
         try:
             rules.Action.from_entry(entry)
         except RuleError as error:
-            raise FormError(f"{title}, line {number}: {error}") from None
+            raise FormError(_("%(title)s, line %(number)s: %(error)s", title=title,
+                              number=number, error=say(error))) from None
         entries.append(entry)
     return entries
 
@@ -234,8 +242,8 @@ def read_hand(form: MultiDict[str, str], players: Sequence[str]) -> dict[str, An
     for i, player in enumerate(players, 1):
         typed = form.get(f"buy-{i}", "").strip()
         if typed and typed != "0":
-            buys.append([player, whole_number(typed, f"{player}'s chips bought", 1,
-                                              MAX_CHIPS)])
+            buys.append([player, whole_number(typed, _("%(player)s's chips bought",
+                                                         player=player), 1, MAX_CHIPS)])
     calls = [_read_call(form.get(f"call-{k}", ""), players, stage.value.capitalize())
              for k, stage in enumerate(rules.BETTING_ROUNDS)]
     while calls and not calls[-1]:
@@ -249,8 +257,9 @@ def read_hand(form: MultiDict[str, str], players: Sequence[str]) -> dict[str, An
                 try:
                     cards[player] = str(rules.tarot_card(typed[:20]))
                 except RuleError as error:
-                    raise FormError(f"{stage.value.capitalize()}: {player}'s card: "
-                                    f"{error}") from None
+                    raise FormError(_("%(stage)s: %(player)s's card: %(error)s",
+                                      stage=stage.value.capitalize(), player=player,
+                                      error=say(error))) from None
         shows.append(cards)
     while shows and not shows[-1]:
         shows.pop()

@@ -13,6 +13,8 @@ from __future__ import annotations
 from typing import Any
 
 from flask import abort, render_template, url_for
+from flask_babel import gettext as _
+from flask_babel import lazy_gettext as _l
 
 from ....rules import RuleError
 from ....rules import trefeltromp as rules
@@ -36,8 +38,8 @@ from .flow import (
     log_of,
 )
 
-STALE = ("That was for an earlier moment of the hand: it has moved on. Look again and tap "
-         "once more.")
+STALE = _l("That was for an earlier moment of the hand: it has moved on. Look again and tap "
+           "once more.")
 
 
 
@@ -51,26 +53,26 @@ def _write(act: Act, changes: dict[str, Any], log: list[Done]) -> None:
 
 def _not_betting(view: HandView) -> str:
     if view.phase is Phase.READY:
-        return "The hand has not been dealt yet: the scorekeeper deals it first."
+        return _("The hand has not been dealt yet: the scorekeeper deals it first.")
     if view.phase is Phase.DRAW:
-        return ("The discard and draw comes first: the scorekeeper taps done when everyone "
-                "has drawn.")
+        return _("The discard and draw comes first: the scorekeeper taps done when everyone "
+                 "has drawn.")
     if view.phase in REVEAL_PHASES:
-        return "Nobody bets during a reveal: lay your card first."
-    return "There is no betting now."
+        return _("Nobody bets during a reveal: lay your card first.")
+    return _("There is no betting now.")
 
 
 # --------------------------------------------------------------------------- a hand
 
 
 @bp.post("/deal")
-@game_action(Who.KEEPER, Phase.READY, refuse="This hand is dealt already.", moment=STALE)
+@game_action(Who.KEEPER, Phase.READY, refuse=_l("This hand is dealt already."), moment=STALE)
 def deal(act: Act):
     """Deal the next hand: every seated player antes."""
     ready = act.view_as(HandView).ready
     assert ready is not None
     if ready.problem is not None:
-        return refusal(act, ready.problem)
+        return refusal(act, str(ready.problem))
     _write(act, {}, [*log_of(act.draft.facts), Done.START])
     after_change(act)
     return None
@@ -84,16 +86,19 @@ def act_(act: Act, position: int):
     hand = act.view_as(HandView).hand
     assert hand is not None
     if player != hand.to_act:
-        whose = "yours" if act.player == player else f"{player}'s"
-        return refusal(act, f"It is {hand.to_act}'s turn, not {whose}.")
+        if act.player == player:
+            return refusal(act, _("It is %(to_act)s's turn, not yours.", to_act=hand.to_act))
+        return refusal(act, _("It is %(to_act)s's turn, not %(player)s's.", to_act=hand.to_act,
+                              player=player))
     try:
         verb = rules.Verb(act.form.get("verb", ""))
     except ValueError:
-        return refusal(act, "Tap check, bet, call, raise, fold or stay.", 400)
+        return refusal(act, _("Tap check, bet, call, raise, fold or stay."), 400)
     amount = None
     if verb in (rules.Verb.BET, rules.Verb.RAISE):
         try:
-            amount = forms.read_amount(act.form, f"The {verb}")
+            amount = forms.read_amount(act.form, _("The bet") if verb is rules.Verb.BET
+                                       else _("The raise"))
         except FormError as error:
             return refusal(act, f"{error}.", 400)
     action = rules.Action(player, verb, amount)
@@ -112,7 +117,7 @@ def act_(act: Act, position: int):
 
 
 @bp.post("/draw")
-@game_action(Who.KEEPER, Phase.DRAW, refuse="There is no discard and draw now.", moment=STALE)
+@game_action(Who.KEEPER, Phase.DRAW, refuse=_l("There is no discard and draw now."), moment=STALE)
 def draw(act: Act):
     """The discard and draw after fyrsturkalla is done: banenkalla opens."""
     _write(act, {}, [*log_of(act.draft.facts), Done.DRAW])
@@ -120,19 +125,19 @@ def draw(act: Act):
 
 
 @bp.post("/reveal")
-@game_action(Who.KEEPER, *REVEAL_PHASES, refuse="No reveal is due now.", moment=STALE)
+@game_action(Who.KEEPER, *REVEAL_PHASES, refuse=_l("No reveal is due now."), moment=STALE)
 def open_reveal(act: Act):
     """Ask for the cards of the reveal due (when a hand was put back from the record)."""
     view = act.view_as(HandView)
     if view.sealing is not None and view.sealing.open:
-        return refusal(act, "The cards of this reveal are being laid already.")
+        return refusal(act, _("The cards of this reveal are being laid already."))
     after_change(act)
     return None
 
 
 @bp.post("/undo")
 @game_action(Who.KEEPER, Phase.READY, *HAND_PHASES, Phase.HAND_OVER, Phase.CHECK,
-             refuse="There is no hand to undo in: use the score table's undo.", moment=STALE)
+             refuse=_l("There is no hand to undo in: use the score table's undo."), moment=STALE)
 def undo(act: Act):
     """Take back the last thing done in the hand: an action, a reveal, the draw, a buy, the
     deal. A reveal whose cards clashed is laid again."""
@@ -145,7 +150,8 @@ def undo(act: Act):
         return None
     log = log_of(facts)
     if not log:
-        return refusal(act, "Nothing has happened in this hand yet: there is nothing to undo.")
+        return refusal(act, _("Nothing has happened in this hand yet: there is nothing to "
+                              "undo."))
     last = log.pop()
     changes: dict[str, Any] = {"leave": None}
     if last is Done.BUY:
@@ -172,7 +178,7 @@ def undo(act: Act):
 
 @bp.post("/seats/<int:position>/buy")
 @game_action(Who.PLAYER, Phase.READY, *HAND_PHASES,
-             refuse="Chips are bought between hands, or while a hand is played.")
+             refuse=_l("Chips are bought between hands, or while a hand is played."))
 def buy(act: Act, position: int):
     """A player buys chips: between hands for the next one, or during a hand (to cover a
     call, say). The chips go into the ledger."""
@@ -181,16 +187,17 @@ def buy(act: Act, position: int):
     facts = act.draft.facts
     entries = list(facts.get("buys") or [])
     if act.form.get("bought") != str(view.buys_made(player)):
-        return refusal(act, f"{player} bought chips a moment ago: look again before buying "
-                           "more.")
+        return refusal(act, _("%(player)s bought chips a moment ago: look again before buying "
+                              "more.", player=player))
     try:
-        amount = forms.read_amount(act.form, "The chips to buy")
+        amount = forms.read_amount(act.form, _("The chips to buy"))
     except FormError as error:
         return refusal(act, f"{error}.", 400)
     if view.phase is Phase.READY:
         assert view.ready is not None
         if player not in view.ready.seated:
-            return refusal(act, f"{player} has left the table and buys no more chips.")
+            return refusal(act, _("%(player)s has left the table and buys no more chips.",
+                                  player=player))
     else:
         assert view.hand is not None
         try:
@@ -203,7 +210,7 @@ def buy(act: Act, position: int):
 
 @bp.post("/seats/<int:position>/leave")
 @game_action(Who.PLAYER, Phase.READY,
-             refuse="Players leave between hands, once the hand is over.")
+             refuse=_l("Players leave between hands, once the hand is over."))
 def leave(act: Act, position: int):
     """Between hands a player leaves the table with their stack (``leaves=yes``), or stays
     after all (``leaves=no``). A player who would be left alone leaves too: the game ends
@@ -212,21 +219,21 @@ def leave(act: Act, position: int):
     ready = act.view_as(HandView).ready
     assert ready is not None
     if not ready.can_leave:
-        return refusal(act, "Players leave after a hand: play one first.")
+        return refusal(act, _("Players leave after a hand: play one first."))
     index = len(act.game.rounds) - 1
     last = act.game.rounds[index]
     leaving = set(last.get("leave") or [])
     choice = act.form.get("leaves")
     if choice == "yes":
         if player not in ready.seated:
-            return refusal(act, f"{player} has left the table already.")
+            return refusal(act, _("%(player)s has left the table already.", player=player))
         leaving |= set(rules.who_leaves(ready.seated, {player}))
     elif choice == "no":
         if player not in leaving:
-            return refusal(act, f"{player} is not leaving.")
+            return refusal(act, _("%(player)s is not leaving.", player=player))
         leaving.discard(player)
     else:
-        return refusal(act, "Leave the table, or stay?", 400)
+        return refusal(act, _("Leave the table, or stay?"), 400)
     round_store.amend_round(act.game, index, {**last, "leave": [
         p for p in act.game.players if p in leaving]})
     facts = act.draft.facts
@@ -243,7 +250,7 @@ def stay(act: Act):
     sits down again."""
     view = act.view_as(HandView)
     if view.phase is not Phase.END or not view.result or not view.result["finished"]:
-        return refusal(act, "Nobody has ended the game by leaving.")
+        return refusal(act, _("Nobody has ended the game by leaving."))
     index = len(act.game.rounds) - 1
     round_store.amend_round(act.game, index, {**act.game.rounds[index], "leave": []})
     return None
@@ -260,7 +267,7 @@ def hand_page(code: str, number: int, hand_number: int):
     seat = phone(table).seat
     view = FLOW.moment(table, game, seat.name if seat is not None else None)
     if view.result is None:
-        abort(409, f"The rules refuse this game's record: {view.problem}")
+        abort(409, _("The rules refuse this game's record: %(problem)s", problem=view.problem))
     played = len(game.rounds)
     if 1 <= hand_number <= played:
         done = view.result["rounds"][hand_number - 1]
@@ -268,7 +275,7 @@ def hand_page(code: str, number: int, hand_number: int):
     elif hand_number == played + 1 and view.phase in (*HAND_PHASES, Phase.HAND_OVER):
         story, dealer = view.story, view.dealer
     else:
-        abort(404, f"Hand {hand_number} has not been played.")
+        abort(404, _("Hand %(number)s has not been played.", number=hand_number))
     keeper = is_keeper(table)
     back = (url_for("tables.keeper", code=table.code) if keeper
             else url_for("seats.seat", code=table.code) if seat is not None
