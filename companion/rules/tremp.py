@@ -99,6 +99,7 @@ from fractions import Fraction
 from functools import lru_cache
 from typing import Any
 
+from . import errors
 from .cards import STANDARD_RANKS, Card, Rank, Suit, SuitCard, parse_card, parse_suit
 from .common import (
     Checklist,
@@ -147,6 +148,45 @@ LEAD_TO_WIN = 2
 
 MINUS = "\u2212"
 """The minus sign the players read (−, not the hyphen)."""
+
+errors.add_messages({
+    # the trick judge: why a card beats the card winning, or does not
+    "tremp.rule.led": "led and never beaten",
+    "tremp.rule.higher": "a higher card of the same suit beats a lower one",
+    "tremp.rule.over_tremp": "any other suit beats tremp",
+    "tremp.rule.tremp_over_trump": "tremp beats trump",
+    "tremp.rule.ace_over_king": "an ace beats the king of its suit",
+    "tremp.rule.trump": "trump beats any other suit",
+    "tremp.why_not.lower": "it is lower in the same suit",
+    "tremp.why_not.lower_ace": "it is lower in the same suit (A is low)",
+    "tremp.why_not.tremp": "tremp beats only trump",
+    "tremp.why_not.trump": "from another suit, only tremp beats trump",
+    "tremp.why_not.other": "from another suit, only trump beats it",
+    "tremp.judge.beats": "{card} beats {against}: {rule}",
+    "tremp.judge.beats_ace_low": "{card} beats {against}: {rule} (A is low)",
+    "tremp.judge.does_not_beat": "{card} does not beat {against}: {why}",
+    "tremp.judge.led": "{card} was led and never beaten",
+    # the checklists
+    "tremp.deck.title": "Tremp: preparing the deck",
+    "tremp.deck.cards": "Take a standard 52-card deck without jokers; nothing is taken out.",
+    "tremp.deck.partners": "Partners sit opposite: {a} against {b} (clockwise: {names:list}).",
+    "tremp.deck.match_beginners": "A match is won at {trailing} match points (beginners).",
+    "tremp.deck.match": "A match is won at {target} match points, or {trailing} for a team "
+        "that has won fewer matches than the other.",
+    "tremp.deck.game_end": "The game ends when a team leads by {lead} matches.",
+    "tremp.deal.title": "Tremp: {dealer} deals",
+    "tremp.deal.deal": "{dealer} shuffles and deals all 52 cards one at a time, clockwise, "
+        "starting with {first}: {tricks} each.",
+    "tremp.deal.bidding": "Bidding starts at {opening} with {first}, then clockwise. To bid, "
+        "display a card face up: the bid goes up by 1 and that card's suit is the nominated "
+        "trump.",
+    "tremp.deal.passes": "Three passes in a row after a bid end the bidding; the last to bid "
+        "wins it. If {first}, {second} and {third} all pass, {dealer} must bid (house rule).",
+    "tremp.deal.trump": "Trump is the suit of the last displayed card; tremp is the other suit "
+        "of the same colour (♠ ↔ ♣, ♥ ↔ ♦). Displayed cards stay on the table until played.",
+    "tremp.deal.lead": "The player left of the bid winner leads the first trick.",
+})
+"""The English of the lines the screens show: the trick judge's sentences, the checklists."""
 
 
 # ---------------------------------------------------------------------------
@@ -543,24 +583,21 @@ class Reason(Enum):
 
     @property
     def rule(self) -> str:
-        """The condition in words, as a player reads it.
+        """The condition in words, as a player reads it (in English).
 
         >>> Reason.TREMP_OVER_TRUMP.rule
         'tremp beats trump'
         """
-        return _RULE[self]
+        return str(self.phrase)
+
+    @property
+    def phrase(self) -> Phrase:
+        """The condition as a phrase, to be said in a screen's language (see :attr:`rule`)."""
+        return Phrase(f"tremp.rule.{self.value}")
 
 
 # The members are declared in the written order, LED (no condition) first.
 _CONDITION = {reason: k or None for k, reason in enumerate(Reason)}
-_RULE = {
-    Reason.LED: "led and never beaten",
-    Reason.HIGHER: "a higher card of the same suit beats a lower one",
-    Reason.OVER_TREMP: "any other suit beats tremp",
-    Reason.TREMP_OVER_TRUMP: "tremp beats trump",
-    Reason.ACE_OVER_KING: "an ace beats the king of its suit",
-    Reason.TRUMP: "trump beats any other suit",
-}
 
 
 def _trick_card(value: object, what: str | Phrase) -> SuitCard:
@@ -616,15 +653,16 @@ def beats(card: object, winning: object, trump: object) -> Reason | None:
     return None
 
 
-def _why_not(card: SuitCard, winning: SuitCard, trump: Suit) -> str:
+def _why_not(card: SuitCard, winning: SuitCard, trump: Suit) -> Phrase:
     """Why ``card`` does not beat ``winning`` (no condition of :func:`beats` holds)."""
     if card.suit is winning.suit:
-        return "it is lower in the same suit" + (" (A is low)" if card.rank is Rank.ACE else "")
+        return Phrase("tremp.why_not.lower_ace" if card.rank is Rank.ACE
+                      else "tremp.why_not.lower")
     if card.suit is trump.partner:
-        return "tremp beats only trump"
+        return Phrase("tremp.why_not.tremp")
     if winning.suit is trump:
-        return "from another suit, only tremp beats trump"
-    return "from another suit, only trump beats it"
+        return Phrase("tremp.why_not.trump")
+    return Phrase("tremp.why_not.other")
 
 
 @dataclass(frozen=True)
@@ -654,13 +692,18 @@ class Step:
     @property
     def sentence(self) -> str:
         """What happened, for a player: ``A♠ beats K♠: an ace beats the king of its suit``."""
+        return str(self.phrase)
+
+    @property
+    def phrase(self) -> Phrase:
+        """:attr:`sentence` as a phrase, to be said in a screen's language."""
+        facts = {"card": self.card, "against": self.against}
         if self.reason is None:
             why = _why_not(self.card, self.against, self.trump)
-            return f"{self.card} does not beat {self.against}: {why}"
-        sentence = f"{self.card} beats {self.against}: {self.reason.rule}"
-        if self.reason is Reason.HIGHER and self.against.rank is Rank.ACE:
-            sentence += " (A is low)"
-        return sentence
+            return Phrase("tremp.judge.does_not_beat", facts | {"why": why})
+        low = self.reason is Reason.HIGHER and self.against.rank is Rank.ACE
+        return Phrase("tremp.judge.beats_ace_low" if low else "tremp.judge.beats",
+                      facts | {"rule": self.reason.phrase})
 
 
 @dataclass(frozen=True)
@@ -718,14 +761,24 @@ class TrickResult:
     @property
     def sentence(self) -> str:
         """Why the winning card won, for a player (see :func:`trick_winner`)."""
+        return str(self.phrase)
+
+    @property
+    def phrase(self) -> Phrase:
+        """:attr:`sentence` as a phrase, to be said in a screen's language."""
         if not self.index:
-            return f"{self.card} was led and never beaten"
-        return self.steps[self.index - 1].sentence
+            return Phrase("tremp.judge.led", {"card": self.card})
+        return self.steps[self.index - 1].phrase
 
     @property
     def explanation(self) -> tuple[str, ...]:
         """One sentence per later card, against the card winning at that moment."""
         return tuple(step.sentence for step in self.steps)
+
+    @property
+    def explained(self) -> tuple[Phrase, ...]:
+        """:attr:`explanation` as phrases, to be said in a screen's language."""
+        return tuple(step.phrase for step in self.steps)
 
 
 def trick_winner(cards: Sequence[object], trump: object) -> TrickResult:
@@ -1116,15 +1169,15 @@ def deck_prep(players: Sequence[str], options: Mapping[str, Any]) -> Checklist:
     names, beginners = _seats(players, options)
     a, b = team_names(names)
     if beginners:
-        matches = f"A match is won at {TRAILING_TARGET} match points (beginners)."
+        matches = Phrase("tremp.deck.match_beginners", {"trailing": TRAILING_TARGET})
     else:
-        matches = (f"A match is won at {MATCH_TARGET} match points, or {TRAILING_TARGET} "
-                   "for a team that has won fewer matches than the other.")
-    return Checklist("Tremp: preparing the deck", (
-        "Take a standard 52-card deck without jokers; nothing is taken out.",
-        f"Partners sit opposite: {a} against {b} (clockwise: {', '.join(names)}).",
+        matches = Phrase("tremp.deck.match", {"target": MATCH_TARGET,
+                                              "trailing": TRAILING_TARGET})
+    return Checklist(Phrase("tremp.deck.title"), (
+        Phrase("tremp.deck.cards"),
+        Phrase("tremp.deck.partners", {"a": a, "b": b, "names": names}),
         matches,
-        f"The game ends when a team leads by {LEAD_TO_WIN} matches.",
+        Phrase("tremp.deck.game_end", {"lead": LEAD_TO_WIN}),
     ))
 
 
@@ -1132,20 +1185,17 @@ def deal_steps(players: Sequence[str], dealer: str, options: Mapping[str, Any]) 
     """One hand's steps for the actual dealer: the deal and the bidding.
 
     >>> steps = deal_steps(["Rob", "Sam", "Nick", "Emily"], "Nick", {}).steps
-    >>> steps[0]
-    'Nick shuffles and deals all 52 cards one at a time, clockwise, starting with Emily: 13 each.'
+    >>> print(steps[0])
+    Nick shuffles and deals all 52 cards one at a time, clockwise, starting with Emily: 13 each.
     """
     names, _ = _seats(players, options)
     require_player(dealer, names, Phrase("field.deal"))
     first, second, third = (left_of(names, dealer, k) for k in (1, 2, 3))
-    return Checklist(f"Tremp: {dealer} deals", (
-        f"{dealer} shuffles and deals all 52 cards one at a time, clockwise, "
-        f"starting with {first}: {TRICKS} each.",
-        f"Bidding starts at {MINUS}{-OPENING_BID} with {first}, then clockwise. To bid, display a "
-        "card face up: the bid goes up by 1 and that card's suit is the nominated trump.",
-        "Three passes in a row after a bid end the bidding; the last to bid wins it. "
-        f"If {first}, {second} and {third} all pass, {dealer} must bid (house rule).",
-        "Trump is the suit of the last displayed card; tremp is the other suit of the same "
-        "colour (♠ ↔ ♣, ♥ ↔ ♦). Displayed cards stay on the table until played.",
-        "The player left of the bid winner leads the first trick.",
+    return Checklist(Phrase("tremp.deal.title", {"dealer": dealer}), (
+        Phrase("tremp.deal.deal", {"dealer": dealer, "first": first, "tricks": TRICKS}),
+        Phrase("tremp.deal.bidding", {"opening": f"{MINUS}{-OPENING_BID}", "first": first}),
+        Phrase("tremp.deal.passes", {"first": first, "second": second, "third": third,
+                                     "dealer": dealer}),
+        Phrase("tremp.deal.trump"),
+        Phrase("tremp.deal.lead"),
     ))

@@ -86,6 +86,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
+from . import errors
 from .cards import (
     BLACK_JOKER,
     RED_JOKER,
@@ -101,7 +102,6 @@ from .cards import (
 from .common import (
     Checklist,
     Number,
-    and_list,
     clockwise_from,
     json_scores,
     left_of,
@@ -139,6 +139,84 @@ BLANKET: tuple[Card, ...] = tuple(SuitCard(Rank.NINE, suit) for suit in SUITS) +
 JOKER_POINTS = 2
 """A joker taken in tricks is worth 2 (3 played as trump: it is then a trump card too)."""
 
+errors.add_messages({
+    # what a speech was, as the take-back button names it
+    "trumplestiltskin.speech.passed": "{player} passed",
+    "trumplestiltskin.speech.bid": "{player} bid {bid}",
+    # the counter's working
+    "trumplestiltskin.count.working": "A/K {honours} + trumps {trumps} + jokers "
+        "{joker_points}\u00d7{jokers} = {points}",
+    # a player's line of a hand's tally (``Share.why``)
+    "trumplestiltskin.explain.thrown_in": "everyone passed: the hand was thrown in, no score",
+    "trumplestiltskin.explain.never_bid_nothing": "never bid and took no points: scores 0",
+    "trumplestiltskin.explain.never_bid": "never bid: scores 0; {gone} to the Gnome",
+    "trumplestiltskin.explain.one_point_goes": "the 1 point goes",
+    "trumplestiltskin.explain.all_points_go": "all {points} points go",
+    "trumplestiltskin.explain.no_points_go": "no points go",
+    "trumplestiltskin.explain.bid": "bid {bid}, took {points} points: scores {made}",
+    "trumplestiltskin.explain.bid_excess": "bid {bid}, took {points} points: scores {made}; "
+        "the excess {excess} goes to the Gnome",
+    "trumplestiltskin.explain.bid_looked": "bid {bid}, took {points} points: looked at the "
+        "Gnome: scores half of {made}, {half}, and the Gnome gets the other {half}",
+    "trumplestiltskin.explain.bid_looked_excess": "bid {bid}, took {points} points: looked at "
+        "the Gnome: scores half of {made}, {half}, and the Gnome gets the other {half}; the "
+        "excess {excess} goes to the Gnome",
+    "trumplestiltskin.explain.made": "took the bid at {bid} and took {points} points: made it "
+        "without looking, scores double, {double}",
+    "trumplestiltskin.explain.made_looked": "took the bid at {bid} and took {points} points: "
+        "made it but looked at the Gnome, scores half, {half}, and the Gnome gets the other "
+        "{half}",
+    "trumplestiltskin.explain.failed": "took the bid at {bid} and took {points} points: "
+        "failed, loses {bid}; {gone} to the Gnome",
+    "trumplestiltskin.explain.failed_looked": "took the bid at {bid} and took {points} points: "
+        "failed after looking at the Gnome, loses {bid}; the Gnome gets twice the points, "
+        "{double}",
+    # why the game ended (``Ending.over``) and which rule picked the winner (``.decided``)
+    "trumplestiltskin.end.reached": "{names:and} reached {target}",
+    "trumplestiltskin.end.gnome_reached": "the Gnome reached {gnome_target}",
+    "trumplestiltskin.end.both_reached": "{names:and} reached {target} and the Gnome reached "
+        "{gnome_target}",
+    "trumplestiltskin.end.last_taker": "{taker} took the last bid and has more than {target}",
+    "trumplestiltskin.end.most": "{winner} has the most points ({best})",
+    "trumplestiltskin.end.share_most": "{names:and} share the most points ({best})",
+    "trumplestiltskin.end.taker_short": "{taker} took the last bid but has {total}, not more "
+        "than {target}: {most}",
+    # the checklists
+    "trumplestiltskin.deck.title": "Trumplestiltskin: preparing the deck",
+    "trumplestiltskin.deck.pinochle": "Take a Pinochle deck: two each of A K Q J 10 9 in each "
+        "suit (48) plus one red and one black joker: 50 cards.",
+    "trumplestiltskin.deck.blanket": "Take out one 9 of each suit (9♠ 9♥ 9♦ 9♣) and both "
+        "jokers: these six are the Blanket. 44 cards remain.",
+    "trumplestiltskin.deck.columns": "Make a score column for each player and one for the "
+        "Gnome.",
+    "trumplestiltskin.deck.share_even": "Each hand the 44 are dealt out: with {n} players "
+        "everyone gets {each} cards.",
+    "trumplestiltskin.deck.share_two_one": "Each hand the 44 are dealt out: with {n} players "
+        "two get {more} cards and one gets {each}.",
+    "trumplestiltskin.deck.share_four_one": "Each hand the 44 are dealt out: with {n} players "
+        "four get {more} cards and one gets {each}.",
+    "trumplestiltskin.deal.title": "Trumplestiltskin: {dealer} deals",
+    "trumplestiltskin.deal.deal_even": "{dealer} shuffles the 44 cards and deals them one at a "
+        "time clockwise, starting with {first}: everyone gets {each} cards.",
+    "trumplestiltskin.deal.deal_extra": "{dealer} shuffles the 44 cards and deals them one at a "
+        "time clockwise, starting with {first}: {extra:and} get {more} cards, everyone else "
+        "gets {each}.",
+    "trumplestiltskin.deal.shuffle_blanket": "{dealer} shuffles the Blanket (9♠ 9♥ 9♦ 9♣, red "
+        "joker, black joker).",
+    "trumplestiltskin.deal.pick_gnome": "{picker} (on the dealer’s right) picks one Blanket "
+        "card face down: the Gnome.",
+    "trumplestiltskin.deal.deal_blanket": "{dealer} deals one of the other Blanket cards to "
+        "each player, who adds it to their hand.",
+    "trumplestiltskin.deal.none_aside": "No Blanket card is left over.",
+    "trumplestiltskin.deal.one_aside": "The last Blanket card is set aside face down, unseen.",
+    "trumplestiltskin.deal.some_aside": "The other {aside} Blanket cards are set aside face "
+        "down, unseen.",
+    "trumplestiltskin.deal.bidding": "Bidding starts with {first} (left of the dealer) and goes "
+        "clockwise. Anyone may look at the Gnome before they bid or pass; the app records who "
+        "looked.",
+})
+"""The English of the lines the screens show: a tally's why, the end, the checklists."""
+
 _ROUND_KEYS = frozenset({"bids", "looked", "gnome", "trump", "points"})
 _HONOURS = 16  # eight aces and eight kings among the 44, one point each
 _SUIT_SIZE = 11  # of each suit among the 44: two each of A K Q J 10, one 9
@@ -161,7 +239,14 @@ class Speech:
             raise RuleError("trumplestiltskin.bid_too_small", player=self.player, bid=self.bid)
 
     def __str__(self) -> str:
-        return f"{self.player} passed" if self.bid is None else f"{self.player} bid {self.bid}"
+        return str(self.phrase)
+
+    @property
+    def phrase(self) -> Phrase:
+        """The speech as a player reads it: ``Bo bid 7``, ``Cy passed``."""
+        if self.bid is None:
+            return Phrase("trumplestiltskin.speech.passed", {"player": self.player})
+        return Phrase("trumplestiltskin.speech.bid", {"player": self.player, "bid": self.bid})
 
 
 @dataclass(frozen=True)
@@ -393,8 +478,8 @@ class Count:
     A trump ace or king counts in both ``honours`` and ``trumps``; a joker
     played as trump in both ``jokers`` and ``trumps``, as the card points say.
 
-    >>> Count(honours=5, trumps=3, jokers=1).working
-    'A/K 5 + trumps 3 + jokers 2×1 = 10'
+    >>> print(Count(honours=5, trumps=3, jokers=1).working)
+    A/K 5 + trumps 3 + jokers 2×1 = 10
     """
 
     honours: int = 0
@@ -409,8 +494,8 @@ class Count:
     def add(self, what: str, by: int) -> Count:
         """These counts with ``by`` more of ``what`` (``honours``, ``trumps``, ``jokers``), checked.
 
-        >>> Count(5, 3, 1).add("trumps", 1).working
-        'A/K 5 + trumps 4 + jokers 2×1 = 11'
+        >>> print(Count(5, 3, 1).add("trumps", 1).working)
+        A/K 5 + trumps 4 + jokers 2×1 = 11
         """
         counts = {"honours": self.honours, "trumps": self.trumps, "jokers": self.jokers}
         if what not in counts:
@@ -419,10 +504,11 @@ class Count:
         return count_points(**counts)
 
     @property
-    def working(self) -> str:
-        """The sum with its working, as a player checks it."""
-        return (f"A/K {self.honours} + trumps {self.trumps} + jokers "
-                f"{JOKER_POINTS}\u00d7{self.jokers} = {self.points}")
+    def working(self) -> Phrase:
+        """The sum with its working, as a player checks it (``str()`` is its English)."""
+        return Phrase("trumplestiltskin.count.working", {
+            "honours": self.honours, "trumps": self.trumps, "joker_points": JOKER_POINTS,
+            "jokers": self.jokers, "points": self.points})
 
 
 COUNT_LIMITS = Count(honours=_HONOURS, trumps=_SUIT_SIZE + 2, jokers=2)
@@ -459,25 +545,30 @@ class Share:
     case: str
     score: Number
     to_gnome: Number
-    why: str
+    why: Phrase
+    """The tally of the line as a player reads it (``str()`` is its English)."""
 
 
-def _all_points(points: int) -> str:
+def _all_points(points: int) -> Phrase:
     """``all 3 points go``, ``the 1 point goes``, ``no points go``.
 
-    >>> _all_points(3), _all_points(1), _all_points(0)
-    ('all 3 points go', 'the 1 point goes', 'no points go')
+    >>> print(_all_points(3)); print(_all_points(1)); print(_all_points(0))
+    all 3 points go
+    the 1 point goes
+    no points go
     """
     if points == 1:
-        return "the 1 point goes"
-    return f"all {points} points go" if points else "no points go"
+        return Phrase("trumplestiltskin.explain.one_point_goes")
+    if points:
+        return Phrase("trumplestiltskin.explain.all_points_go", {"points": points})
+    return Phrase("trumplestiltskin.explain.no_points_go")
 
 
 def tally_player(points: int, top_bid: int | None, looked: bool, took_bid: bool) -> Share:
     """Tally one player's hand exactly as the rules' "Tallying a hand".
 
-    >>> tally_player(7, 5, looked=False, took_bid=False).why
-    'bid 5, took 7 points: scores 5; the excess 2 goes to the Gnome'
+    >>> print(tally_player(7, 5, looked=False, took_bid=False).why)
+    bid 5, took 7 points: scores 5; the excess 2 goes to the Gnome
     >>> s = tally_player(5, 4, looked=True, took_bid=False)
     >>> s.score, s.to_gnome
     (2, 3)
@@ -489,42 +580,54 @@ def tally_player(points: int, top_bid: int | None, looked: bool, took_bid: bool)
         return _tally_taker(points, top_bid, looked)
     if top_bid is None:
         if not points:
-            return Share("never bid", 0, 0, "never bid and took no points: scores 0")
-        return Share("never bid", 0, points,
-                     f"never bid: scores 0; {_all_points(points)} to the Gnome")
+            return Share("never bid", 0, 0, Phrase("trumplestiltskin.explain.never_bid_nothing"))
+        return Share("never bid", 0, points, Phrase("trumplestiltskin.explain.never_bid",
+                                                    {"gone": _all_points(points)}))
     made = min(points, top_bid)
     excess = points - made
-    parts = [f"bid {top_bid}, took {points} points"]
+    facts: dict[str, Any] = {"bid": top_bid, "points": points, "made": made}
     if looked:
         half = _half(made)
-        parts.append(f"looked at the Gnome: scores half of {made}, {_show(half)}, "
-                     f"and the Gnome gets the other {_show(half)}")
+        facts["half"] = _show(half)
         score, to_gnome = half, half + excess
     else:
-        parts.append(f"scores {made}")
         score, to_gnome = made, excess
     if excess:
-        parts.append(f"the excess {excess} goes to the Gnome")
-    return Share("bid", score, to_gnome, ": ".join(parts[:2]) + "".join(
-        f"; {p}" for p in parts[2:]))
+        facts["excess"] = excess
+    code = "trumplestiltskin.explain.bid" + ("_looked" if looked else "") + (
+        "_excess" if excess else "")
+    return Share("bid", score, to_gnome, Phrase(code, facts))
 
 
 def _tally_taker(points: int, bid: int, looked: bool) -> Share:
-    head = f"took the bid at {bid} and took {points} points"
+    facts: dict[str, Any] = {"bid": bid, "points": points}
     if points >= bid and not looked:
         return Share("made", 2 * points, 0,
-                     f"{head}: made it without looking, scores double, {2 * points}")
+                     Phrase("trumplestiltskin.explain.made", facts | {"double": 2 * points}))
     if points >= bid:
         half = _half(points)
-        return Share("made", half, half,
-                     f"{head}: made it but looked at the Gnome, scores half, {_show(half)}, "
-                     f"and the Gnome gets the other {_show(half)}")
+        return Share("made", half, half, Phrase("trumplestiltskin.explain.made_looked",
+                                                facts | {"half": _show(half)}))
     if not looked:
-        return Share("failed", -bid, points,
-                     f"{head}: failed, loses {bid}; {_all_points(points)} to the Gnome")
-    return Share("failed", -bid, 2 * points,
-                 f"{head}: failed after looking at the Gnome, loses {bid}; "
-                 f"the Gnome gets twice the points, {2 * points}")
+        return Share("failed", -bid, points, Phrase("trumplestiltskin.explain.failed",
+                                                    facts | {"gone": _all_points(points)}))
+    return Share("failed", -bid, 2 * points, Phrase("trumplestiltskin.explain.failed_looked",
+                                                    facts | {"double": 2 * points}))
+
+
+def explain_line(breakdown: Mapping[str, Any], player: str) -> Phrase:
+    """``player``'s line of a hand's tally, from ``replay``'s breakdown of the hand (whose
+    ``why`` is the same line's English), to be said in the screen's language.
+
+    >>> hand = {"thrown_in": False, "players": {"Ann": {
+    ...     "points": 7, "top_bid": 5, "looked": False, "took_bid": False}}}
+    >>> print(explain_line(hand, "Ann"))
+    bid 5, took 7 points: scores 5; the excess 2 goes to the Gnome
+    """
+    if breakdown["thrown_in"]:
+        return Phrase("trumplestiltskin.explain.thrown_in")
+    line = breakdown["players"][player]
+    return tally_player(line["points"], line["top_bid"], line["looked"], line["took_bid"]).why
 
 
 def _half(n: int) -> Number:
@@ -720,7 +823,7 @@ def replay(record: Mapping[str, Any]) -> dict[str, Any]:
 def tally_hand(hand: Hand, players: Sequence[str]) -> dict[str, Share]:
     """Every player's :class:`Share` of the hand, in seat order."""
     if hand.auction.thrown_in:
-        why = "everyone passed: the hand was thrown in, no score"
+        why = Phrase("trumplestiltskin.explain.thrown_in")
         return {p: Share("thrown in", 0, 0, why) for p in players}
     top_bids = dict(hand.auction.top_bids)
     return {p: tally_player(hand.points[p], top_bids.get(p), p in hand.looked, p == hand.taker)
@@ -807,11 +910,12 @@ def standings(totals: Mapping[str, Number], gnome: Number,
 
 @dataclass(frozen=True)
 class Ending:
-    """Why the game ended and which rule decided the winner, as the end screen says it."""
+    """Why the game ended and which rule decided the winner, as the end screen says it
+    (``str()`` of each is its English)."""
 
-    over: str
-    """``Bo reached 200`` / ``the Gnome reached 350``."""
-    decided: str
+    over: Phrase | None
+    """``Bo reached 200`` / ``the Gnome reached 350`` (None: neither reached its target)."""
+    decided: Phrase
     """``Bo took the last bid and has more than 200`` / ``Ann has the most points (212)``."""
     last_taker_won: bool
 
@@ -821,28 +925,35 @@ def explain_end(totals: Mapping[str, Number], gnome: Number, taker: str | None,
     """Say why the game is over and which rule of the end picked the winner.
 
     >>> e = explain_end({"Ann": 230, "Bo": 201, "Cy": 10}, 40, "Bo", 200, 350)
-    >>> e.over, e.decided
-    ('Ann and Bo reached 200', 'Bo took the last bid and has more than 200')
+    >>> print(e.over); print(e.decided)
+    Ann and Bo reached 200
+    Bo took the last bid and has more than 200
     >>> e = explain_end({"Ann": 200, "Bo": Fraction(301, 2), "Cy": 10}, 360, "Bo", 200, 350)
     >>> print(e.over); print(e.decided)
     Ann reached 200 and the Gnome reached 350
     Bo took the last bid but has 150½, not more than 200: Ann has the most points (200)
     """
     reached = [p for p, total in totals.items() if total >= target]
-    over = [f"{and_list(reached)} reached {target}"] if reached else []
-    if gnome >= gnome_target:
-        over.append(f"the Gnome reached {gnome_target}")
+    over: Phrase | None = None
+    if reached and gnome >= gnome_target:
+        over = Phrase("trumplestiltskin.end.both_reached", {
+            "names": tuple(reached), "target": target, "gnome_target": gnome_target})
+    elif reached:
+        over = Phrase("trumplestiltskin.end.reached", {"names": tuple(reached), "target": target})
+    elif gnome >= gnome_target:
+        over = Phrase("trumplestiltskin.end.gnome_reached", {"gnome_target": gnome_target})
     winners = find_winners(totals, taker, target)
     if taker is not None and winners == [taker] and totals[taker] > target:
-        return Ending(" and ".join(over), f"{taker} took the last bid and has more than {target}",
-                      True)
+        return Ending(over, Phrase("trumplestiltskin.end.last_taker",
+                                   {"taker": taker, "target": target}), True)
     best = _show(totals[winners[0]])
-    most = (f"{winners[0]} has the most points ({best})" if len(winners) == 1
-            else f"{and_list(winners)} share the most points ({best})")
+    most = (Phrase("trumplestiltskin.end.most", {"winner": winners[0], "best": best})
+            if len(winners) == 1
+            else Phrase("trumplestiltskin.end.share_most", {"names": tuple(winners), "best": best}))
     if taker is not None:
-        most = (f"{taker} took the last bid but has {_show(totals[taker])}, not more than "
-                f"{target}: {most}")
-    return Ending(" and ".join(over), most, False)
+        most = Phrase("trumplestiltskin.end.taker_short", {
+            "taker": taker, "total": _show(totals[taker]), "target": target, "most": most})
+    return Ending(over, most, False)
 
 
 def _breakdown(hand: Hand, players: Sequence[str], shares: Mapping[str, Share],
@@ -863,7 +974,7 @@ def _breakdown(hand: Hand, players: Sequence[str], shares: Mapping[str, Share],
             "case": shares[p].case,
             "score": to_json_number(shares[p].score),
             "to_gnome": to_json_number(shares[p].to_gnome),
-            "why": shares[p].why,
+            "why": str(shares[p].why),
         } for p in players},
         "gnome": to_json_number(to_gnome),
         "gnome_total": to_json_number(gnome_total),
@@ -877,17 +988,15 @@ def _breakdown(hand: Hand, players: Sequence[str], shares: Mapping[str, Share],
 def deck_prep(players: Sequence[str], options: Mapping[str, Any]) -> Checklist:
     """Once per game: the Pinochle deck, the Blanket, and how the 44 are shared.
 
-    >>> deck_prep(["Ann", "Bo", "Cy"], {}).steps[-1]
-    'Each hand the 44 are dealt out: with 3 players two get 15 cards and one gets 14.'
+    >>> print(deck_prep(["Ann", "Bo", "Cy"], {}).steps[-1])
+    Each hand the 44 are dealt out: with 3 players two get 15 cards and one gets 14.
     """
     _check_table(players)
-    return Checklist("Trumplestiltskin: preparing the deck", (
-        "Take a Pinochle deck: two each of A K Q J 10 9 in each suit (48) "
-        "plus one red and one black joker: 50 cards.",
-        "Take out one 9 of each suit (9♠ 9♥ 9♦ 9♣) and both jokers: these six are the "
-        "Blanket. 44 cards remain.",
-        "Make a score column for each player and one for the Gnome.",
-        f"Each hand the 44 are dealt out: {_share_of_44(len(players))}.",
+    return Checklist(Phrase("trumplestiltskin.deck.title"), (
+        Phrase("trumplestiltskin.deck.pinochle"),
+        Phrase("trumplestiltskin.deck.blanket"),
+        Phrase("trumplestiltskin.deck.columns"),
+        _share_of_44(len(players)),
     ))
 
 
@@ -895,8 +1004,8 @@ def deal_steps(players: Sequence[str], dealer: str, options: Mapping[str, Any]) 
     """One hand's dealing, naming the dealer, who picks the Gnome and who bids first.
 
     >>> steps = deal_steps(["Ann", "Bo", "Cy", "Di"], "Ann", {}).steps
-    >>> steps[2]
-    'Di (on the dealer’s right) picks one Blanket card face down: the Gnome.'
+    >>> print(steps[2])
+    Di (on the dealer’s right) picks one Blanket card face down: the Gnome.
     """
     _check_table(players)
     require_player(dealer, players, Phrase("field.dealer"))
@@ -905,24 +1014,23 @@ def deal_steps(players: Sequence[str], dealer: str, options: Mapping[str, Any]) 
     extra = clockwise_from(players, first)[:DEALT_CARDS % n]
     each = DEALT_CARDS // n
     if extra:
-        who = f"{and_list(extra)} get {each + 1} cards, everyone else gets {each}"
+        deal = Phrase("trumplestiltskin.deal.deal_extra", {
+            "dealer": dealer, "first": first, "extra": tuple(extra), "more": each + 1,
+            "each": each})
     else:
-        who = f"everyone gets {each} cards"
+        deal = Phrase("trumplestiltskin.deal.deal_even",
+                      {"dealer": dealer, "first": first, "each": each})
     aside = len(BLANKET) - 1 - n
-    set_aside = {0: "No Blanket card is left over.",
-                 1: "The last Blanket card is set aside face down, unseen."}.get(
-        aside, f"The other {aside} Blanket cards are set aside face down, unseen.")
-    return Checklist(f"Trumplestiltskin: {dealer} deals", (
-        f"{dealer} shuffles the 44 cards and deals them one at a time clockwise, starting "
-        f"with {first}: {who}.",
-        f"{dealer} shuffles the Blanket (9♠ 9♥ 9♦ 9♣, red joker, black joker).",
-        f"{right_of(players, dealer)} (on the dealer’s right) picks one Blanket card face "
-        "down: the Gnome.",
-        f"{dealer} deals one of the other Blanket cards to each player, who adds it to their "
-        "hand.",
+    set_aside = {0: Phrase("trumplestiltskin.deal.none_aside"),
+                 1: Phrase("trumplestiltskin.deal.one_aside")}.get(
+        aside, Phrase("trumplestiltskin.deal.some_aside", {"aside": aside}))
+    return Checklist(Phrase("trumplestiltskin.deal.title", {"dealer": dealer}), (
+        deal,
+        Phrase("trumplestiltskin.deal.shuffle_blanket", {"dealer": dealer}),
+        Phrase("trumplestiltskin.deal.pick_gnome", {"picker": right_of(players, dealer)}),
+        Phrase("trumplestiltskin.deal.deal_blanket", {"dealer": dealer}),
         set_aside,
-        f"Bidding starts with {first} (left of the dealer) and goes clockwise. Anyone may "
-        "look at the Gnome before they bid or pass; the app records who looked.",
+        Phrase("trumplestiltskin.deal.bidding", {"first": first}),
     ))
 
 
@@ -931,12 +1039,15 @@ def _check_table(players: Sequence[str]) -> None:
         raise RuleError("trumplestiltskin.player_count", game=GAME, count=len(players))
 
 
-def _share_of_44(n: int) -> str:
+_SHARES = {(0, 0): "trumplestiltskin.deck.share_even",
+           (2, 1): "trumplestiltskin.deck.share_two_one",
+           (4, 1): "trumplestiltskin.deck.share_four_one"}
+"""How the 44 are shared for each table (3 to 5 players): (how many get one more card, how
+many get one fewer) to the line that says it."""
+
+
+def _share_of_44(n: int) -> Phrase:
     each, extra = divmod(DEALT_CARDS, n)
     if not extra:
-        return f"with {n} players everyone gets {each} cards"
-    words = {1: "one", 2: "two", 3: "three", 4: "four"}
-    return (f"with {n} players {words[extra]} get{'s' if extra == 1 else ''} {each + 1} cards "
-            f"and {words[n - extra]} get{'s' if n - extra == 1 else ''} {each}")
-
-
+        return Phrase(_SHARES[0, 0], {"n": n, "each": each})
+    return Phrase(_SHARES[extra, n - extra], {"n": n, "more": each + 1, "each": each})

@@ -22,18 +22,29 @@ from enum import Enum
 from typing import Any
 
 from flask import Blueprint, abort
+from flask_babel import gettext as _
 from werkzeug.datastructures import MultiDict
 
 from ....rules import RuleError
 from ....rules import tremp as rules
-from ....rules.common import Number, and_list, left_of
+from ....rules.common import Number, left_of
+from ....rules.errors import Phrase, add_messages
 from ....store import PLAYING, Game, Table
 from ....store import rounds as round_store
 from ...charts import score_chart
 from ...flow import GameFlow, View, corrected_from
+from ...words import and_list, say
 from . import forms
 
 bp = Blueprint("tremp", __name__, template_folder="templates")
+
+add_messages({"tremp.hand_label": "hand {number}"})
+"""What a refusal of the bids in progress names the hand."""
+
+
+def hand_label(number: int) -> Phrase:
+    """``hand 3``, as a refusal of the rules names the hand it is about."""
+    return Phrase("tremp.hand_label", {"number": number})
 
 NAME = "tremp"
 
@@ -136,7 +147,8 @@ class HandView(View):
     """The tablet's trick counter (once the bidding is over)."""
     preview: dict[str, Any] | None = None
     """``replay`` of the record with this hand, once its tricks are in."""
-    preview_problem: str | None = None
+    preview_problem: RuleError | None = None
+    """The rules' refusal of the hand with its tricks in (said with ``|say``)."""
     chart: str = ""
     trick_choices: tuple[int, ...] = TRICK_CHOICES
     total_tricks: int = rules.TRICKS
@@ -178,8 +190,9 @@ class HandView(View):
 
     @property
     def passed_three(self) -> str:
-        """The three who passed before the dealer had to bid: ``Sam, Nick and Emily``."""
-        return and_list(player for player, _ in self.bids)
+        """The three who passed before the dealer had to bid: ``Sam, Nick and Emily`` (in the
+        device's language)."""
+        return and_list(player for player, _said in self.bids)
 
     @property
     def taken(self) -> frozenset[str]:
@@ -209,6 +222,13 @@ class HandView(View):
             return ()
         partner = rules.partner_of(self.players, self.bidder)
         return tuple(p for p in self.players if p in (self.bidder, partner))
+
+    @property
+    def either_bidder(self) -> str:
+        """The bid winner or their partner, as a sentence says it: ``Rob or Nick``."""
+        if len(self.bidders) != 2:
+            return " or ".join(self.bidders)
+        return _("%(first)s or %(second)s", first=self.bidders[0], second=self.bidders[1])
 
     @property
     def can_enter_tricks(self) -> bool:
@@ -274,7 +294,7 @@ class TrempFlow(GameFlow, folder="tremp", stylesheet=True):
             now = rules.progress(record)
         except RuleError as error:
             return HandView(table=table, game=game, me=None, phase=Phase.END, result=None,
-                            problem=str(error))
+                            problem=error)
         draft = round_store.current_draft(game)
         result = now.result
         fields: dict[str, Any] = {
@@ -290,9 +310,9 @@ class TrempFlow(GameFlow, folder="tremp", stylesheet=True):
         bids = tuple((str(p), str(w)) for p, w in draft.facts.get("bids") or ())
         try:
             bidding = rules.bidding_status([list(b) for b in bids], now.players, now.dealer,
-                                           f"hand {now.hand_number}")
+                                           hand_label(now.hand_number))
         except RuleError as error:  # only a draft written by hand can get here
-            return HandView(phase=Phase.END, problem=str(error), **fields)
+            return HandView(phase=Phase.END, problem=error, **fields)
         fields |= {"dealer": now.dealer, "bids": bids, "bidding": bidding,
                    "checklists": self.checklists(game, draft, now.dealer),
                    "board": self._board(table, now, bidding)}
@@ -312,7 +332,7 @@ class TrempFlow(GameFlow, folder="tremp", stylesheet=True):
             preview = rules.replay(record | {"rounds": [*record["rounds"],
                                                         self._facts(bids, tricks)]})
         except RuleError as error:
-            problem = str(error)
+            problem = error
         return HandView(phase=Phase.SCORE, preview=preview, preview_problem=problem, **fields)
 
     def personal(self, view: View, table: Table, game: Game, me: str | None) -> View:
@@ -363,13 +383,14 @@ class TrempFlow(GameFlow, folder="tremp", stylesheet=True):
         """The hand's bids and tricks, once the rules score it (the counter's taps left out)."""
         assert isinstance(view, HandView)
         if view.phase is Phase.END:
-            abort(409, "The game is over: there is no hand to confirm.")
+            abort(409, _("The game is over: there is no hand to confirm."))
         if view.phase is Phase.BIDDING:
-            abort(409, f"The bidding is not over yet: it is {view.turn}'s turn.")
+            abort(409, _("The bidding is not over yet: it is %(name)s's turn.", name=view.turn))
         if view.phase is Phase.PLAY:
-            abort(409, f"Enter the tricks taken by {view.bidding_team} first.")
+            abort(409, _("Enter the tricks taken by %(team)s first.", team=view.bidding_team))
         if view.preview is None:
-            abort(409, f"The rules refuse this hand: {view.preview_problem}.")
+            abort(409, _("The rules refuse this hand: %(problem)s.",
+                         problem=say(view.preview_problem)))
         return {k: draft.facts[k] for k in RECORD_FACTS}
 
     def correction_values(self, view: View, facts: Mapping[str, Any]) -> dict[str, Any]:

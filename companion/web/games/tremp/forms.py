@@ -8,6 +8,8 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from flask_babel import gettext as _
+
 from ....rules import RuleError
 from ....rules import tremp as rules
 from ....rules.cards import SUITS, Suit, SuitCard, parse_card, parse_suit
@@ -26,7 +28,7 @@ BY_CODE: dict[str, SuitCard] = {card.ascii: card for card in DECK}
 """A card by its picker code (``KS``, ``10H``)."""
 
 PASS_WORDS = frozenset({"pass", "p", "-", "\u2013", "\u2014"})
-"""What the correction form reads as a pass."""
+"""What the correction form reads as a pass (and the device's word for it)."""
 
 
 # --------------------------------------------------------------------------- the options
@@ -47,21 +49,22 @@ def read_card(form: Mapping[str, str]) -> SuitCard:
     """The card a player displays, picked from the 52-card picker (FormError)."""
     code = form.get("card", "")
     if not code:
-        raise FormError("Pick the card you display first, then tap Display")
+        raise FormError(_("Pick the card you display first, then tap Display"))
     card = BY_CODE.get(code)
     if card is None:
-        raise FormError(f"{code[:6]!r} is not a card of a 52-card deck")
+        raise FormError(_("%(code)s is not a card of a 52-card deck", code=repr(code[:6])))
     return card
 
 
 def read_tricks(form: Mapping[str, str], team: str) -> int:
     """The tricks the bidding team took: a whole number from 0 to 13 (FormError)."""
-    return whole_number(form.get("tricks"), f"The tricks taken by {team}", 0, rules.TRICKS)
+    return whole_number(form.get("tricks"), _("The tricks taken by %(team)s", team=team), 0,
+                        rules.TRICKS)
 
 
 def read_position(form: Mapping[str, str], seats: int) -> int:
     """A seat tapped on the trick counter (FormError)."""
-    return whole_number(form.get("winner"), "The seat that won the trick", 1, seats)
+    return whole_number(form.get("winner"), _("The seat that won the trick"), 1, seats)
 
 
 # --------------------------------------------------------------------------- the trick judge
@@ -77,20 +80,21 @@ def read_trick(args: Mapping[str, str], players: Sequence[str],
     for code in (args.get("cards") or "").split():
         card = BY_CODE.get(code)
         if card is None:
-            raise FormError(f"{code[:6]!r} is not a card of a 52-card deck")
+            raise FormError(_("%(code)s is not a card of a 52-card deck", code=repr(code[:6])))
         if card in cards:
-            raise FormError(f"{card} is already in the trick")
+            raise FormError(_("%(card)s is already in the trick", card=card))
         cards.append(card)
     if len(cards) > rules.TRICK_CARDS:
-        raise FormError(f"A trick is {rules.TRICK_CARDS} cards, one from each player")
+        raise FormError(_("A trick is %(cards)s cards, one from each player",
+                          cards=rules.TRICK_CARDS))
     if args.get("trump"):
         try:
             trump = parse_suit(args["trump"])
         except RuleError:
-            raise FormError("Trump is one of ♠ ♥ ♦ ♣") from None
+            raise FormError(_("Trump is one of ♠ ♥ ♦ ♣")) from None
     lead = args.get("lead") or None
     if lead is not None and lead not in players:
-        raise FormError(f"{lead[:40]!r} is not a player at this table")
+        raise FormError(_("%(name)s is not a player at this table", name=repr(lead[:40])))
     return cards, trump, lead
 
 
@@ -109,8 +113,9 @@ def trick_query(cards: Sequence[SuitCard], trump: Suit | None, lead: str | None,
 
 
 def bids_text(bids: Sequence[Sequence[str]]) -> str:
-    """A hand's bids as the correction form writes them: ``5♥ pass K♠ pass pass pass``."""
-    return " ".join("pass" if what.strip().lower() == "pass" else str(parse_card(what))
+    """A hand's bids as the correction form writes them: ``5♥ pass K♠ pass pass pass`` (a
+    pass in the device's language)."""
+    return " ".join(_("pass") if what.strip().lower() == "pass" else str(parse_card(what))
                     for _player, what in bids)
 
 
@@ -123,13 +128,14 @@ def read_bids_text(text: str, players: Sequence[str], first: str) -> list[list[s
     """
     words = [w for w in re.split(r"[\s,;]+", text or "") if w]
     if not words:
-        raise FormError("Type the bids in turn: a card to display it, or pass")
+        raise FormError(_("Type the bids in turn: a card to display it, or pass"))
     if len(words) > 4 * (rules.TRICKS + 1):
-        raise FormError(f"That is {len(words)} bids: more than a hand can hold")
+        raise FormError(_("That is %(count)s bids: more than a hand can hold", count=len(words)))
+    passes = PASS_WORDS | {_("pass").lower()}
     entries = []
     for k, word in enumerate(words):
         player = left_of(players, first, k)
-        if word.lower() in PASS_WORDS:
+        if word.lower() in passes:
             entries.append([player, "pass"])
             continue
         try:
@@ -137,7 +143,8 @@ def read_bids_text(text: str, players: Sequence[str], first: str) -> list[list[s
         except RuleError:
             card = None
         if not isinstance(card, SuitCard) or card.ascii not in BY_CODE:
-            raise FormError(f"Bid {k + 1} ({player}): {word[:10]!r} is neither a card nor pass")
+            raise FormError(_("Bid %(number)s (%(name)s): %(word)s is neither a card nor pass",
+                              number=k + 1, name=player, word=repr(word[:10])))
         entries.append([player, str(card)])
     return entries
 
@@ -147,7 +154,7 @@ def read_hand(form: Mapping[str, str], players: Sequence[str],
     """A corrected hand: the bids in turn from the same first bidder, and the tricks."""
     first = old["bids"][0][0]
     bids = read_bids_text(form.get("bids", ""), players, first)
-    tricks = whole_number(form.get("tricks"), "The tricks taken by the bidders", 0,
+    tricks = whole_number(form.get("tricks"), _("The tricks taken by the bidders"), 0,
                           rules.TRICKS)
     return {"bids": bids, "tricks": tricks}
 

@@ -12,6 +12,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from flask import abort, render_template, request, url_for
+from flask_babel import gettext as _
+from flask_babel import lazy_gettext as _l
 
 from ....rules import RuleError
 from ....rules import tremp as rules
@@ -23,31 +25,33 @@ from ...filters import number
 from ...forms import FormError
 from ...limits import wrong_codes
 from ...roles import is_keeper, phone
+from ...words import say
 from . import forms
-from .flow import FLOW, HandView, Phase, bp
+from .flow import FLOW, HandView, Phase, bp, hand_label
 
 AFTER_BIDDING = (Phase.PLAY, Phase.SCORE)
 
-PLACES = ("first", "second", "third", "fourth")
+PLACES = (_l("first"), _l("second"), _l("third"), _l("fourth"))
 """A card's place in a trick, in words."""
 
 
 
 def _sentence(error: Exception) -> str:
-    text = str(error)
+    """A refusal as a sentence, in the device's language."""
+    text = say(error)
     return text[:1].upper() + text[1:] + ("" if text.endswith(".") else ".")
 
 
 def _not_now(view: HandView) -> str:
     """Why a tap for another moment of the hand is refused."""
     if not isinstance(view, HandView):
-        return "There is no hand being played now."
+        return _("There is no hand being played now.")
     if view.phase is Phase.END:
-        return "The game is over: its record stays as it is."
+        return _("The game is over: its record stays as it is.")
     if view.phase is Phase.BIDDING:
-        return f"The bidding is not over yet: it is {view.turn}'s turn."
-    return (f"The bidding is over: {view.bidder} won it at {number(view.bidding.bid)}, "
-            f"trump {view.bidding.trump}.")
+        return _("The bidding is not over yet: it is %(name)s's turn.", name=view.turn)
+    return _("The bidding is over: %(name)s won it at %(bid)s, trump %(suit)s.",
+             name=view.bidder, bid=number(view.bidding.bid), suit=view.bidding.trump)
 
 
 # --------------------------------------------------------------------------- the bidding
@@ -55,7 +59,7 @@ def _not_now(view: HandView) -> str:
 
 @bp.post("/seats/<int:position>/bid")
 @game_action(Who.PLAYER, Phase.BIDDING, refuse=_not_now,
-             moment="The bidding moved on a moment ago: look again, then tap.")
+             moment=_l("The bidding moved on a moment ago: look again, then tap."))
 def bid(act: Act, position: int):
     """Display a card (it raises the bid by one and names trump) or pass, in turn.
 
@@ -65,16 +69,19 @@ def bid(act: Act, position: int):
     view = act.view_as(HandView)
     seat = act.table.seat_at(position)
     if seat is None or seat.name not in view.players:
-        return refusal(act, f"There is no player in seat {position}.", 404)
+        return refusal(act, _("There is no player in seat %(position)s.", position=position), 404)
     player = seat.name
     if view.turn != player:
-        whose = "yours" if act.player == player else f"{player}'s"
-        return refusal(act, f"It is {view.turn}'s turn to bid, not {whose}.")
+        if act.player == player:
+            return refusal(act, _("It is %(name)s's turn to bid, not yours.", name=view.turn))
+        return refusal(act, _("It is %(turn)s's turn to bid, not %(name)s's.", turn=view.turn,
+                              name=player))
     what = act.form.get("bid")
     if what == "pass":
         if view.must_bid:
-            return refusal(act, f"{view.passed_three} passed: {player}, the dealer, must bid "
-                               "(house rule). Display a card.")
+            return refusal(act, _("%(names)s passed: %(name)s, the dealer, must bid (house "
+                                  "rule). Display a card.", names=view.passed_three,
+                                  name=player))
         entry = [player, "pass"]
     elif what == "display":
         try:
@@ -83,14 +90,14 @@ def bid(act: Act, position: int):
             return refusal(act, _sentence(error), 400)
         shown = next((d for d in view.bidding.displayed if d.card == card), None)
         if shown is not None:
-            return refusal(act, f"{card} is already displayed by {shown.player}: "
-                               "pick another card.")
+            return refusal(act, _("%(card)s is already displayed by %(name)s: pick another "
+                                  "card.", card=card, name=shown.player))
         entry = [player, str(card)]
     else:
-        return refusal(act, "Display a card or pass.", 400)
+        return refusal(act, _("Display a card or pass."), 400)
     bids = [[p, w] for p, w in view.bids] + [entry]
     try:
-        rules.bidding_status(bids, view.players, view.dealer, f"hand {view.round_number}")
+        rules.bidding_status(bids, view.players, view.dealer, hand_label(view.round_number))
     except RuleError as error:
         return refusal(act, _sentence(error))
     round_store.update_facts(act.draft, {"bids": bids})
@@ -99,12 +106,12 @@ def bid(act: Act, position: int):
 
 @bp.post("/bids/undo")
 @game_action(Who.KEEPER, Phase.BIDDING, *AFTER_BIDDING, refuse=_not_now,
-             moment="The bidding changed a moment ago: look again, then undo.")
+             moment=_l("The bidding changed a moment ago: look again, then undo."))
 def undo_bid(act: Act):
     """Take back the last bid of the hand (and any tricks entered after the bidding)."""
     view = act.view_as(HandView)
     if not view.bids:
-        return refusal(act, "No one has bid in this hand yet.")
+        return refusal(act, _("No one has bid in this hand yet."))
     round_store.update_facts(act.draft, {"bids": [list(b) for b in view.bids[:-1]] or None,
                                          "tricks": None, "trick_taps": None})
     return None
@@ -121,8 +128,8 @@ def tricks(act: Act):
     if view.phase not in AFTER_BIDDING:
         return refusal(act, _not_now(view))
     if not view.can_enter_tricks:
-        return refusal(act, f"Only {' or '.join(view.bidders)} (who won the bid) or the "
-                           "scorekeeper enter the tricks.", 403)
+        return refusal(act, _("Only %(names)s (who won the bid) or the scorekeeper enter the "
+                              "tricks.", names=view.either_bidder), 403)
     try:
         taken = forms.read_tricks(act.form, view.bidding_team or "")
     except FormError as error:
@@ -141,7 +148,7 @@ def _counter(act: Act):
 
 @bp.post("/counter")
 @game_action(Who.KEEPER, *AFTER_BIDDING, refuse=_not_now,
-             moment="That trick was counted a moment ago: look again, then tap.")
+             moment=_l("That trick was counted a moment ago: look again, then tap."))
 def count_trick(act: Act):
     """The trick counter: one tap on the seat that won the trick just played.
 
@@ -150,7 +157,8 @@ def count_trick(act: Act):
     view, count = _counter(act)
     assert view.bidder is not None
     if count.complete:
-        return refusal(act, f"All {rules.TRICKS} tricks are counted. Undo a tap to change one.")
+        return refusal(act, _("All %(tricks)s tricks are counted. Undo a tap to change one.",
+                              tricks=rules.TRICKS))
     try:
         position = forms.read_position(act.form, len(view.players))
     except FormError as error:
@@ -166,12 +174,12 @@ def count_trick(act: Act):
 
 @bp.post("/counter/undo")
 @game_action(Who.KEEPER, *AFTER_BIDDING, refuse=_not_now,
-             moment="The trick counter changed a moment ago: look again, then undo.")
+             moment=_l("The trick counter changed a moment ago: look again, then undo."))
 def uncount_trick(act: Act):
     """Take back the trick counter's last tap (and the tricks it set, if it set them)."""
     view, count = _counter(act)
     if not count.played:
-        return refusal(act, "No trick has been counted yet.")
+        return refusal(act, _("No trick has been counted yet."))
     changes: dict[str, object] = {"trick_taps": list(count.winners[:-1]) or None}
     if view.counted is not None and view.tricks == view.counted:
         changes["tricks"] = None

@@ -19,16 +19,20 @@ from enum import Enum
 from typing import Any
 
 from flask import Blueprint, abort
+from flask_babel import gettext as _
+from flask_babel import lazy_gettext as _l
 from werkzeug.datastructures import MultiDict
 
 from ....rules import RuleError
 from ....rules import trumplestiltskin as rules
 from ....rules.cards import Joker, parse_card
-from ....rules.common import and_list, left_of
+from ....rules.common import left_of
+from ....rules.errors import Phrase, add_messages
 from ....store import PLAYING, Game, Table
 from ....store import rounds as round_store
 from ...charts import score_chart
 from ...flow import GameFlow, View, corrected_from
+from ...words import and_list, say
 from . import forms
 
 bp = Blueprint("trumplestiltskin", __name__, template_folder="templates")
@@ -41,9 +45,16 @@ GNOME_CARDS: tuple[str, ...] = tuple(str(card) for card in rules.BLANKET)
 WORKING = ("proposal", "counts")
 """The draft's working facts, which the record does not keep: the bid stepper, the counters."""
 
-COUNT_ROWS: tuple[tuple[str, str], ...] = (
-    ("honours", "Aces and kings"), ("trumps", "Trump cards"), ("jokers", "Jokers"))
-"""The counter's rows: the :class:`~companion.rules.trumplestiltskin.Count` field, its label."""
+COUNT_ROWS: tuple[tuple[str, str, str], ...] = (
+    ("honours", _l("Aces and kings"), _l("aces and kings")),
+    ("trumps", _l("Trump cards"), _l("trump cards")),
+    ("jokers", _l("Jokers"), _l("jokers")))
+"""The counter's rows: the :class:`~companion.rules.trumplestiltskin.Count` field, its label,
+and its label inside a sentence ("One more: aces and kings")."""
+
+
+add_messages({"trumplestiltskin.hand_in_progress": "the hand in progress"})
+"""What the screens call the hand a refusal of the draft is about."""
 
 
 class Phase(Enum):
@@ -84,7 +95,8 @@ class HandView(View):
     max_points: int | None = None
     preview: dict[str, Any] | None = None
     """``replay`` with this hand added, once every point is in (None: not yet, or refused)."""
-    preview_problem: str | None = None
+    preview_problem: RuleError | None = None
+    """The rules' refusal of the hand with every point in (said with ``|say``)."""
     proposal: int = 1
     """The bid stepper's value for the player whose turn it is."""
     proposal_taps: int = 0
@@ -102,7 +114,7 @@ class HandView(View):
     @property
     def hand_label(self) -> str:
         """``Hand 3``."""
-        return f"Hand {self.round_number}"
+        return _("Hand %(number)s", number=self.round_number)
 
     @property
     def my_turn(self) -> bool:
@@ -183,7 +195,7 @@ class HandView(View):
         return len(self.points)
 
     @property
-    def count_rows(self) -> tuple[tuple[str, str], ...]:
+    def count_rows(self) -> tuple[tuple[str, str, str], ...]:
         """The counter's rows."""
         return COUNT_ROWS
 
@@ -232,6 +244,10 @@ class HandView(View):
         """This phone's seat."""
         return self.positions.get(self.me or "")
 
+    def why(self, breakdown: Mapping[str, Any], player: str) -> Phrase:
+        """``player``'s line of a hand's tally (``replay``'s breakdown), to be said."""
+        return rules.explain_line(breakdown, player)
+
     def corrected(self, number: int, facts: Mapping[str, Any]) -> dict[str, Any] | None:
         """The game's result with hand ``number`` corrected to ``facts`` (None: refused)."""
         record = self.game.record()
@@ -273,7 +289,7 @@ class TrumplestiltskinFlow(GameFlow, folder="trumplestiltskin", stylesheet=True)
             result = rules.replay(record)
         except RuleError as error:
             return HandView(table=table, game=game, me=None, phase=Phase.END, result=None,
-                            problem=str(error))
+                            problem=error)
         draft = round_store.current_draft(game)
         options = record["options"]
         common: dict[str, Any] = {
@@ -293,8 +309,9 @@ class TrumplestiltskinFlow(GameFlow, folder="trumplestiltskin", stylesheet=True)
         try:
             hand = self._hand(record, draft.facts, dealer)
         except RuleError as error:  # a draft the rules no longer take: say so, change nothing
-            return HandView(phase=Phase.END, problem=f"the hand in progress: {error}",
-                            **common)
+            within = RuleError("rule.within", where=Phrase("trumplestiltskin.hand_in_progress"),
+                               error=error)
+            return HandView(phase=Phase.END, problem=within, **common)
         lists = self.checklists(game, draft, dealer) if hand["phase"] is Phase.AUCTION else ()
         return HandView(dealer=dealer, checklists=lists, **common, **hand)
 
@@ -335,7 +352,7 @@ class TrumplestiltskinFlow(GameFlow, folder="trumplestiltskin", stylesheet=True)
             try:
                 fields["preview"] = rules.replay(record | {"rounds": [*record["rounds"], hand]})
             except RuleError as error:
-                fields["preview_problem"] = str(error)
+                fields["preview_problem"] = error
         return fields
 
     def _end(self, result: dict[str, Any], common: Mapping[str, Any]) -> dict[str, Any]:
@@ -355,15 +372,18 @@ class TrumplestiltskinFlow(GameFlow, folder="trumplestiltskin", stylesheet=True)
         """The hand's facts: thrown in (its bids only), or every point in and the rules agree."""
         assert isinstance(view, HandView)
         if view.phase is Phase.AUCTION:
-            abort(409, f"The bidding is not over: it is {view.auction.to_speak}'s turn.")
+            abort(409, _("The bidding is not over: it is %(name)s's turn.",
+                         name=view.auction.to_speak))
         if view.phase is Phase.GNOME:
-            abort(409, f"{view.auction.taker} took the bid: the Gnome card comes first.")
+            abort(409, _("%(name)s took the bid: the Gnome card comes first.",
+                         name=view.auction.taker))
         if view.phase is Phase.POINTS:
-            abort(409, f"Waiting for {and_list(view.missing)}'s points.")
+            abort(409, _("Waiting for %(names)s's points.", names=and_list(view.missing)))
         if view.phase is Phase.TALLY and view.preview is None:
-            abort(409, f"The rules refuse this hand: {view.preview_problem}.")
+            abort(409, _("The rules refuse this hand: %(problem)s.",
+                         problem=say(view.preview_problem)))
         if view.phase not in (Phase.TALLY, Phase.THROWN):
-            abort(409, "There is no hand to confirm: the game is over.")
+            abort(409, _("There is no hand to confirm: the game is over."))
         return view.hand_facts
 
     def correction_values(self, view: View, facts: Mapping[str, Any]) -> dict[str, Any]:
@@ -403,7 +423,7 @@ def record_hand(facts: Mapping[str, Any], players: list[str], thrown_in: bool,
 
 def gnome_label(players: list[str]) -> str:
     """The Gnome's name in a chart's legend (``the Gnome`` if a player is called Gnome)."""
-    return "the Gnome" if "Gnome" in players else "Gnome"
+    return _("the Gnome") if _("Gnome") in players else _("Gnome")
 
 
 def rounds_list(result: Mapping[str, Any]) -> tuple[dict[str, Any], ...]:

@@ -8,6 +8,8 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
+from flask_babel import gettext as _
+from flask_babel import lazy_gettext as _l
 from werkzeug.datastructures import MultiDict
 
 from ....rules import RuleError
@@ -44,8 +46,8 @@ def option_values(form: Mapping[str, str] | None) -> dict[str, str]:
 def read_options(form: Mapping[str, str]) -> dict[str, int]:
     """The record's options from the start form (a field left out takes its default)."""
     values = shared.options_with_defaults(OPTION_FIELDS, DEFAULT_VALUES, form)
-    return {"target": whole_number(values["target"], "The target", 1, MOST_BID),
-            "gnome_target": whole_number(values["gnome_target"], "The Gnome's target", 1,
+    return {"target": whole_number(values["target"], _l("The target"), 1, MOST_BID),
+            "gnome_target": whole_number(values["gnome_target"], _l("The Gnome's target"), 1,
                                          MOST_BID)}
 
 
@@ -56,9 +58,9 @@ def read_bid(form: Mapping[str, str]) -> int:
     """The bid typed, or (nothing typed) the stepper's: a whole number of at least 1."""
     typed = form.get("bid", "").strip()
     if re.fullmatch(r"[-\u2212]\s*\d+", typed):
-        raise FormError(f"A bid is at least 1, not {typed.replace('-', MINUS)}: bid a whole "
-                        "number of 1 or more, or pass")
-    return whole_number(typed or form.get("proposal", ""), "A bid", 1, MOST_BID)
+        raise FormError(_("A bid is at least 1, not %(typed)s: bid a whole number of 1 or "
+                          "more, or pass", typed=typed.replace('-', MINUS)))
+    return whole_number(typed or form.get("proposal", ""), _("A bid"), 1, MOST_BID)
 
 
 def typed_bid(form: Mapping[str, str]) -> int | None:
@@ -73,7 +75,7 @@ def read_step(form: Mapping[str, str]) -> int:
     """The stepper button tapped: −1, +1 or +5."""
     step = STEPS.get(form.get("adjust", ""))
     if step is None:
-        raise FormError("Step the bid by −1, +1 or +5")
+        raise FormError(_("Step the bid by −1, +1 or +5"))
     return step
 
 
@@ -82,13 +84,14 @@ def read_step(form: Mapping[str, str]) -> int:
 
 def read_gnome(text: object) -> Card:
     """The Gnome card picked: one of the six Blanket cards."""
-    message = "Pick the Gnome card: 9♠, 9♥, 9♦, 9♣, the red joker or the black joker"
     try:
         card = parse_card(text)
     except RuleError:
-        raise FormError(message) from None
+        raise FormError(_("Pick the Gnome card: 9♠, 9♥, 9♦, 9♣, the red joker or the black "
+                          "joker")) from None
     if not rules.is_blanket(card):
-        raise FormError(f"{message}, not {card}")
+        raise FormError(_("Pick the Gnome card: 9♠, 9♥, 9♦, 9♣, the red joker or the black "
+                          "joker, not %(card)s", card=card))
     return card
 
 
@@ -97,7 +100,7 @@ def read_gnome(text: object) -> Card:
 
 def read_points(form: Mapping[str, str]) -> int:
     """A player's points typed as a number."""
-    return whole_number(form.get("points", ""), "Points", 0, MOST_POINTS)
+    return whole_number(form.get("points", ""), _("Points"), 0, MOST_POINTS)
 
 
 # --------------------------------------------------------------------------- a past hand
@@ -106,7 +109,7 @@ def read_points(form: Mapping[str, str]) -> int:
 def hand_fields(players: list[str], facts: Mapping[str, Any]) -> dict[str, Any]:
     """The correction form's values from a hand's facts (and a few empty rows to add bids)."""
     bids = list(facts.get("bids") or [])
-    speeches = [{"index": i, "who": who, "said": str(said).lower()}
+    speeches = [{"index": i, "who": who, "said": _said(said)}
                 for i, (who, said) in enumerate(bids, 1)]
     speeches += [{"index": i, "who": "", "said": ""}
                  for i in range(len(bids) + 1, len(bids) + len(players) + 1)]
@@ -118,6 +121,18 @@ def hand_fields(players: list[str], facts: Mapping[str, Any]) -> dict[str, Any]:
                      "points": str(points.get(p, ""))} for i, p in enumerate(players, 1)],
         "gnome": facts.get("gnome") or "", "trump": facts.get("trump") or "",
     }
+
+
+def _said(said: object) -> str:
+    """A bid or a pass as the correction form shows it: the number, or "pass" in the
+    device's language."""
+    text = str(said).lower()
+    return _("pass") if text == "pass" else text
+
+
+def _is_pass(said: str) -> bool:
+    """True for a pass typed in the correction form: "pass", or the device's word for it."""
+    return said.lower() in ("pass", _("pass").lower())
 
 
 def hand_fields_from_form(players: list[str], form: MultiDict[str, str]) -> dict[str, Any]:
@@ -144,12 +159,12 @@ def read_hand(form: MultiDict[str, str], players: list[str]) -> dict[str, Any]:
         if not who and not said:
             continue
         if who not in players:
-            raise FormError(f"Bid {i}: pick who spoke")
-        if said.lower() == "pass":
+            raise FormError(_("Bid %(number)s: pick who spoke", number=i))
+        if _is_pass(said):
             bids.append([who, "pass"])
         else:
-            bids.append([who, whole_number(said, f"Bid {i} ({who}): a bid or “pass”", 1,
-                                           MOST_BID)])
+            bids.append([who, whole_number(said, _("Bid %(number)s (%(name)s): a bid or “pass”",
+                                                   number=i, name=who), 1, MOST_BID)])
     looked = [p for i, p in enumerate(players, 1) if form.get(f"looked-{i}") == "on"]
     if not form.get("gnome"):
         return {"bids": bids, "looked": looked} if looked else {"bids": bids}
@@ -159,6 +174,7 @@ def read_hand(form: MultiDict[str, str], players: list[str]) -> dict[str, Any]:
         "bids": bids,
         "looked": looked,
         "gnome": str(card), "trump": str(trump),
-        "points": {p: whole_number(form.get(f"points-{i}", ""), f"{p}'s points", 0, MOST_POINTS)
+        "points": {p: whole_number(form.get(f"points-{i}", ""),
+                                   _("%(name)s's points", name=p), 0, MOST_POINTS)
                    for i, p in enumerate(players, 1)},
     }

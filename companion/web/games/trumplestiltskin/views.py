@@ -19,6 +19,8 @@ from functools import wraps
 from typing import Any
 
 from flask import Response, request
+from flask_babel import gettext as _
+from flask_babel import lazy_gettext as _l
 
 from ....rules import RuleError
 from ....rules import trumplestiltskin as rules
@@ -26,12 +28,13 @@ from ....rules.cards import Joker, parse_card
 from ....store import rounds as round_store
 from ...actions import Act, Who, game_action, refusal
 from ...forms import FormError
+from ...words import say
 from . import forms
 from .flow import HandView, Phase, bp
 
 SEAT = "/seats/<int:position>"
-OVER = "The bidding is over."
-NO_POINTS = "Points are entered once the Gnome is turned over and trump is known."
+OVER = _l("The bidding is over.")
+NO_POINTS = _l("Points are entered once the Gnome is turned over and trump is known.")
 
 
 class Refusal(Exception):
@@ -53,7 +56,7 @@ def refusing(view: Callable[..., None]) -> Callable[..., Response | None]:
         except Refusal as refused:
             return refusal(act, str(refused), refused.status)
         except (FormError, RuleError) as error:
-            return refusal(act, str(error), 400)
+            return refusal(act, say(error), 400)
         return None
 
     return act_or_refuse
@@ -67,8 +70,10 @@ def _bidding_changed(view: HandView, seen: str) -> str:
         return out_of_turn
     last = view.last_speech
     behind = seen.isascii() and seen.isdigit() and int(seen) < view.speech_count
-    moved = f" ({last})" if last is not None and behind else ""
-    return f"The bidding changed a moment ago{moved}. Look again and tap once more"
+    if last is not None and behind:
+        return _("The bidding changed a moment ago (%(speech)s). Look again and tap once more",
+                 speech=say(last.phrase))
+    return _("The bidding changed a moment ago. Look again and tap once more")
 
 
 def _out_of_turn(view: HandView) -> str | None:
@@ -79,14 +84,15 @@ def _out_of_turn(view: HandView) -> str | None:
     if seat is None or seat.name == view.auction.to_speak:
         return None
     if request.form.get("adjust"):
-        return f"It is {view.auction.to_speak}'s turn to bid, not {seat.name}'s"
+        return _("It is %(turn)s's turn to bid, not %(name)s's", turn=view.auction.to_speak,
+                 name=seat.name)
     try:
         bid = None if request.path.endswith("/pass") else forms.read_bid(request.form)
         view.auction.check(rules.Speech(seat.name, bid))
     except FormError:
         return None
     except RuleError as error:
-        return str(error)
+        return say(error)
     return None
 
 
@@ -100,7 +106,7 @@ def _speak(act: Act, view: HandView, speech: rules.Speech) -> None:
         try:
             view.auction.check(speech)
         except RuleError as error:
-            raise Refusal(409, str(error)) from None
+            raise Refusal(409, say(error)) from None
     view.auction.check(speech)  # not higher than the top bid: bad input
     said = "pass" if speech.bid is None else speech.bid
     bids = [*(act.draft.facts.get("bids") or []), [speech.player, said]]
@@ -112,8 +118,8 @@ def _taker_or_keeper(act: Act) -> HandView:
     view = act.view_as(HandView)
     taker = view.auction.taker
     if not act.keeper and act.player != taker:
-        raise Refusal(403, f"{taker} took the bid: {taker}'s phone or the scorekeeper enters "
-                           "the Gnome card")
+        raise Refusal(403, _("%(taker)s took the bid: %(taker)s's phone or the scorekeeper "
+                             "enters the Gnome card", taker=taker))
     return view
 
 
@@ -131,7 +137,8 @@ def bid(act: Act, position: int) -> None:
         return
     step = forms.read_step(act.form)
     if player != view.auction.to_speak:
-        raise Refusal(409, f"It is {view.auction.to_speak}'s turn to bid, not {player}'s")
+        raise Refusal(409, _("It is %(turn)s's turn to bid, not %(name)s's",
+                             turn=view.auction.to_speak, name=player))
     value = view.auction.stepped(forms.typed_bid(act.form), step)
     round_store.update_facts(act.draft, {"proposal": {
         "speech": view.speech_count, "bid": value, "taps": view.proposal_taps + 1}})
@@ -147,18 +154,18 @@ def pass_(act: Act, position: int) -> None:
 
 @bp.post(SEAT + "/looked")
 @game_action(Who.PLAYER, Phase.AUCTION,
-             refuse="The bidding is over: a look at the Gnome is recorded before bidding "
-                    "or passing.")
+             refuse=_l("The bidding is over: a look at the Gnome is recorded before bidding "
+                       "or passing."))
 @refusing
 def looked(act: Act, position: int) -> None:
     """Record that a player looked at the Gnome (``looked=yes``), or take it back (``no``)."""
     view, player = act.view_as(HandView), act.player_at(position)
     said = act.form.get("looked")
     if said not in ("yes", "no"):
-        raise Refusal(400, f"Say whether {player} looked at the Gnome")
+        raise Refusal(400, _("Say whether %(name)s looked at the Gnome", name=player))
     if said == "yes" and view.passed(player):
-        raise Refusal(409, f"{player} passed and is out of the bidding: a look at the Gnome "
-                           "is recorded before bidding or passing")
+        raise Refusal(409, _("%(name)s passed and is out of the bidding: a look at the Gnome "
+                             "is recorded before bidding or passing", name=player))
     names = set(view.looked) | {player} if said == "yes" else set(view.looked) - {player}
     round_store.update_facts(act.draft,
                              {"looked": [p for p in view.players if p in names] or None})
@@ -166,7 +173,7 @@ def looked(act: Act, position: int) -> None:
 
 @bp.post("/take-back")
 @game_action(Who.PLAYER, Phase.AUCTION, Phase.GNOME, Phase.THROWN,
-             refuse="The Gnome is turned over: correct the hand after it is confirmed.",
+             refuse=_l("The Gnome is turned over: correct the hand after it is confirmed."),
              moment=_bidding_changed)
 @refusing
 def take_back(act: Act) -> None:
@@ -174,10 +181,10 @@ def take_back(act: Act) -> None:
     view = act.view_as(HandView)
     last = view.last_speech
     if last is None:
-        raise Refusal(409, "Nobody has bid or passed yet this hand")
+        raise Refusal(409, _("Nobody has bid or passed yet this hand"))
     if not act.keeper and act.player != last.player:
-        raise Refusal(403, f"Only {last.player}'s phone or the scorekeeper can take back "
-                           f"“{last}”")
+        raise Refusal(403, _("Only %(name)s's phone or the scorekeeper can take back "
+                             "“%(speech)s”", name=last.player, speech=say(last.phrase)))
     bids = list(act.draft.facts.get("bids") or [])[:-1]
     round_store.update_facts(act.draft, {"bids": bids or None, "gnome": None, "trump": None,
                                          "proposal": None})
@@ -187,8 +194,8 @@ def take_back(act: Act) -> None:
 
 
 @bp.post("/gnome")
-@game_action(Who.PLAYER, Phase.GNOME, refuse="The Gnome card is entered once the bidding "
-                                             "is over, before the points.")
+@game_action(Who.PLAYER, Phase.GNOME, refuse=_l("The Gnome card is entered once the bidding "
+                                                "is over, before the points."))
 @refusing
 def gnome(act: Act) -> None:
     """The taker turns the Gnome over: its card (a 9 gives trump; for a joker, pick it next)."""
@@ -199,20 +206,20 @@ def gnome(act: Act) -> None:
 
 
 @bp.post("/trump")
-@game_action(Who.PLAYER, Phase.GNOME, refuse="Trump is already known.")
+@game_action(Who.PLAYER, Phase.GNOME, refuse=_l("Trump is already known."))
 @refusing
 def trump(act: Act) -> None:
     """The Gnome is a joker: the taker picks trump from its two suits."""
     view = _taker_or_keeper(act)
     if view.gnome is None:
-        raise Refusal(409, "Turn the Gnome over first: which card is it?")
+        raise Refusal(409, _("Turn the Gnome over first: which card is it?"))
     suit = rules.trump_for(parse_card(view.gnome), act.form.get("suit") or None)
     round_store.update_facts(act.draft, {"trump": str(suit)})
 
 
 @bp.post("/gnome/clear")
 @game_action(Who.PLAYER, Phase.GNOME, Phase.POINTS, Phase.TALLY,
-             refuse="There is no Gnome card to take back now.")
+             refuse=_l("There is no Gnome card to take back now."))
 @refusing
 def clear_gnome(act: Act) -> None:
     """The Gnome card was entered wrong: take it (and trump) back; points entered stay."""
@@ -239,13 +246,14 @@ def points(act: Act, position: int) -> None:
     elif how == "number":
         entered[player] = forms.read_points(act.form)
     else:
-        raise Refusal(400, "Type the points, or enter the counted ones")
+        raise Refusal(400, _("Type the points, or enter the counted ones"))
     assert view.gnome is not None and view.trump is not None
     card = parse_card(view.gnome)
     try:
         rules.check_points(entered, len(view.players), card, rules.trump_for(card, view.trump))
     except RuleError as error:
-        raise Refusal(400, f"{player}'s {entered[player]} points: {error}") from None
+        raise Refusal(400, _("%(name)s's %(points)s points: %(error)s", name=player,
+                             points=entered[player], error=say(error))) from None
     round_store.update_facts(act.draft, {"points": {p: entered[p] for p in view.players
                                                     if p in entered}})
 
@@ -258,7 +266,7 @@ def count(act: Act, position: int) -> None:
     view, player = act.view_as(HandView), act.player_at(position)
     by = act.form.get("by", "")
     if by not in ("1", "-1", "reset"):
-        raise Refusal(400, "Count one more or one fewer, or start again")
+        raise Refusal(400, _("Count one more or one fewer, or start again"))
     counted = (rules.Count() if by == "reset"
                else view.count_of(player).add(act.form.get("what", ""), int(by)))
     counts = dict(act.draft.facts.get("counts") or {})
