@@ -30,14 +30,18 @@ class Header:
 
 @dataclass(frozen=True)
 class Checklist:
-    """A deck-preparation or dealing checklist: a title and the steps, in order."""
+    """A deck-preparation or dealing checklist: a title and the steps, in order.
 
-    title: str
-    steps: tuple[str, ...]
+    A game's title and steps may be phrases (:class:`Phrase`: a code and its facts, which a
+    screen says in its own language) or English text; ``str()`` of either is the English.
+    """
+
+    title: str | Phrase
+    steps: tuple[str | Phrase, ...]
 
     def as_dict(self) -> dict[str, Any]:
-        """JSON-ready form."""
-        return {"title": self.title, "steps": list(self.steps)}
+        """JSON-ready form (the English)."""
+        return {"title": str(self.title), "steps": [str(step) for step in self.steps]}
 
 
 def read_header(
