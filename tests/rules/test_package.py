@@ -24,7 +24,7 @@ def test_every_game_has_a_deck_checklist_and_dealing_steps_naming_the_dealer(gam
     prep = deck_prep(game, players)
     steps = deal_steps(game, players, "Bo")
     assert prep.title and len(prep.steps) >= 2
-    assert any("Bo" in step for step in steps.steps)
+    assert any("Bo" in str(step) for step in steps.steps)
 
 
 @pytest.mark.parametrize("record, message", [
