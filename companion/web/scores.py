@@ -144,7 +144,7 @@ def rules_summary(game: str) -> str | None:
     if not paragraphs:
         return None
     intro = " ".join(paragraphs[0].split())
-    first = intro.split(". ", 1)[0].split(":", 1)[0].rstrip(".")
+    first = intro.split(". ", 1)[0].split(":", 1)[0].rstrip().rstrip(".")  # (French: " :")
     return first + "."
 
 
