@@ -33,7 +33,7 @@ class FormError(ValueError):
     a plain str or a translated one (``_l("The stake")``)."""
 
 
-def clean_name(text: object, what: str = "A name") -> str | None:
+def clean_name(text: object, what: str = _l("A name")) -> str | None:
     """A typed name: spaces tidied; ``None`` when blank.
 
     >>> clean_name("  Sam   Smith "), clean_name("   ")
@@ -58,7 +58,7 @@ def clean_name(text: object, what: str = "A name") -> str | None:
     return name
 
 
-def required_name(text: object, what: str = "A name") -> str:
+def required_name(text: object, what: str = _l("A name")) -> str:
     """A typed name that may not be blank."""
     name = clean_name(text, what)
     if name is None:
