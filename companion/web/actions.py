@@ -29,6 +29,8 @@ from functools import wraps
 from typing import Any, TypeVar
 
 from flask import Response, abort, make_response, redirect, request, url_for
+from flask_babel import gettext as _
+from flask_babel import lazy_gettext as _l
 from werkzeug.datastructures import MultiDict
 from werkzeug.exceptions import HTTPException
 
@@ -90,14 +92,14 @@ class Act:
         before the action); 404 when nobody of this game sits there."""
         seat = self.table.seat_at(position)
         if seat is None or seat.name not in self.game.players:
-            abort(404, f"There is no player in seat {position}.")
+            abort(404, _("There is no player in seat %(number)s.", number=position))
         return seat.name
 
     def view_as(self, kind: type[V]) -> V:
         """The moment as the game's own view ``kind``; 409 when it is another moment
         (no hand under way)."""
         if not isinstance(self.view, kind):
-            abort(409, "There is no hand being played now.")
+            abort(409, _("There is no hand being played now."))
         return self.view
 
     def fresh(self) -> View:
@@ -120,7 +122,7 @@ def load_game(code: str, number: int, *, to_change: bool = False) -> tuple[Table
     if game is None or game.number != number:
         game = db.session.scalar(queries.game_number(table.id, number))
     if game is None:
-        abort(404, f"This table has no game {number}.")
+        abort(404, _("This table has no game %(number)s.", number=number))
     _same_game(game)
     return table, game
 
@@ -128,7 +130,7 @@ def load_game(code: str, number: int, *, to_change: bool = False) -> tuple[Table
 def require_playing(table: Table, game: Game) -> None:
     """Stop with 409 unless ``game`` is the one the table is playing."""
     if table.playing is not game:
-        abort(409, f"Game {game.number} is over: its record stays as it is.")
+        abort(409, _("Game %(number)s is over: its record stays as it is.", number=game.number))
 
 
 def keeper_game(code: str, number: int) -> tuple[Table, Game]:
@@ -218,8 +220,8 @@ def _actor(table: Table, who: Who, position: int | None) -> tuple[bool, Seat | N
         if seat is None:
             if who is Who.PLAYER and keeper:
                 return True, None
-            abort(403, "This phone holds no seat at this table. Take a seat from the join "
-                       "page, or ask the scorekeeper for yours back.")
+            abort(403, _("This phone holds no seat at this table. Take a seat from the join "
+                         "page, or ask the scorekeeper for yours back."))
         return False, seat
     return False, require_seat_at(table, position)
 
@@ -227,9 +229,12 @@ def _actor(table: Table, who: Who, position: int | None) -> tuple[bool, Seat | N
 def _same_round(flow: GameFlow, draft: round_store.RoundDraft) -> None:
     """Refuse a tap meant for another round than the one in progress."""
     if request.form.get("round", "") != str(draft.round_index + 1):
-        word = flow.round_word
-        abort(409, f"That was for another {word}: the table is on {word} "
-                   f"{draft.round_index + 1} now. Look again and tap once more.")
+        number = draft.round_index + 1
+        if flow.round_word == "hand":
+            abort(409, _("That was for another hand: the table is on hand %(number)s now. "
+                         "Look again and tap once more.", number=number))
+        abort(409, _("That was for another round: the table is on round %(number)s now. "
+                     "Look again and tap once more.", number=number))
 
 
 MOMENT_FIELD = "moment"
@@ -237,12 +242,12 @@ MOMENT_FIELD = "moment"
 (``View.drawn_for``, written by the ``round_fields`` macro)."""
 
 
-SOMEONE_ELSE = "Someone else acted first, on another screen."
+SOMEONE_ELSE = _l("Someone else acted first, on another screen.")
 """The first words of a tap refused because another screen changed the moment it was
 drawn for: two devices acting for one seat at once (a phone and the tablet), or another
 player's turn taken meanwhile."""
 
-ANOTHER_TAP = "Another tap got there first."
+ANOTHER_TAP = _l("Another tap got there first.")
 """The same, for a form sent without JavaScript (it may be this screen's own second tap)."""
 
 
@@ -251,10 +256,10 @@ def _same_moment(view: View, stale: str | Callable[[View, str], str]) -> None:
     or what it makes of the view and the moment sent), or a form that does not say (400)."""
     sent = request.form.get(MOMENT_FIELD)
     if sent is None:
-        abort(400, "The form does not say which moment it was drawn for. Reload the page "
-                   "and try again.")
+        abort(400, _("The form does not say which moment it was drawn for. Reload the page "
+                     "and try again."))
     if sent != str(view.drawn_for):
-        said = stale(view, sent) if callable(stale) else stale
+        said = str(stale(view, sent) if callable(stale) else stale)
         behind = (sent.isascii() and sent.isdigit() and isinstance(view.drawn_for, int)
                   and int(sent) < view.drawn_for)
         if behind:
@@ -286,6 +291,7 @@ def _answer_to_come(table: Table, *, keeper: bool) -> tuple[int, str | None]:
 def refusal(act: Act, message: str, status: int = 409) -> Response:
     """A tap refused with ``message``, changing nothing: for htmx, the actor's round region
     again with the message on top (it stays live); for a plain form, the error page."""
+    message = str(message)
     message = message[:1].upper() + message[1:]
     if not message.endswith((".", "?", "!")):
         message += "."
@@ -301,8 +307,9 @@ def _same_game(game: Game) -> None:
               if other.blueprint is not None}
     meant = owners.get(request.blueprint or "")
     if meant is not None and meant != game.game:
-        abort(404, f"Game {game.number} is {flow_for(game.game).title}, not "
-                   f"{flows()[meant].title}: that screen is not for it.")
+        abort(404, _("Game %(number)s is %(game)s, not %(meant)s: that screen is not for it.",
+                     number=game.number, game=flow_for(game.game).title,
+                     meant=flows()[meant].title))
 
 
 def game_action(who: Who, *phases: Enum, refuse: str | Callable[[Any], str] | None = None,
@@ -340,8 +347,8 @@ def game_action(who: Who, *phases: Enum, refuse: str | Callable[[Any], str] | No
                     _same_round(flow, draft)
                 if phases and now.phase not in phases:
                     abort(409, (refuse(now) if callable(refuse) else refuse)
-                          or "That is not for now: the round has moved on. Look again and "
-                             "tap once more.")
+                          or _("That is not for now: the round has moved on. Look again and "
+                               "tap once more."))
                 if moment is not None:
                     _same_moment(now, moment)
                 made = view(act, **values)

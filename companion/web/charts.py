@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from flask_babel import gettext as _
 from markupsafe import Markup, escape
 
 from .filters import number
@@ -52,13 +53,14 @@ def _nice_step(span: float) -> float:
 
 
 def score_chart(result: Mapping[str, Any], *, width: int = 640, height: int = 260,
-                title: str = "Totals after each round",
+                title: str | None = None,
                 start: Mapping[str, float] | None = None) -> Markup:
     """An inline SVG line chart of the running totals in ``result``.
 
     ``start`` gives each line's value before round 1 (a chip game's starting
     stack); by default every line starts at 0. An empty game gives an empty
-    string, so a template can write ``{{ chart }}`` unconditionally.
+    string, so a template can write ``{{ chart }}`` unconditionally. ``title`` (what a
+    screen reader says of it) is "Totals after each round" unless the game says otherwise.
     """
     series = series_from_result(result)
     if not series or len(next(iter(series.values()))) < 2:
@@ -66,7 +68,7 @@ def score_chart(result: Mapping[str, Any], *, width: int = 640, height: int = 26
     if start:
         for name, values in series.items():
             values[0] = start.get(name, values[0])
-    return _draw(series, width, height, title)
+    return _draw(series, width, height, str(title) if title else _("Totals after each round"))
 
 
 def _draw(series: Mapping[str, Sequence[float]], width: int, height: int, title: str) -> Markup:

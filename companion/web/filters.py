@@ -1,4 +1,5 @@
-"""Jinja filters: cards with their suits in colour, exact numbers, money."""
+"""Jinja filters: cards with their suits in colour, exact numbers, money; and the words the
+front end writes itself, in the device's language (:func:`front_end_words`)."""
 
 from __future__ import annotations
 
@@ -6,6 +7,7 @@ from collections.abc import Iterable
 from fractions import Fraction
 
 from flask import Flask
+from flask_babel import gettext as _
 from markupsafe import Markup, escape
 
 from ..rules import RuleError
@@ -99,8 +101,29 @@ def money(amount: object, unit: str | None = None, sign: bool = False) -> str:
     return money_text(amount, unit, sign)
 
 
+def front_end_words() -> dict[str, str]:
+    """The words static/app/ writes on a page itself, in the device's language: base.html
+    gives them to the page as JSON (``<script type="application/json" id="words">``), and
+    static/app/words.js reads them, each with its English as the fallback. ``{name}``
+    in a text is filled in by the script."""
+    return {
+        "tap.sending": _("Sending…"),
+        "tap.waiting": _("Waiting: your last tap is still on its way…"),
+        "tap.unsent": _("Not sent: no connection — will send when you're back"),
+        "tap.stale": _("Not sent: the screen moved on before it could go. Look again, and tap "
+                       "once more if it still needs doing."),
+        "tap.gone": _("No connection: that page could not be opened. Try again once you're "
+                      "back."),
+        "tap.again": _("Send again"),
+        "seat": _("Seat %(number)s", number="{seat}"),
+        "named_seat": _("%(name)s (seat %(number)s)", name="{name}", number="{seat}"),
+        "picked": _("%(done)s of %(total)s", done="{ticked}", total="{size}"),
+    }
+
+
 def register(app: Flask) -> None:
-    """Make the filters available to every template."""
+    """Make the filters available to every template, and the front end's words."""
+    app.add_template_global(front_end_words)
     app.add_template_filter(money)
     app.add_template_filter(card)
     app.add_template_filter(cards)

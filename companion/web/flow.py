@@ -39,17 +39,19 @@ from pathlib import Path
 from typing import Any, ClassVar, TypeVar
 
 from flask import Blueprint, abort, current_app, url_for
+from flask_babel import gettext as _
+from flask_babel import lazy_gettext as _l
 from werkzeug.datastructures import MultiDict
 
 from ..live import at_version
 from ..rules import RuleError, game_module
-from ..rules.common import and_list, describe_counts
 from ..rules.contract import GameRules
 from ..store import Game, Table
 from ..store import rounds as round_store
 from ..store.sealed import SealedStatus
 from .charts import score_chart
 from .forms import MAX_SEATS, FormError, money_text
+from .words import and_list, counts_said
 
 FLOWS_EXTENSION = "companion.flows"
 
@@ -254,20 +256,21 @@ class SealedStep:
     """The choice widget inside the generic slip (``choices``, ``slip`` in its context)."""
     phases: ClassVar[tuple[Enum, ...]] = ()
     """The phases in which slips are dropped."""
-    drop_text: ClassVar[str] = "Drop my slip"
-    """The button that seals the choice."""
-    in_text: ClassVar[str] = "Your slip is in."
+    drop_text: ClassVar[str] = _l("Drop my slip")
+    """The button that seals the choice (these texts are said in the device's language:
+    ``_l()``)."""
+    in_text: ClassVar[str] = _l("Your slip is in.")
     """What the chooser sees once their choice is sealed (never the choice)."""
     remind_text: ClassVar[str] = ""
     """What the chooser's own device says of its choice once sealed (``{}``: the choice, as
     the device remembers it: the server never has it); empty: nothing (a secret vote)."""
-    restart_text: ClassVar[str] = "The server restarted: please choose again."
+    restart_text: ClassVar[str] = _l("The server restarted: please choose again.")
     """What the slip says when a restart lost the sealed choices (empty: the game's own
     status says it)."""
 
     def waiting_text(self, status: SealedStatus) -> str:
         """What a screen with no choice to make says while the others choose."""
-        return f"Waiting for {and_list(status.waiting_for)}\u2026"
+        return _("Waiting for %(names)s\u2026", names=and_list(status.waiting_for))
 
     def status(self, view: View) -> SealedStatus | None:
         """The sealed choice of the moment (open, or the last one revealed)."""
@@ -361,8 +364,8 @@ class GameFlow:
         """Refuse (``FormError``) a number of players the game does not take."""
         counts = self.allowed_players()
         if count not in counts:
-            raise FormError(f"{self.title} is for {describe_counts(counts)} players, "
-                            f"not {count}")
+            raise FormError(_("%(game)s is for %(counts)s players, not %(count)s",
+                              game=self.title, counts=counts_said(counts), count=count))
 
     def replay(self, record: Mapping[str, Any]) -> dict[str, Any]:
         """The record's result (``RuleError`` when the rules refuse it), made once per record.
@@ -518,7 +521,7 @@ class GameFlow:
 
     def round_to_confirm(self, view: View, draft: round_store.RoundDraft) -> dict[str, Any]:
         """The facts confirming the round appends; ``abort(409)`` when it is not ready."""
-        abort(409, f"{self.title} rounds are not entered on this screen yet.")
+        abort(409, _("%(game)s rounds are not entered on this screen yet.", game=self.title))
 
     def correction_values(self, view: View, facts: Mapping[str, Any]) -> dict[str, Any]:
         """The correction form's values from a round's facts."""
@@ -532,7 +535,7 @@ class GameFlow:
     def read_correction(self, view: View, form: MultiDict[str, str],
                         old: Mapping[str, Any]) -> dict[str, Any]:
         """A round's corrected facts from the correction form (``FormError``)."""
-        raise FormError("This game's past rounds cannot be corrected here")
+        raise FormError(_("This game's past rounds cannot be corrected here"))
 
     def rules_help(self) -> str | None:
         """The template of the rules help page (None: the text in ``docs/rules/``)."""
@@ -568,7 +571,7 @@ def flow_for(game: str) -> GameFlow:
     """The flow of ``game``; 404 for a game the app does not know."""
     flow = flows().get(game)
     if flow is None:
-        abort(404, f"This app does not know the game {game[:20]!r}.")
+        abort(404, _("This app does not know the game %(game)s.", game=repr(game[:20])))
     return flow
 
 

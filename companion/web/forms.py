@@ -8,7 +8,9 @@ import unicodedata
 from collections.abc import Iterable, Mapping
 from decimal import Decimal
 
-from babel.numbers import format_currency
+from babel.numbers import format_currency, format_decimal
+from flask_babel import gettext as _
+from flask_babel import lazy_gettext as _l
 from flask_babel import ngettext
 
 from ..rules.games import GAMES, game_module
@@ -24,10 +26,14 @@ MAX_SEATS = max(max(game_module(name).PLAYERS) for name in GAMES)
 
 
 class FormError(ValueError):
-    """Something typed or picked that the app cannot take; the message says why."""
+    """Something typed or picked that the app cannot take; the message says why.
+
+    The message is said in the device's language: each is a whole sentence with
+    placeholders, and the ``what`` the helpers below name (``"The stake"``) is the caller's,
+    a plain str or a translated one (``_l("The stake")``)."""
 
 
-def clean_name(text: object, what: str = "A name") -> str | None:
+def clean_name(text: object, what: str = _l("A name")) -> str | None:
     """A typed name: spaces tidied; ``None`` when blank.
 
     >>> clean_name("  Sam   Smith "), clean_name("   ")
@@ -39,23 +45,24 @@ def clean_name(text: object, what: str = "A name") -> str | None:
     if text is None:
         return None
     if not isinstance(text, str):
-        raise FormError(f"{what} must be text")
+        raise FormError(_("%(what)s must be text", what=what))
     name = " ".join(text.split())
     if not name:
         return None
     if len(name) > NAME_LENGTH:
-        raise FormError(f"{what} is at most {NAME_LENGTH} characters long "
-                        f"(\u201c{name[:NAME_LENGTH]}\u2026\u201d is {len(name)})")
+        raise FormError(_("%(what)s is at most %(most)s characters long "
+                          "(\u201c%(start)s\u2026\u201d is %(length)s)", what=what,
+                          most=NAME_LENGTH, start=name[:NAME_LENGTH], length=len(name)))
     if any(unicodedata.category(ch) in ("Cc", "Cf", "Co", "Cs") for ch in name):
-        raise FormError(f"{what} may not hold control characters")
+        raise FormError(_("%(what)s may not hold control characters", what=what))
     return name
 
 
-def required_name(text: object, what: str = "A name") -> str:
+def required_name(text: object, what: str = _l("A name")) -> str:
     """A typed name that may not be blank."""
     name = clean_name(text, what)
     if name is None:
-        raise FormError(f"{what} is empty: type one")
+        raise FormError(_("%(what)s is empty: type one", what=what))
     return name
 
 
@@ -112,20 +119,22 @@ def whole_number(text: object, what: str, low: int, high: int) -> int:
     4
     """
     if not isinstance(text, str) or not re.fullmatch(r"\s*[0-9]{1,6}\s*", text):
-        raise FormError(f"{what} must be a whole number")
+        raise FormError(_("%(what)s must be a whole number", what=what))
     value = int(text)
     if not low <= value <= high:
-        raise FormError(f"{what} must be from {low} to {high}, not {value}")
+        raise FormError(_("%(what)s must be from %(low)s to %(high)s, not %(value)s", what=what,
+                          low=low, high=high, value=value))
     return value
 
 
 UNITS: dict[str, tuple[str, str, int]] = {
-    "GBP": ("£", "pounds and pence", 2),
-    "EUR": ("€", "euros and cents", 2),
-    "USD": ("$", "dollars and cents", 2),
-    "chips": ("", "chips", 0),
+    "GBP": ("£", _l("pounds and pence"), 2),
+    "EUR": ("€", _l("euros and cents"), 2),
+    "USD": ("$", _l("dollars and cents"), 2),
+    "chips": ("", _l("chips"), 0),
 }
-"""The money units a table can use: symbol, name, decimal places of the smallest unit."""
+"""The money units a table can use: symbol, name (in the device's language when shown),
+decimal places of the smallest unit."""
 
 MAX_AMOUNT = 10**7
 """The largest amount typed into a money field, in the smallest unit (£100,000.00)."""
@@ -134,15 +143,18 @@ MAX_AMOUNT = 10**7
 def check_unit(unit: object) -> str:
     """One of :data:`UNITS`."""
     if not isinstance(unit, str) or unit not in UNITS:
-        raise FormError("Pick the money unit: £, €, $ or chips")
+        raise FormError(_("Pick the money unit: £, €, $ or chips"))
     return unit
 
 
 def read_money(text: object, unit: str, what: str) -> int:
-    """A typed amount (``2.50``, ``£2.50``, ``2,5``; blank: none) in the smallest unit.
+    """A typed amount (``2.50``, ``£2.50``, ``2,5``, ``2,50 €``; blank: none) in the
+    smallest unit: the symbol before or after the number, as the device's language writes it.
 
     >>> read_money("2.50", "GBP", "The fee"), read_money("£3", "GBP", "The fee")
     (250, 300)
+    >>> read_money("2,50 €", "EUR", "The fee"), read_money("4€", "EUR", "The fee")
+    (250, 400)
     >>> read_money(" ", "EUR", "The fee"), read_money("15", "chips", "The stake")
     (0, 15)
     >>> read_money("1.5", "chips", "The stake")  # doctest: +IGNORE_EXCEPTION_DETAIL
@@ -152,24 +164,30 @@ def read_money(text: object, unit: str, what: str) -> int:
     if text is None:
         return 0
     if not isinstance(text, str):
-        raise FormError(f"{what} must be an amount")
+        raise FormError(_("%(what)s must be an amount", what=what))
     symbol, _name, places = UNITS[unit]
     typed = text.strip()
     if symbol and typed.startswith(symbol):
         typed = typed[len(symbol):].strip()
+    elif symbol and typed.endswith(symbol):
+        typed = typed[:-len(symbol)].strip()
     if not typed:
         return 0
     match = re.fullmatch(r"([0-9]{1,8})(?:[.,]([0-9]{1,2}))?", typed)
     if match is None:
-        example = "5" if not places else "2.50"
-        raise FormError(f"{what} must be an amount like {example}, "
-                        f"not \u201c{text.strip()[:20]}\u201d")
+        example = "5" if not places else format_decimal(Decimal("2.50"), format="0.00",
+                                                         locale=locale_name())
+        raise FormError(_("%(what)s must be an amount like %(example)s, "
+                          "not \u201c%(typed)s\u201d", what=what, example=example,
+                          typed=text.strip()[:20]))
     whole, part = match.groups()
     if part and not places:
-        raise FormError(f"{what} is a whole number of chips, not {typed}")
+        raise FormError(_("%(what)s is a whole number of chips, not %(typed)s", what=what,
+                          typed=typed))
     amount = int(whole) * 10**places + int((part or "").ljust(places, "0") or 0)
     if amount > MAX_AMOUNT:
-        raise FormError(f"{what} is more than the app takes ({money_text(MAX_AMOUNT, unit)})")
+        raise FormError(_("%(what)s is more than the app takes (%(most)s)", what=what,
+                          most=money_text(MAX_AMOUNT, unit)))
     return amount
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from flask import Blueprint, redirect, render_template, request, url_for
+from flask_babel import gettext as _
 
 from ..extensions import db
 from ..store import changes, check_recovery, is_code, normalise_code, queries
@@ -25,13 +26,13 @@ def join_code():
     typed = request.args.get("code", "")
     code = normalise_code(typed)
     if not code:
-        return render_template("home/index.html", join_error="Type the code shown under the "
-                               "QR code on the scorekeeper's screen."), 400
+        return render_template("home/index.html", join_error=_(
+        "Type the code shown under the QR code on the scorekeeper's screen.")), 400
     table = db.session.scalar(queries.table_by_code(code)) if is_code(code) else None
     if table is None:
         return render_template("home/index.html", code=typed[:20], join_error=(
-            f"There is no table with the code {typed[:20]}. Check it on the scorekeeper's "
-            "screen (letters and digits; there is no O, 0, I or 1).")), 404
+            _("There is no table with the code %(code)s. Check it on the scorekeeper's "
+              "screen (letters and digits; there is no O, 0, I or 1).", code=typed[:20]))), 404
     return redirect(url_for("seats.join", code=table.code), code=303)
 
 
@@ -47,13 +48,13 @@ def recover():
     code, recovery = normalise_code(typed_code), normalise_code(typed_recovery)
     if not code or not recovery:
         return render_template("home/recover.html", code=typed_code[:20], error=(
-            "Type the table's code and its recovery code.")), 400
+            _("Type the table's code and its recovery code."))), 400
     table = changes.find_to_change(code) if is_code(code) else None
     if table is None or not is_code(recovery) or not check_recovery(
             recovery, table.recovery_code_hash):
         return render_template("home/recover.html", code=typed_code[:20], error=(
-            "No table has that code and recovery code. The recovery code is on the old "
-            "scorekeeper screen, under \u201cRecovery code\u201d.")), 404
+            _("No table has that code and recovery code. The recovery code is on the old "
+              "scorekeeper screen, under \u201cRecovery code\u201d."))), 404
     key, new_recovery = changes.take_over(table)
     remember_keeper(table, key, new_recovery)  # (the cookie goes with the answer)
     # The new recovery code is shown open on the screen this device lands on.

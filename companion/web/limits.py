@@ -10,10 +10,15 @@ number and why: the README's "Limits".
 from __future__ import annotations
 
 from flask import current_app
+from flask_babel import force_locale, ngettext
+from flask_babel import gettext as _
+from flask_babel import lazy_gettext as _l
 from limits import parse_many
 
 from ..extensions import limiter
 from ..live import request_state, state_if_any
+from .device import locale_name
+from .words import and_list
 
 
 @limiter.request_filter
@@ -25,8 +30,38 @@ def _pushing() -> bool:
     return state is not None and state.pushed
 
 
+PER_UNIT = {
+    "second": _l("%(amount)s a second"),
+    "minute": _l("%(amount)s a minute"),
+    "hour": _l("%(amount)s an hour"),
+    "day": _l("%(amount)s a day"),
+    "month": _l("%(amount)s a month"),
+    "year": _l("%(amount)s a year"),
+}
+"""A limit of so many in one unit of time, as a player reads it."""
+
+
+def _every(amount: int, count: int, unit: str) -> str:
+    """So many every ``count`` units of time (``count`` > 1): "1 every 2 days"."""
+    said = {
+        "second": ngettext("%(amount)s every %(num)s second", "%(amount)s every %(num)s seconds",
+                           count, amount=amount),
+        "minute": ngettext("%(amount)s every %(num)s minute", "%(amount)s every %(num)s minutes",
+                           count, amount=amount),
+        "hour": ngettext("%(amount)s every %(num)s hour", "%(amount)s every %(num)s hours",
+                         count, amount=amount),
+        "day": ngettext("%(amount)s every %(num)s day", "%(amount)s every %(num)s days",
+                        count, amount=amount),
+        "month": ngettext("%(amount)s every %(num)s month", "%(amount)s every %(num)s months",
+                          count, amount=amount),
+        "year": ngettext("%(amount)s every %(num)s year", "%(amount)s every %(num)s years",
+                         count, amount=amount),
+    }
+    return said[unit]
+
+
 def in_words(limits: str) -> str:
-    """A limit as a player reads it.
+    """A limit as a player reads it, in the device's language.
 
     >>> in_words("10/minute;60/hour"), in_words("1 per 2 days")
     ('10 a minute and 60 an hour', '1 every 2 days')
@@ -34,9 +69,9 @@ def in_words(limits: str) -> str:
     said = []
     for item in parse_many(limits):
         unit = item.GRANULARITY.name
-        said.append(f"{item.amount} every {item.multiples} {unit}s" if item.multiples > 1
-                    else f"{item.amount} {'an' if unit == 'hour' else 'a'} {unit}")
-    return " and ".join(said)
+        said.append(_every(item.amount, item.multiples, unit) if item.multiples > 1
+                    else str(PER_UNIT[unit]) % {"amount": item.amount})
+    return " and ".join(said) if locale_name() == "en" else and_list(said)
 
 
 def _failed(response) -> bool:
@@ -46,23 +81,28 @@ def _failed(response) -> bool:
 
 wrong_codes = limiter.shared_limit(
     lambda: current_app.config["WRONG_CODE_LIMIT"], scope="wrong-codes", deduct_when=_failed,
-    error_message="Too many tries from this device. Wait a minute, then check the code on "
-                  "the scorekeeper's screen.")
+    error_message=lambda: _("Too many tries from this device. Wait a minute, then check the "
+                            "code on the scorekeeper's screen."))
 """The per-device limit on wrong codes, shared by every page that looks a table up."""
+
+def _too_many_imports() -> str:
+    """The API's refusal of one import too many: in English, as the JSON API speaks."""
+    with force_locale("en"):
+        return (f"Too many imports from this client: at most "
+                f"{in_words(current_app.config['API_LIMIT'])}. Wait, then send the next one.")
+
 
 api_calls = limiter.shared_limit(
     lambda: current_app.config["API_LIMIT"], scope="imports",
-    error_message=lambda: (f"Too many imports from this client: at most "
-                           f"{in_words(current_app.config['API_LIMIT'])}. Wait, then send "
-                           "the next one."))
+    error_message=_too_many_imports)
 """The per-client limit on imports (``POST /api/games`` and ``/api/evenings`` together)."""
 
 new_tables = limiter.limit(
     lambda: current_app.config["NEW_TABLE_LIMIT"], methods=["POST"],
     deduct_when=lambda response: response.status_code == 303,
-    error_message=lambda: (f"Too many new tables from this network: at most "
-                           f"{in_words(current_app.config['NEW_TABLE_LIMIT'])}. Wait a few "
-                           "minutes, then make it again."))
+    error_message=lambda: _("Too many new tables from this network: at most %(limit)s. Wait a "
+                            "few minutes, then make it again.",
+                            limit=in_words(current_app.config["NEW_TABLE_LIMIT"])))
 """The per-address limit on tables made (only a table made counts, not a form refused)."""
 
 
@@ -80,10 +120,11 @@ def _heavy(_response) -> bool:
 
 heavy_pages = limiter.shared_limit(
     lambda: current_app.config["HEAVY_PAGE_LIMIT"], scope="heavy-pages", deduct_when=_heavy,
-    error_message=lambda: (f"Too many long pages from this network: at most "
-                           f"{in_words(current_app.config['HEAVY_PAGE_LIMIT'])} of the pages "
-                           f"of games and evenings over {current_app.config['HEAVY_ROUNDS']} "
-                           "rounds. Wait a minute, then load it again."))
+    error_message=lambda: _("Too many long pages from this network: at most %(limit)s of the "
+                            "pages of games and evenings over %(rounds)s rounds. Wait a "
+                            "minute, then load it again.",
+                            limit=in_words(current_app.config["HEAVY_PAGE_LIMIT"]),
+                            rounds=current_app.config["HEAVY_ROUNDS"]))
 """The per-address limit on heavy pages: a game's page or record, an evening's page, CSV or
 record, a table's evenings, each counted when drawn from more than ``HEAVY_ROUNDS`` rounds
 (:func:`drawn_from`). The first of them at a table's version replays the rounds; each

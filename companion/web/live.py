@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from flask import Response, abort, redirect, request, url_for
+from flask_babel import gettext as _
 
 from ..store import Table
 from .roles import find_table, is_keeper
@@ -39,7 +40,7 @@ def live_table(code: str, page: str | Callable[[Table], str], *, keeper: bool = 
     """
     table = find_table(code)
     if keeper and not is_keeper(table):
-        abort(403, "This screen no longer runs the table: another device took it over.")
+        abort(403, _("This screen no longer runs the table: another device took it over."))
     if request.args.get("v") == str(table.version):
         # Most polls are answered before the app (companion.live.polls); a plain one lands here.
         abort(Response(status=204))

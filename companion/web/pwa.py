@@ -13,17 +13,19 @@ import json
 from pathlib import Path
 
 from flask import Blueprint, Response, current_app, make_response, render_template, url_for
+from flask_babel import lazy_gettext as _l
 
 from .flow import game_stylesheets
 
 bp = Blueprint("pwa", __name__)
 
-NAME = "The companion"
-SHORT_NAME = "Companion"
-DESCRIPTION = (
+NAME = _l("The companion")
+SHORT_NAME = _l("Companion")
+DESCRIPTION = _l(
     "Keep score for card games played with real cards at a real table: "
     "one shared scorekeeper screen, every player's phone as their own slip."
 )
+"""The manifest's words, in the language of the device that installs the app."""
 THEME_COLOR = "#111418"
 BACKGROUND_COLOR = "#111418"
 ICONS = (
@@ -103,9 +105,9 @@ def manifest() -> Response:
     """The web app manifest that makes the companion installable."""
     data = {
         "id": "/",
-        "name": NAME,
-        "short_name": SHORT_NAME,
-        "description": DESCRIPTION,
+        "name": str(NAME),
+        "short_name": str(SHORT_NAME),
+        "description": str(DESCRIPTION),
         "start_url": "/",
         "scope": "/",
         "display": "standalone",

@@ -14,6 +14,7 @@ import hmac
 from dataclasses import dataclass
 
 from flask import abort, current_app, session
+from flask_babel import lazy_gettext as _l
 
 from ..extensions import db
 from ..live import request_state
@@ -60,8 +61,8 @@ def find_table(code: str, *, to_change: bool = False) -> Table:
     else:
         table = db.session.scalar(queries.table_by_code(normal))
     if table is None:
-        abort(404, f"There is no table with the code {code[:20]}. Check the code under the "
-                   "QR code on the scorekeeper's screen.")
+        abort(404, _l("There is no table with the code %(code)s. Check the code under the "
+                      "QR code on the scorekeeper's screen.", code=code[:20]))
     return table
 
 
@@ -96,8 +97,9 @@ def recovery_code(table: Table) -> str | None:
 def require_keeper(table: Table) -> None:
     """Stop with 403 unless this device is the table's scorekeeper."""
     if not is_keeper(table):
-        abort(403, "Only the scorekeeper's screen can run this table. If you are the "
-                   "scorekeeper on a new device, take the table over with its recovery code.")
+        abort(403, _l("Only the scorekeeper's screen can run this table. If you are the "
+                      "scorekeeper on a new device, take the table over with its recovery "
+                      "code."))
 
 
 def phone_key(table: Table) -> str | None:
@@ -213,8 +215,8 @@ def require_seat(table: Table) -> Seat:
     """This phone's seat at the table, or 403."""
     seat = phone(table).seat
     if seat is None:
-        abort(403, "This phone holds no seat at this table. Take a seat from the join page, "
-                   "or ask the scorekeeper for yours back.")
+        abort(403, _l("This phone holds no seat at this table. Take a seat from the join "
+                      "page, or ask the scorekeeper for yours back."))
     return seat
 
 
@@ -222,6 +224,6 @@ def require_seat_at(table: Table, position: int) -> Seat:
     """This phone's seat, which must be the one at ``position``: a phone acts only for itself."""
     seat = require_seat(table)
     if seat.position != position:
-        abort(403, f"This phone holds seat {seat.position}, not seat {position}: a phone acts "
-                   "only for its own seat.")
+        abort(403, _l("This phone holds seat %(mine)s, not seat %(number)s: a phone acts only "
+                      "for its own seat.", mine=seat.position, number=position))
     return seat

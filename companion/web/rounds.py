@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from flask import Blueprint, abort, redirect, render_template, url_for
+from flask_babel import gettext as _
 
 from ..rules import RuleError
 from ..store import rounds as round_store
@@ -21,6 +22,7 @@ from .forms import FormError
 from .limits import wrong_codes
 from .live import live_table
 from .regions import phone_region, tablet_region
+from .words import say
 
 bp = Blueprint("rounds", __name__)
 
@@ -62,11 +64,11 @@ def tick(act: Act):
     wanted = True if "tick" in form else False if "untick" in form else None
     key = form.get("tick") or form.get("untick") or form.get("step", "")
     if key not in act.view.tick_keys():
-        abort(400, "There is no such step on this round's checklist.")
+        abort(400, _("There is no such step on this round's checklist."))
     if (act.flow.dealer_ticks and key.startswith("deal:") and not act.keeper
             and act.player != act.view.dealer):
-        abort(403, f"{act.view.dealer} deals: only {act.view.dealer}'s phone or the "
-                   "scorekeeper ticks the dealing steps.")
+        abort(403, _("%(name)s deals: only %(name)s's phone or the scorekeeper ticks the "
+                     "dealing steps.", name=act.view.dealer))
     if wanted is None:
         round_store.toggle_tick(act.draft, key)
     else:
@@ -89,9 +91,9 @@ def undo(act: Act):
     The round in progress is thrown away, with any sealed choice it had open.
     """
     if act.form.get("rounds") != str(len(act.game.rounds)):
-        abort(409, "The rounds changed a moment ago. Look again and tap once more.")
+        abort(409, _("The rounds changed a moment ago. Look again and tap once more."))
     if not act.game.rounds:
-        abort(409, "No round has been confirmed yet.")
+        abort(409, _("No round has been confirmed yet."))
     sealed.discard(act.game, act.draft.round_index)
     round_store.undo_round(act.draft)
 
@@ -118,7 +120,7 @@ def _correction_page(flow: GameFlow, view: View, number: int, values: dict[str, 
 
 def _round_number(game_rounds: list[Any], number: int) -> None:
     if not 1 <= number <= len(game_rounds):
-        abort(404, f"Round {number} has not been played.")
+        abort(404, _("Round %(number)s has not been played.", number=number))
 
 
 @bp.get(GAME + "/rounds/<int:round_number>")
@@ -129,7 +131,8 @@ def past_round(code: str, number: int, round_number: int):
     _round_number(game.rounds, round_number)
     flow = flow_for(game.game)
     if flow.correction_template is None:
-        abort(404, f"{flow.title}'s past rounds are not corrected on this screen.")
+        abort(404, _("%(game)s's past rounds are not corrected on this screen.",
+                     game=flow.title))
     view = flow.moment(table, game)
     return _correction_page(flow, view, round_number,
                             flow.correction_values(view, game.rounds[round_number - 1]))
@@ -146,9 +149,10 @@ def correct_round(act: Act, round_number: int):
     game, flow = act.game, act.flow
     _round_number(game.rounds, round_number)
     if flow.correction_template is None:
-        abort(404, f"{flow.title}'s past rounds are not corrected on this screen.")
+        abort(404, _("%(game)s's past rounds are not corrected on this screen.",
+                     game=flow.title))
     if act.form.get("rounds") != str(len(game.rounds)):
-        abort(409, "The rounds changed a moment ago. Look again and correct once more.")
+        abort(409, _("The rounds changed a moment ago. Look again and correct once more."))
     index = round_number - 1
     try:
         facts = flow.read_correction(act.view, act.form, game.rounds[index])
@@ -156,7 +160,7 @@ def correct_round(act: Act, round_number: int):
         record["rounds"][index] = facts
         after = flow.replay(record)
     except (FormError, RuleError) as error:
-        message = str(error)
+        message = say(error) if isinstance(error, RuleError) else str(error)
         return _correction_page(flow, act.view, round_number,
                                 flow.correction_values_from_form(act.view, act.form),
                                 status=400, error=message[:1].upper() + message[1:] + ".")

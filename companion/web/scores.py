@@ -12,32 +12,45 @@ from typing import Any
 
 import markdown
 from flask import Blueprint, abort, jsonify, render_template, request, url_for
-from markupsafe import Markup
+from flask_babel import gettext as _
+from markupsafe import Markup, escape
 
 from ..extensions import db
 from ..live import at_version
-from ..rules.common import describe_counts
 from ..store import Game, Table, queries
+from .device import CATALOGUES, locale_name
 from .flow import flow_for, flows
 from .limits import drawn_from, heavy_pages, wrong_codes
 from .live import live_table
 from .regions import page, pulse_context, scoreboard_context, scoreboard_region, stamps
 from .roles import find_table, phone
+from .words import counts_said
 
 bp = Blueprint("games", __name__)
 
 RULES_DOCS = Path(__file__).resolve().parents[2] / "docs" / "rules"
-"""The rules text of each game (``<game>.md``): the same text the rules help pages show."""
+"""The rules text of each game (``<game>.md``), in English: the text the rules help pages
+show where the device's language has no translation of it."""
+
+RULES_TRANSLATED = CATALOGUES
+"""Where the rules texts' translations are: ``<language>/rules/<game>.md`` (beside the
+app's catalogues); each keeps the English's ``**(house)**`` markers."""
 
 HOUSE = "<strong>(house)</strong>"
-HOUSE_BADGE = ('<strong class="house" title="A house decision: not in the original rules">'
-               "house</strong>")
+"""A house decision's marker in a rules text, as Markdown writes it (``**(house)**``)."""
+
+
+def house_badge() -> str:
+    """The badge that stands for a house decision's marker, in the device's language."""
+    title = escape(_("A house decision: not in the original rules"))
+    word = escape(_("house"))
+    return f'<strong class="house" title="{title}">{word}</strong>'
 
 
 def _game(table: Table, number: int) -> Game:
     game = db.session.scalar(queries.game_number(table.id, number))
     if game is None:
-        abort(404, f"This table has no game {number}.")
+        abort(404, _("This table has no game %(number)s.", number=number))
     return game
 
 
@@ -93,33 +106,45 @@ def record(code: str, number: int):
     return response
 
 
-@lru_cache(maxsize=16)
-def _rules_html(path: Path, changed: float) -> Markup:
+@lru_cache(maxsize=64)
+def _rules_html(path: Path, changed: float, badge: str) -> Markup:
     """A rules text as HTML, its house decisions badged (cached until the file changes)."""
     html = markdown.markdown(path.read_text(encoding="utf-8"), extensions=["tables"])
-    return Markup(html.replace(HOUSE, HOUSE_BADGE))
+    return Markup(html.replace(HOUSE, badge))
+
+
+def rules_file(game: str) -> Path | None:
+    """The rules text of ``game`` in the device's language when it has been translated, else
+    the English of ``docs/rules/`` (None: there is none)."""
+    language = locale_name()
+    if language != "en":
+        translated = RULES_TRANSLATED / language / "rules" / f"{game}.md"
+        if translated.is_file():
+            return translated
+    path = RULES_DOCS / f"{game}.md"
+    return path if path.is_file() else None
 
 
 def rules_text(game: str) -> Markup | None:
-    """The rules help text of ``game`` from ``docs/rules/``, as HTML (None: there is none)."""
-    path = RULES_DOCS / f"{game}.md"
-    if not path.is_file():
+    """The rules help text of ``game`` (:func:`rules_file`), as HTML (None: there is none)."""
+    path = rules_file(game)
+    if path is None:
         return None
-    return _rules_html(path, path.stat().st_mtime)
+    return _rules_html(path, path.stat().st_mtime, house_badge())
 
 
 def rules_summary(game: str) -> str | None:
     """The first words of ``game``'s rules text (what kind of game it is), for the games page:
     its introduction's first sentence, up to its first colon (None: no rules text)."""
-    path = RULES_DOCS / f"{game}.md"
-    if not path.is_file():
+    path = rules_file(game)
+    if path is None:
         return None
     paragraphs = [p for p in path.read_text(encoding="utf-8").split("\n\n")
                   if p.strip() and not p.startswith("#")]
     if not paragraphs:
         return None
     intro = " ".join(paragraphs[0].split())
-    first = intro.split(". ", 1)[0].split(":", 1)[0].rstrip(".")
+    first = intro.split(". ", 1)[0].split(":", 1)[0].rstrip().rstrip(".")  # (French: " :")
     return first + "."
 
 
@@ -128,7 +153,7 @@ def games_list():
     """The public games page: each game, the players it takes (from the game registry's
     rules) and a link to its rules, before any table exists."""
     games = [{"name": flow.name, "title": flow.title,
-              "players": describe_counts(flow.allowed_players()),
+              "players": counts_said(flow.allowed_players()),
               "summary": rules_summary(flow.name)}
              for flow in flows().values()]
     return render_template("games/index.html", games=games)
@@ -144,7 +169,7 @@ def rules_help(game: str):
         return render_template(own, flow=flow, back=back)
     text = rules_text(flow.name)
     if text is None:
-        abort(404, f"The rules of {flow.title} are not written up in this app yet.")
+        abort(404, _("The rules of %(game)s are not written up in this app yet.", game=flow.title))
     return render_template("games/rules.html", flow=flow, text=text, back=back,
                            games=list(flows().values()))
 

@@ -5,6 +5,8 @@ from __future__ import annotations
 from typing import Any
 
 from flask import Blueprint, abort, redirect, render_template, request, url_for
+from flask_babel import gettext as _
+from flask_babel import lazy_gettext as _l
 
 from ..extensions import db
 from ..store import Seat, Table, changes, key_hash, players, queries
@@ -65,12 +67,12 @@ def join_live(code: str):
 
 def _chosen_seat(table: Table) -> Seat:
     try:
-        position = whole_number(request.form.get("seat"), "The seat", 1, 99)
+        position = whole_number(request.form.get("seat"), _l("The seat"), 1, 99)
     except FormError:
-        abort(400, "Pick a seat from the list.")
+        abort(400, _("Pick a seat from the list."))
     seat = table.seat_at(position)
     if seat is None:
-        abort(400, f"There is no seat {position} at this table.")
+        abort(400, _("There is no seat %(number)s at this table.", number=position))
     return seat
 
 
@@ -102,22 +104,24 @@ def claim(table: Table):
         return _seat_page(table)  # never two seats for one phone
     seat = _chosen_seat(table)
     if seat.held:
-        return _refuse(table, 409, f"{seat.name or f'Seat {seat.position}'} is taken. If it "
-                                   "is yours, ask the scorekeeper for it back.")
+        return _refuse(table, 409, _(
+            "%(name)s is taken. If it is yours, ask the scorekeeper for it back.",
+            name=seat.name or _("Seat %(number)s", number=seat.position)))
     return _sit(table, seat)
 
 
 def _typed_name(table: Table, seat: Seat) -> str:
     """The name typed for blank seat ``seat`` (``FormError`` when it cannot be its name)."""
     if not table.allow_phone_names:
-        raise FormError(f"Seat {seat.position} has no name yet: the scorekeeper names it")
-    name = clean_name(request.form.get("name", ""), "Your name")
+        raise FormError(_("Seat %(number)s has no name yet: the scorekeeper names it",
+                          number=seat.position))
+    name = clean_name(request.form.get("name", ""), _l("Your name"))
     if name is None:
-        raise FormError("Your name is empty: type it")
+        raise FormError(_("Your name is empty: type it"))
     clash = seat_called(table.seats, name)
     if clash is not None:
-        raise FormError(f"Someone at this table is already called {clash.name}: "
-                        "add an initial")
+        raise FormError(_("Someone at this table is already called %(name)s: add an initial",
+                          name=clash.name))
     return name
 
 
@@ -134,13 +138,13 @@ def _sit(table: Table, seat: Seat):
                                    value=request.form.get("name", "")[:80],
                                    error=str(error)), 400
     elif request.form.get("name"):
-        abort(400, f"Seat {seat.position} already has a name.")
+        abort(400, _("Seat %(number)s already has a name.", number=seat.position))
     key = phone_key_or_new(table)
     if table.started:
         return _ask(table, seat, key, name)
     if not changes.claim_seat(table, seat, key, name):
         db.session.rollback()
-        return _refuse(table, 409, "Someone took that seat a moment ago. Pick another.")
+        return _refuse(table, 409, _("Someone took that seat a moment ago. Pick another."))
     remember_phone(table, key)  # (the cookie goes with the answer, after the commit)
     return _seat_page(table)
 
@@ -165,10 +169,10 @@ def again(table: Table):
         return _seat_page(table)
     welcome = welcome_back(table)
     if welcome is None:
-        return _refuse(table, 409, "That seat is no longer free: pick one below.")
+        return _refuse(table, 409, _("That seat is no longer free: pick one below."))
     key = phone_key_or_new(table)
     if not players.sit_again(table, welcome.seat, welcome.player, key_hash(key)):
-        return _refuse(table, 409, "Someone took that seat a moment ago. Pick another.")
+        return _refuse(table, 409, _("Someone took that seat a moment ago. Pick another."))
     changes.bump(table)
     remember_phone(table, key)  # (the cookie goes with the answer, after the commit)
     return _seat_page(table)
@@ -185,7 +189,8 @@ def ask(table: Table):
     if seat.held:
         return _ask(table, seat, phone_key_or_new(table))
     if not table.started:
-        return _refuse(table, 409, f"Seat {seat.position} is free: take it without asking.")
+        return _refuse(table, 409, _("Seat %(number)s is free: take it without asking.",
+                                     number=seat.position))
     return _sit(table, seat)
 
 

@@ -5,11 +5,13 @@ from __future__ import annotations
 from typing import Any
 
 from flask import Blueprint, abort, redirect, render_template, request, url_for
+from flask_babel import gettext as _
+from flask_babel import lazy_gettext as _l
+from flask_babel import ngettext
 
 from ..extensions import db
 from ..live import set_aside
 from ..rules import RuleError
-from ..rules.common import describe_counts
 from ..store import ENDED, PENDING, Seat, SeatRequest, Table, changes, queries, spaced
 from .actions import table_action
 from .flow import GameFlow, flow_for, flows
@@ -27,6 +29,7 @@ from .live import live_table
 from .qr import join_url, qr_svg
 from .regions import current_scoreboard_context, page, pulse_context, round_context, stamps, wanted
 from .roles import find_table, is_keeper, recovery_code, remember_keeper, require_keeper
+from .words import counts_said, say
 
 bp = Blueprint("tables", __name__)
 
@@ -34,13 +37,13 @@ bp = Blueprint("tables", __name__)
 def _game_choices() -> list[dict[str, object]]:
     """The games with their player counts, for the create form."""
     return [{"value": name, "title": flow.title, "counts": flow.allowed_players(),
-             "players": describe_counts(flow.allowed_players())}
+             "players": counts_said(flow.allowed_players())}
             for name, flow in flows().items()]
 
 
 def _check_game(game: object) -> GameFlow:
     if not isinstance(game, str) or game not in flows():
-        raise FormError("Pick one of the games")
+        raise FormError(_("Pick one of the games"))
     return flows()[game]
 
 
@@ -71,30 +74,32 @@ def new():
         return _form_page(request.args)
     form = request.form
     try:
-        name = required_name(form.get("name"), "The table's name")
+        name = required_name(form.get("name"), _l("The table's name"))
         flow = _check_game(form.get("game"))
-        count = whole_number(form.get("seats"), "The number of seats", 1, MAX_SEATS)
+        count = whole_number(form.get("seats"), _l("The number of seats"), 1, MAX_SEATS)
         flow.check_player_count(count)
         typed = form.getlist("player")
         if len(typed) > MAX_SEATS:
-            raise FormError(f"A table has at most {MAX_SEATS} seats")
-        names = [clean_name(text, f"Seat {i}'s name") for i, text in enumerate(typed, 1)]
+            raise FormError(_("A table has at most %(most)s seats", most=MAX_SEATS))
+        names = [clean_name(text, _("Seat %(number)s's name", number=i))
+                 for i, text in enumerate(typed, 1)]
         extra = next((i for i, n in enumerate(names, 1) if n and i > count), None)
         if extra is not None:
-            raise FormError(f"Seat {extra} has a name, but the table has only {count} seats: "
-                            "add seats or clear that name")
+            raise FormError(_("Seat %(number)s has a name, but the table has only %(count)s "
+                              "seats: add seats or clear that name", number=extra, count=count))
         names = (names + [None] * count)[:count]
         allow_phone_names = form.get("phone_names") == "on"
         blank = next((i for i, n in enumerate(names, 1) if n is None), None)
         if blank is not None and not allow_phone_names:
-            raise FormError(f"Seat {blank} has no name: type every player's name, or tick "
-                            "\u201cplayers type their own names\u201d")
+            raise FormError(_("Seat %(number)s has no name: type every player's name, or tick "
+                              "\u201cplayers type their own names\u201d", number=blank))
         twice = first_duplicate(names)
         if twice is not None:
-            raise FormError(f"Two seats are called {twice}: give each player their own name")
+            raise FormError(_("Two seats are called %(name)s: give each player their own name",
+                              name=twice))
         dealer_choice = form.get("dealer", "random")
         dealer = (None if dealer_choice == "random"
-                  else whole_number(dealer_choice, "The first dealer's seat", 1, count))
+                  else whole_number(dealer_choice, _l("The first dealer's seat"), 1, count))
     except FormError as error:
         return _form_page(form, error=str(error), status=400)
     # The recovery code's slow hash, before the first statement, with the gate's place
@@ -115,11 +120,11 @@ def keeper(code: str):
     if not is_keeper(table):
         # The one page a lost scorekeeper lands on: say how to get the table back.
         return render_template(
-            "error.html", code=403, title="Not the scorekeeper's screen",
-            message=("This device does not run this table. If you are its scorekeeper on a "
-                     "new device, take it over with the recovery code."),
-            links=[(url_for("home.recover", code=table.code), "Take over this table"),
-                   (url_for("seats.join", code=table.code), "Take a seat instead")]), 403
+            "error.html", code=403, title=_("Not the scorekeeper's screen"),
+            message=_("This device does not run this table. If you are its scorekeeper on a "
+                      "new device, take it over with the recovery code."),
+            links=[(url_for("home.recover", code=table.code), _("Take over this table")),
+                   (url_for("seats.join", code=table.code), _("Take a seat instead"))]), 403
     url = join_url(table)
     recovery = recovery_code(table)
     return render_template(
@@ -147,13 +152,29 @@ def _keeper_table(code: str) -> Table:
 def _seat(table: Table, position: int) -> Seat:
     seat = table.seat_at(position)
     if seat is None:
-        abort(400, f"There is no seat {position} at this table.")
+        abort(400, _("There is no seat %(number)s at this table.", number=position))
     return seat
 
 
+WHILE_PLAYING = {
+    "move": _l("Seats can be moved only between games: game %(number)s is being played."),
+    "name": _l("Names can be changed only between games: game %(number)s is being played."),
+    "next": _l("The next game can be chosen only between games: game %(number)s is being "
+               "played."),
+    "add": _l("Seats can be added only between games: game %(number)s is being played."),
+    "remove": _l("Seats can be taken away only between games: game %(number)s is being "
+                 "played."),
+    "dealer": _l("The first dealer can be chosen only between games: game %(number)s is "
+                 "being played."),
+}
+"""What a change of the seats says while a game is being played, by the change (each a whole
+sentence, for the translators)."""
+
+
 def _not_while_playing(table: Table, what: str) -> None:
+    """Refuse (409) change ``what`` (a key of :data:`WHILE_PLAYING`) while a game is played."""
     if table.playing is not None:
-        abort(409, f"{what} only between games: game {table.playing.number} is being played.")
+        abort(409, str(WHILE_PLAYING[what]) % {"number": table.playing.number})
 
 
 @bp.post("/t/<code>/seats/<int:position>/move")
@@ -161,13 +182,14 @@ def _not_while_playing(table: Table, what: str) -> None:
 def move_seat(table: Table, position: int):
     """Move a seat one place up (counter-clockwise) or down (clockwise) before the game."""
     seat = _seat(table, position)
-    _not_while_playing(table, "Seats can be moved")
+    _not_while_playing(table, "move")
     direction = request.form.get("direction")
     if direction not in ("up", "down"):
-        abort(400, "Move a seat up or down.")
+        abort(400, _("Move a seat up or down."))
     other = table.seat_at(position - 1 if direction == "up" else position + 1)
     if other is None:
-        abort(400, f"Seat {position} is already {'first' if direction == 'up' else 'last'}.")
+        abort(400, _("Seat %(number)s is already first.", number=position) if direction == "up"
+              else _("Seat %(number)s is already last.", number=position))
     changes.move_seat(table, seat, other)
 
 
@@ -183,7 +205,7 @@ def rename_seat_page(code: str, position: int):
     """The form that names (or renames) a seat's player before the game starts."""
     table = _keeper_table(code)
     seat = _seat(table, position)
-    _not_while_playing(table, "Names can be changed")
+    _not_while_playing(table, "name")
     return _rename_page(table, seat, seat.name or "")
 
 
@@ -192,15 +214,16 @@ def rename_seat_page(code: str, position: int):
 def rename_seat(table: Table, position: int):
     """Name (or rename) a seat's player before the game starts."""
     seat = _seat(table, position)
-    _not_while_playing(table, "Names can be changed")
+    _not_while_playing(table, "name")
     typed = request.form.get("name", "")
     try:
-        name = clean_name(typed, "The name")
+        name = clean_name(typed, _l("The name"))
         if name is None and not table.allow_phone_names:
-            raise FormError("The name is empty: type one")
+            raise FormError(_("The name is empty: type one"))
         clash = seat_called(table.seats, name, other_than=seat)
         if clash is not None:
-            raise FormError(f"Seat {clash.position} is already called {clash.name}")
+            raise FormError(_("Seat %(number)s is already called %(name)s", number=clash.position,
+                              name=clash.name))
     except FormError as error:
         return _rename_page(table, seat, typed[:80], str(error), 400)
     changes.rename_seat(table, seat, name)
@@ -211,7 +234,7 @@ def rename_seat(table: Table, position: int):
 @table_action
 def next_game(table: Table):
     """Choose the game the table plays next: between games, any of the games."""
-    _not_while_playing(table, "The next game can be chosen")
+    _not_while_playing(table, "next")
     try:
         flow = _check_game(request.form.get("game"))
     except FormError as error:
@@ -223,9 +246,9 @@ def next_game(table: Table):
 @table_action
 def add_seat(table: Table):
     """Add a seat for one more player (between games)."""
-    _not_while_playing(table, "Seats can be added")
+    _not_while_playing(table, "add")
     if len(table.seats) >= MAX_SEATS:
-        abort(409, f"A table has at most {MAX_SEATS} seats.")
+        abort(409, _("A table has at most %(most)s seats.", most=MAX_SEATS))
     changes.add_seat(table)
 
 
@@ -234,9 +257,9 @@ def add_seat(table: Table):
 def remove_seat(table: Table, position: int):
     """Take a seat away (between games): its player sits out the next game."""
     seat = _seat(table, position)
-    _not_while_playing(table, "Seats can be taken away")
+    _not_while_playing(table, "remove")
     if len(table.seats) <= 1:
-        abort(409, "A table keeps at least one seat.")
+        abort(409, _("A table keeps at least one seat."))
     changes.remove_seat(table, seat)
 
 
@@ -246,7 +269,7 @@ def free_seat(table: Table, position: int):
     """Take a seat away from the phone that holds it (it can be claimed again)."""
     seat = _seat(table, position)
     if not seat.held:
-        abort(409, f"Seat {position} is already free.")
+        abort(409, _("Seat %(number)s is already free.", number=position))
     changes.free_seat(table, seat)
 
 
@@ -254,11 +277,11 @@ def free_seat(table: Table, position: int):
 @table_action
 def dealer(table: Table):
     """Choose who deals first, or draw a seat at random."""
-    _not_while_playing(table, "The first dealer can be chosen")
+    _not_while_playing(table, "dealer")
     choice = request.form.get("dealer", "")
     try:
         position = (None if choice == "random" else
-                    whole_number(choice, "The first dealer's seat", 1, len(table.seats)))
+                    whole_number(choice, _l("The first dealer's seat"), 1, len(table.seats)))
     except FormError as error:
         abort(400, f"{error}.")
     changes.set_first_dealer(table, position)
@@ -297,7 +320,7 @@ def start(table: Table):
         game = changes.start_game(table, options=options)
         flow.replay(game.record())
     except (FormError, RuleError) as error:
-        message = str(error)
+        message = say(error) if isinstance(error, RuleError) else str(error)
         return _start_page(table, flow, form=request.form,
                            error=message[:1].upper() + message[1:], status=400)
     flow.started(game)
@@ -311,9 +334,9 @@ def end_game(table: Table, number: int):
     (``game``, when sent: the game it plays next, chosen in the same step)."""
     game = db.session.scalar(queries.game_number(table.id, number))
     if game is None:
-        abort(404, f"This table has no game {number}.")
+        abort(404, _("This table has no game %(number)s.", number=number))
     if table.playing is not game:
-        abort(409, f"Game {number} is already over.")
+        abort(409, _("Game %(number)s is already over.", number=number))
     following = None
     if "game" in request.form:
         try:
@@ -336,15 +359,16 @@ def answer_request(table: Table, request_id: int, answer: str):
     """
     asked = db.session.get(SeatRequest, request_id)
     if asked is None or asked.table_id != table.id:
-        abort(400, "There is no such request at this table.")
+        abort(400, _("There is no such request at this table."))
     if asked.status != PENDING:
-        abort(409, "That request was already answered, or that phone has taken another "
-                   "seat meanwhile.")
+        abort(409, _("That request was already answered, or that phone has taken another "
+                     "seat meanwhile."))
     if answer == "approve" and asked.name and asked.seat.name is None:
         clash = seat_called(table.seats, asked.name)
         if clash is not None:
-            abort(409, f"Someone at this table is already called {clash.name}: deny this "
-                       "request, and the phone can ask again with an initial added.")
+            abort(409, _("Someone at this table is already called %(name)s: deny this "
+                         "request, and the phone can ask again with an initial added.",
+                         name=clash.name))
     changes.answer_request(table, asked, approve=answer == "approve")
 
 
@@ -355,12 +379,12 @@ def start_problems(table: Table) -> list[str]:
     """What stops the table from starting a game now (empty: ready)."""
     problems = []
     if table.playing is not None:
-        problems.append(f"Game {table.playing.number} is being played.")
+        problems.append(_("Game %(number)s is being played.", number=table.playing.number))
     unnamed = [str(seat.position) for seat in table.seats if not seat.name]
     if unnamed:
         which = ", ".join(unnamed)
-        problems.append(f"Seat{'s' if len(unnamed) > 1 else ''} {which} "
-                        f"ha{'ve' if len(unnamed) > 1 else 's'} no name yet.")
+        problems.append(ngettext("Seat %(which)s has no name yet.",
+                                 "Seats %(which)s have no name yet.", len(unnamed), which=which))
     try:
         flow_for(table.game).check_player_count(len(table.seats))
     except FormError as error:

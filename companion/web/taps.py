@@ -58,6 +58,7 @@ from flask import (
     url_for,
 )
 from flask import session as cookie
+from flask_babel import gettext as _
 from sqlalchemy import event
 from sqlalchemy.orm import Session
 
@@ -165,8 +166,8 @@ def _claim_or_repeat() -> Response | None:
     if not key:
         return None
     if not KEY.fullmatch(key):
-        abort(400, "This tap carries a key the app does not make. Reload the page and tap "
-                   "again.")
+        abort(400, _("This tap carries a key the app does not make. Reload the page and tap "
+                     "again."))
     digest = tap_digest(key)
     if digest is None:
         return None

@@ -25,6 +25,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from flask import Blueprint, Response, abort, redirect, render_template, request, url_for
+from flask_babel import gettext as _
+from flask_babel import lazy_gettext as _l
 
 from ..store import sealed
 from .actions import Act, Who, game_action, keeper_game
@@ -153,7 +155,7 @@ def slip_for(view: View, step: SealedStep, chooser: str | None = None) -> Slip |
 def _step(act_or_flow_steps: Any, name: str) -> SealedStep:
     step = act_or_flow_steps.get(name)
     if step is None:
-        abort(404, "There is no such choice to make in this game.")
+        abort(404, _("There is no such choice to make in this game."))
     return step
 
 
@@ -162,9 +164,9 @@ def _stage(form: Any) -> int | None:
     if not typed:
         return None
     try:
-        return whole_number(typed, "The slip's stage", 1, 10_000)
+        return whole_number(typed, _l("The slip's stage"), 1, 10_000)
     except FormError:
-        raise sealed.SealError("The slip names no vote. Reload the page and try again.") \
+        raise sealed.SealError(_("The slip names no vote. Reload the page and try again.")) \
             from None
 
 
@@ -176,7 +178,7 @@ def _drop(act: Act, step: SealedStep, chooser: str) -> None:
     whose key a restart lost is voided instead (the screens say so: choose again).
     """
     if act.view.phase not in step.phases:
-        raise sealed.SealError("There is no slip to drop now: the round has moved on.", 409)
+        raise sealed.SealError(_("There is no slip to drop now: the round has moved on."), 409)
     stage = _stage(act.form)
     blob = None
     choice = unpadded(act.form.get("choice", ""))
@@ -185,8 +187,8 @@ def _drop(act: Act, step: SealedStep, chooser: str) -> None:
         sealing = sealed.latest(act.game, act.draft.round_index, lock=True)
         if sealing is None or not step.status(act.view) or sealing.revealed \
                 or sealing.verdict is not None:
-            raise sealed.SealError("There is no slip to drop now: look at your screen "
-                                   "again.", 409)
+            raise sealed.SealError(_("There is no slip to drop now: look at your screen "
+                                     "again."), 409)
         if sealed.lost(sealing):
             sealed.void(act.game, sealing)
             return
@@ -195,11 +197,11 @@ def _drop(act: Act, step: SealedStep, chooser: str) -> None:
             raise sealed.SealError(sealed.RESTARTED, 409)
         slip = sealed.open_slip(private, blob)
         if slip.sealing_id != sealing.id:  # pragma: no cover - another key opens nothing
-            raise sealed.SealError("That slip was for an earlier moment: look at your "
-                                   "screen again.", 409)
+            raise sealed.SealError(_("That slip was for an earlier moment: look at your "
+                                     "screen again."), 409)
         if slip.chooser != chooser:
-            raise sealed.SealError(f"That slip is not {chooser}'s: reload the page and "
-                                   "try again.", 403)
+            raise sealed.SealError(_("That slip is not %(name)s's: reload the page and "
+                                     "try again.", name=chooser), 403)
         choice = slip.choice
     revealed = step.drop(act, chooser, choice, stage, blob)
     if revealed:
@@ -215,7 +217,7 @@ def drop(act: Act, step: str):
     """A phone drops its slip: the choice is sealed; the answer never shows it."""
     sealed_step = _step(act.flow.sealed_steps, step)
     if act.seat is None or act.player is None:
-        abort(403, "This phone holds no seat at this table.")
+        abort(403, _("This phone holds no seat at this table."))
     try:
         _drop(act, sealed_step, act.player)
     except sealed.SealError as error:
@@ -255,15 +257,16 @@ def private_slip(act: Act, step: str):
     chooser = act.form.get("chooser", "")
     slip = slip_for(act.view, sealed_step, chooser)
     if slip is None or slip.state != "choose":
-        message = ("There is no choice to make now." if slip is None or not slip.status.open
-                   else f"{chooser} has chosen already: one choice each."
+        message = (_("There is no choice to make now.") if slip is None or not slip.status.open
+                   else _("%(name)s has chosen already: one choice each.", name=chooser)
                    if chooser in slip.status.chosen
-                   else "Pick a player who still has a choice to make.")
+                   else _("Pick a player who still has a choice to make."))
         return _private_page(act.view, sealed_step, error=message, status=409)
     if chooser not in slip.without_phones:
         return _private_page(act.view, sealed_step, status=409,
-                             error=f"{chooser}'s phone holds their seat: {chooser} chooses on "
-                                   "the phone. (If the phone is lost, free the seat first.)")
+                             error=_("%(name)s's phone holds their seat: %(name)s chooses on "
+                                     "the phone. (If the phone is lost, free the seat first.)",
+                                     name=chooser))
     if "choice" not in act.form and sealed.SEALED_FIELD not in act.form:  # picked, not dropped
         return _private_page(act.view, sealed_step, chooser=chooser)
     try:

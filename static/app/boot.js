@@ -19,7 +19,9 @@
  *   stepper.js     a bid's −1 / +1 / +5 change the field in the page, with no round trip;
  *   connection.js  "Reconnecting…" when the page has lost its table;
  *   taps-page.js   taps that survive bad Wi-Fi (taps.js: its decisions);
- *   theme.js       the theme switch: light, dark or as the device, kept in a cookie.
+ *   theme.js       the theme switch: light, dark or as the device, kept in a cookie;
+ *   words.js       the words forms.js and taps-page.js write, in the page's language (the
+ *                  page gives them as JSON data, which no browser runs as a script).
  *
  * A module script runs after the page is parsed and before DOMContentLoaded: load-htmx.js
  * relies on that. Nothing here needs an inline script, so the CSP forbids them all.

@@ -9,7 +9,11 @@
  *    data-keep-choice and an id survives the live updates around it;
  *  - an amount is tapped (a chip) or typed, never both: typing one lets go of the chip,
  *    tapping a chip clears what was typed (the one highlighted is the one that goes in).
+ *
+ * The words these write are the page's (words.js), in its language.
  */
+
+import { word } from "./words.js";
 
 /** Confirm before submitting. */
 export function confirmSubmits() {
@@ -40,7 +44,7 @@ export function countPicks() {
     }
     const size = count.getAttribute("data-pick-count");
     const ticked = fieldset.querySelectorAll('input[type="checkbox"]:checked').length;
-    count.textContent = ticked + " of " + size;
+    count.textContent = word("picked", "{ticked} of {size}", { ticked: ticked, size: size });
     count.classList.toggle("full", String(ticked) === size);
   });
 }
@@ -55,7 +59,8 @@ export function nameDealers() {
       return;
     }
     const name = input.value.trim();
-    option.textContent = name ? name + " (seat " + seat + ")" : "Seat " + seat;
+    option.textContent = name ? word("named_seat", "{name} (seat {seat})", { name: name, seat: seat })
+      : word("seat", "Seat {seat}", { seat: seat });
   });
 }
 

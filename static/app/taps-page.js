@@ -31,6 +31,13 @@ import {
   MESSAGES, SEND_TIMEOUT_MS, TAP_HEADER, afterFailure, held, newKey, nextWaiting, outcome,
   plan, rearmed, sameFields, sameValues, toResend,
 } from "./taps.js";
+import { word } from "./words.js";
+
+/** What a tap's note (or the page's news) says in ``state``, in the page's language
+ * (MESSAGES: its English). */
+function message(state) {
+  return MESSAGES[state] ? word("tap." + state, MESSAGES[state]) : "";
+}
 
 var taps = {};          // the taps not yet answered, by key
 var sending = null;     // the key of the tap on its way
@@ -168,14 +175,14 @@ function show(tap) {
     var again = document.createElement("button");
     again.type = "button";
     again.className = "button small tap-again";
-    again.textContent = "Send again";
+    again.textContent = word("tap.again", "Send again");
     again.setAttribute("data-testid", "send-again");
     again.addEventListener("click", function () { sendAgain(tap.key, "hand"); });
     note.appendChild(again);
     tap.note = note;
   }
   note.setAttribute("data-state", tap.state);
-  note.firstChild.textContent = MESSAGES[tap.state] || "";
+  note.firstChild.textContent = message(tap.state);
   note.lastChild.hidden = tap.state !== "unsent";
   var place = button || form;
   if (note.previousSibling !== place || !note.parentNode) {
@@ -239,7 +246,7 @@ function sendAgain(key, why) {
   var form = formNow(tap);
   if (plan(tap, Boolean(form)) === "stale") {
     forget(tap);
-    say(MESSAGES.stale);
+    say(message("stale"));
     return;
   }
   if (why !== "hand") {
@@ -470,7 +477,7 @@ function onSettle() {
   list().forEach(function (tap) {
     if (tap.state === "unsent" && !tap.mayHaveArrived && !formNow(tap)) {
       forget(tap);
-      say(MESSAGES.stale);
+      say(message("stale"));
     } else {
       show(tap);
     }
@@ -493,7 +500,7 @@ export function startTaps() {
   document.addEventListener("htmx:sendAbort", onFailure);
   document.addEventListener("htmx:afterSettle", onSettle);
   document.addEventListener("companion:heard", hear);
-  document.addEventListener("companion:no-connection", function () { say(MESSAGES.gone); });
+  document.addEventListener("companion:no-connection", function () { say(message("gone")); });
   document.addEventListener("click", function (event) {
     var close = event.target && event.target.closest && event.target.closest(".tap-news-close");
     if (close) {

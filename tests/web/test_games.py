@@ -227,3 +227,25 @@ def test_names_from_an_imported_record_are_escaped(app):
     answer = import_record(client, record).get_json()
     html = client.get(path(answer["game_url"])).get_data(as_text=True)
     assert "<img src=x>" not in html and "&lt;img src=x&gt;" in html
+
+
+def test_the_rules_page_is_in_the_device_language_when_translated(client, tmp_path, monkeypatch):
+    from companion.web import scores
+    english = client.get("/rules/clumond").get_data(as_text=True)
+    folder = tmp_path / "fr" / "rules"
+    folder.mkdir(parents=True)
+    (folder / "clumond.md").write_text(
+        "# Clumond\n\nUn jeu de plis pour trois joueurs : chacun garde trois cartes.\n\n"
+        "- **(house)** Le donneur coupe en dernier.\n", encoding="utf-8")
+    monkeypatch.setattr(scores, "RULES_TRANSLATED", tmp_path)
+    client.set_cookie("lang", "fr")
+    french = client.get("/rules/clumond").get_data(as_text=True)
+    assert "Un jeu de plis pour trois joueurs" in french and "(house)" not in french
+    assert re.search(r'<strong class="house" title="[^"]+">[^<]+</strong> Le donneur', french)
+    assert "Un jeu de plis pour trois joueurs." in client.get("/rules").get_data(as_text=True)
+    # A language without its own text reads the English rules.
+    client.set_cookie("lang", "de")
+    german = client.get("/rules/clumond").get_data(as_text=True)
+    assert "Un jeu de plis" not in german and "Going for Clumond" in german
+    client.set_cookie("lang", "en")
+    assert client.get("/rules/clumond").get_data(as_text=True) == english
