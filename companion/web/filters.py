@@ -39,9 +39,25 @@ def card(text: object) -> Markup:
         colour = "red" if parsed.suit.is_red else "black"
     elif isinstance(parsed, Joker):
         colour = parsed.colour.value
+        return Markup('<span class="card {}">{}</span>').format(colour, joker_name(colour))
     else:
         colour = "trump"
     return Markup('<span class="card {}">{}</span>').format(colour, str(parsed))
+
+
+def joker_name(colour: str) -> str:
+    """A joker's name in the device's language ("red joker", "joker rouge")."""
+    return _("red joker") if colour == "red" else _("black joker")
+
+
+def card_name(text: object) -> str:
+    """A card as plain text for a place that takes no markup (a select's option): its
+    printed form, a joker named in the device's language; anything else as typed."""
+    try:
+        parsed = parse_card(text)
+    except RuleError:
+        return str(text)
+    return joker_name(parsed.colour.value) if isinstance(parsed, Joker) else str(parsed)
 
 
 def cards(items: Iterable[object]) -> Markup:
@@ -126,6 +142,7 @@ def register(app: Flask) -> None:
     app.add_template_global(front_end_words)
     app.add_template_filter(money)
     app.add_template_filter(card)
+    app.add_template_filter(card_name)
     app.add_template_filter(cards)
     app.add_template_filter(suit)
     app.add_template_filter(number)

@@ -50,8 +50,9 @@ from ..store import Game, Table
 from ..store import rounds as round_store
 from ..store.sealed import SealedStatus
 from .charts import score_chart
+from .device import locale_name
 from .forms import MAX_SEATS, FormError, money_text
-from .words import and_list, counts_said
+from .words import and_list, counts_said, say
 
 FLOWS_EXTENSION = "companion.flows"
 
@@ -400,10 +401,13 @@ class GameFlow:
         """The game now, for the tablet (``me`` None) or ``me``'s phone.
 
         What every screen of the table sees (:meth:`table_moment`) is made once
-        per version of the table and shared (:class:`Moments`); each screen then
-        gets its own (:meth:`personal`): see :mod:`companion.web.versions`.
+        per version of the table and language, and shared by the screens reading that
+        language (a moment may hold words: a French phone's must not be the English
+        tablet's); each screen then gets its own (:meth:`personal`): see
+        :mod:`companion.live.versions`.
         """
-        shared = at_version(table, ("moment", game.id), lambda: self.table_moment(table, game))
+        shared = at_version(table, ("moment", game.id, locale_name()),
+                            lambda: self.table_moment(table, game))
         return self.personal(shared, table, game, me)
 
     @staticmethod
@@ -428,7 +432,7 @@ class GameFlow:
             result = self.replay(record)
         except RuleError as error:
             return View(table=table, game=game, me=None, phase=DefaultPhase.OVER, result=None,
-                        problem=str(error))
+                        problem=say(error))
         over = result["finished"] or not self.playing(game)
         dealer = None if over else self.dealer_now(record, result)
         lists = () if over else self.checklists(game, draft, dealer)
@@ -507,7 +511,7 @@ class GameFlow:
             try:
                 result = self.replay(game.record())
             except RuleError as error:
-                problem = str(error)
+                problem = say(error)
         if game is None or problem is not None:
             view = None
         elif view is None:

@@ -5,7 +5,8 @@ from __future__ import annotations
 import qrcode
 import qrcode.image.svg
 from flask import current_app, request, url_for
-from markupsafe import Markup
+from flask_babel import gettext as _
+from markupsafe import Markup, escape
 
 from ..store import Table
 
@@ -29,7 +30,8 @@ def qr_svg(data: str) -> Markup:
     """A QR code of ``data`` as an inline ``<svg>`` (paths only, no external references)."""
     image = qrcode.make(data, image_factory=qrcode.image.svg.SvgPathImage, border=4)
     svg = image.to_string(encoding="unicode")
-    svg = svg.replace("<svg ", '<svg role="img" aria-label="QR code of the join link" '
-                      'id="join-qr" class="qr" ', 1)
+    label = escape(_("QR code of the join link"))
+    svg = svg.replace("<svg ", f'<svg role="img" aria-label="{label}" id="join-qr" class="qr" ',
+                      1)
     # qrcode only writes paths and numbers: nothing a player typed is in it.
     return Markup(svg)

@@ -127,7 +127,7 @@ def in_context(html: str, word: str) -> str:
     return text[max(0, found.start() - 40):found.end() + 40] if found else ""
 
 
-ENGLISH_MONEY = re.compile(r"[£€$]\s?\d|\d\.\d\d\b")
+ENGLISH_MONEY = re.compile(r"[£€$]\d|\d\.\d\d\b")
 """Money as English writes it (the symbol first, a decimal point): none of the three
 languages does."""
 
