@@ -193,10 +193,10 @@ def test_every_page_reads_in_each_language(app, actions, phase):
 
 @pytest.mark.parametrize("lang", LANGS)
 def test_the_pages_of_no_table_read_in_each_language(client, lang):
-    """Home, a new table, taking a table back, joining, the games and their rules, the
+    """Home, a new table, taking a table back, the games and their rules, the
     import and the offline page."""
     client.set_cookie("lang", lang)
-    paths = ["/", "/new", "/recover", "/join", "/rules", "/import", "/offline",
+    paths = ["/", "/new", "/recover", "/rules", "/import", "/offline",
              *(f"/rules/{game}" for game in load_flows())]
     problems = []
     for path in paths:
