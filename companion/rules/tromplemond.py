@@ -918,8 +918,13 @@ def _survivor_line(player: str, hands: Mapping[str, Hand], survivors: Sequence[s
         "points": points, "forfeited": False, "score": points,
         "call": hand.call.value if hand.call else None, "called": False, "won": 0,
     }
-    own = {q: hands[q].points for q in others}
-    line["explain"] = str(_explain(line, own))
+    # The English written out here (replay is on every page's path); :func:`explain` says
+    # the same line as a Phrase (tests/rules/test_tromplemond.py keeps the two the same).
+    terms = [f"{hand.points} own"]
+    terms += [f"+ {halves[q]} (half of {q}'s {hands[q].points})" for q in others]
+    terms += [f"\u2212 {JACK_PENALTY * n} ({q}'s {n} jack{'' if n == 1 else 's'})"
+              for q, n in against.items()]
+    line["explain"] = " ".join(terms) + f" = {points}".replace("-", "\u2212")
     return line
 
 
