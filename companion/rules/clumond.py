@@ -100,10 +100,10 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
+from . import errors
 from .cards import SUITS, Card, Rank, Suit, SuitCard, parse_card, parse_suit, standard_deck
 from .common import (
     Checklist,
-    and_list,
     clockwise_from,
     distribute_odd_units,
     left_of,
@@ -147,6 +147,66 @@ SUIT_VALUE: dict[Suit, int] = {Suit.CLUBS: 3, Suit.HEARTS: 2, Suit.SPADES: 1, Su
 
 NO_TRUMPS = "none"
 """How the record writes a declarer's choice of no trumps."""
+
+errors.add_messages({
+    # the checklists
+    "clumond.deck.title": "Clumond: preparing the deck",
+    "clumond.deck.take": "Take a standard 52-card deck without jokers.",
+    "clumond.deck.remove_tens": "Remove the four 10s (10♠ 10♥ 10♦ 10♣): {cards} cards remain, "
+        "{hand} for each player.",
+    "clumond.deck.chips": "Give {names:and} {stack} chips each; the ante is {ante} chips a round.",
+    "clumond.deck.ends_rounds": "The game ends after {rounds} rounds.",
+    "clumond.deck.ends_target": "The game ends at the end of the first round in which a stack "
+        "reaches {target}.",
+    "clumond.deck.ends_both": "The game ends after {rounds} rounds, or at the end of the first "
+        "round in which a stack reaches {target}.",
+    "clumond.deck.share_out": "Chips left in the pot at the end are shared out evenly.",
+    "clumond.deal.title": "Clumond: {dealer} deals",
+    "clumond.deal.ante": "Everyone antes {ante} chips into the pot.",
+    "clumond.deal.deal": "{dealer} shuffles the {cards} cards and deals {hand} to each player, "
+        "starting with {first}.",
+    "clumond.deal.asking": "Going for Clumond: {first} is asked first, then {second}, then "
+        "{dealer}.",
+    "clumond.deal.declarer": "The first to accept is the declarer and names a trump suit or no "
+        "trumps; the player left of the declarer leads.",
+    "clumond.deal.nobody": "If nobody accepts, the round is played with no trumps and {first} "
+        "leads.",
+    "clumond.deal.play": "Play {tricks} tricks; each player keeps the last {kept} cards.",
+    "clumond.deal.declaration": "Declaration: 3 per ♣, 2 per ♥, 1 per ♠, 0 per ♦ among the kept "
+        "cards. Tricks that count: tricks won, less 10 from 10 up.",
+    # the round on the screens
+    "clumond.round.label": "Round {number}",
+    "clumond.round.label_of": "Round {number} of {rounds}",
+    "clumond.round.label_target": "Round {number} · first to {target}",
+    "clumond.round.label_of_target": "Round {number} of {rounds} · or first to {target}",
+    "clumond.counting": "{tricks} trick{tricks:s}: {counted} count",
+    "clumond.counting_one": "{tricks} trick{tricks:s}: {counted} counts",
+    "clumond.working": "{cards:cards}: {sums}",
+    "clumond.working_so_far": "{cards:cards}: {sums} so far",
+    "clumond.end.rounds": "after {played} rounds",
+    "clumond.end.reached": "{names:and} reached the target of {target}",
+    "clumond.end.all_reached": "{first} and {second} and {third} reached the target of {target}",
+    # what stops a round from being confirmed
+    "clumond.check.tricks_total": "The tricks add up to {total}, not {tricks}",
+    "clumond.check.tricks_too_many": "The tricks entered so far add up to {total}: more than "
+        "{tricks}",
+    "clumond.check.of_player": "{player}: {error}",
+    "clumond.check.kept_by_two": "{card} is in both {holder}'s and {player}'s kept cards",
+    "clumond.missing.tricks": "{player}'s tricks",
+    "clumond.missing.kept": "{player}'s kept cards",
+    "clumond.missing.both": "{player}'s tricks and kept cards",
+    # one player's round in words
+    "clumond.explain.declared": "{counting}, declared {declaration}",
+    "clumond.explain.made": "{said}: made it, takes ⅓ of the pot: {payout}",
+    "clumond.explain.off": "{said}: {payment} off, pays {payment}",
+    "clumond.explain.declarer_made": "went for Clumond, {said}: made it, takes the whole pot: "
+        "{payout}",
+    "clumond.explain.declarer_missed": "went for Clumond, {said}: missed, the pot goes to the "
+        "other two",
+    "clumond.explain.against_made": "{said}; {declarer} made Clumond: nothing from the pot",
+    "clumond.explain.against_missed": "{said}; {declarer} missed Clumond: takes half the pot: "
+        "{payout}",
+})
 
 
 # ---------------------------------------------------------------------------
@@ -499,14 +559,8 @@ class Table:
         return s, nxt
 
     def _end_reason(self, stacks: tuple[int, ...], played: int) -> str | None:
-        target = self.options.target
-        if target is not None:
-            reached = [p for p, st in zip(self.players, stacks, strict=True) if st >= target]
-            if reached:
-                return f"{' and '.join(reached)} reached the target of {target}"
-        if self.options.rounds is not None and played >= self.options.rounds:
-            return f"after {played} rounds"
-        return None
+        reason = end_reason(self.options, dict(zip(self.players, stacks, strict=True)), played)
+        return None if reason is None else str(reason)
 
     @property
     def winners(self) -> list[str]:
@@ -646,6 +700,31 @@ def next_dealer(record: Mapping[str, Any]) -> str | None:
     return None if table.finished else table.dealer
 
 
+def end_reason(options: Options, stacks: Mapping[str, int], played: int) -> Phrase | None:
+    """Why the game ends after ``played`` rounds with these ``stacks`` (None: it goes on),
+    as the screens say it; its English is a round's ``game_over``.
+
+    >>> str(end_reason(read_options({"target": 120}), {"Ann": 120, "Bo": 90, "Cy": 90}, 2))
+    'Ann reached the target of 120'
+    """
+    target = options.target
+    if target is not None:
+        reached = [p for p, st in stacks.items() if st >= target]
+        if len(reached) == 3:
+            return Phrase("clumond.end.all_reached", {"first": reached[0], "second": reached[1],
+                                                      "third": reached[2], "target": target})
+        if reached:
+            return Phrase("clumond.end.reached", {"names": tuple(reached), "target": target})
+    if options.rounds is not None and played >= options.rounds:
+        return Phrase("clumond.end.rounds", {"played": played})
+    return None
+
+
+def in_english(checklist: Checklist) -> Checklist:
+    """A checklist of Phrases with its title and steps in English (the rules' own text)."""
+    return Checklist(str(checklist.title), tuple(str(step) for step in checklist.steps))
+
+
 # ---------------------------------------------------------------------------
 # Checklists
 
@@ -660,6 +739,9 @@ def _seats(players: Sequence[str]) -> tuple[str, ...]:
 def deck_prep(players: Sequence[str], options: Mapping[str, Any]) -> Checklist:
     """The once-per-game checklist: the 48-card deck, stacks, ante and the agreed end.
 
+    Its English; :func:`deck_prep_phrases` gives the same steps as Phrases, for a screen
+    that says them in its own language.
+
     >>> for step in deck_prep(["Ann", "Bo", "Cy"], {}).steps: print(step)
     Take a standard 52-card deck without jokers.
     Remove the four 10s (10♠ 10♥ 10♦ 10♣): 48 cards remain, 16 for each player.
@@ -667,21 +749,25 @@ def deck_prep(players: Sequence[str], options: Mapping[str, Any]) -> Checklist:
     The game ends after 10 rounds.
     Chips left in the pot at the end are shared out evenly.
     """
+    return in_english(deck_prep_phrases(players, options))
+
+
+def deck_prep_phrases(players: Sequence[str], options: Mapping[str, Any]) -> Checklist:
+    """:func:`deck_prep` with its title and steps as Phrases (``str()`` of each is the same)."""
     names = _seats(players)
     opts = read_options(options)
-    ends = []
-    if opts.rounds is not None:
-        ends.append(f"after {opts.rounds} rounds")
-    if opts.target is not None:
-        ends.append(f"at the end of the first round in which a stack reaches {opts.target}")
-    return Checklist("Clumond: preparing the deck", (
-        "Take a standard 52-card deck without jokers.",
-        f"Remove the four 10s (10♠ 10♥ 10♦ 10♣): {len(DECK)} cards remain, "
-        f"{HAND} for each player.",
-        f"Give {names[0]}, {names[1]} and {names[2]} {opts.stack} chips each; "
-        f"the ante is {opts.ante} chips a round.",
-        f"The game ends {', or '.join(ends)}.",
-        "Chips left in the pot at the end are shared out evenly.",
+    if opts.rounds is not None and opts.target is not None:
+        ends = Phrase("clumond.deck.ends_both", {"rounds": opts.rounds, "target": opts.target})
+    elif opts.rounds is not None:
+        ends = Phrase("clumond.deck.ends_rounds", {"rounds": opts.rounds})
+    else:
+        ends = Phrase("clumond.deck.ends_target", {"target": opts.target})
+    return Checklist(Phrase("clumond.deck.title"), (  # type: ignore[arg-type]
+        Phrase("clumond.deck.take"),
+        Phrase("clumond.deck.remove_tens", {"cards": len(DECK), "hand": HAND}),
+        Phrase("clumond.deck.chips", {"names": names, "stack": opts.stack, "ante": opts.ante}),
+        ends,
+        Phrase("clumond.deck.share_out"),
     ))
 
 
@@ -693,22 +779,28 @@ def deal_steps(players: Sequence[str], dealer: str, options: Mapping[str, Any]) 
     'Bo shuffles the 48 cards and deals 16 to each player, starting with Cy.'
     >>> steps[2]
     'Going for Clumond: Cy is asked first, then Ann, then Bo.'
+
+    Its English; :func:`deal_steps_phrases` gives the same steps as Phrases.
     """
+    return in_english(deal_steps_phrases(players, dealer, options))
+
+
+def deal_steps_phrases(players: Sequence[str], dealer: str,
+                       options: Mapping[str, Any]) -> Checklist:
+    """:func:`deal_steps` with its title and steps as Phrases (``str()`` of each is the same)."""
     names = _seats(players)
     opts = read_options(options)
     require_player(dealer, names, Phrase("field.deal"))
     first, second = left_of(names, dealer), left_of(names, dealer, 2)
-    return Checklist(f"Clumond: {dealer} deals", (
-        f"Everyone antes {opts.ante} chips into the pot.",
-        f"{dealer} shuffles the {len(DECK)} cards and deals {HAND} to each player, "
-        f"starting with {first}.",
-        f"Going for Clumond: {first} is asked first, then {second}, then {dealer}.",
-        "The first to accept is the declarer and names a trump suit or no trumps; "
-        "the player left of the declarer leads.",
-        f"If nobody accepts, the round is played with no trumps and {first} leads.",
-        f"Play {TRICKS} tricks; each player keeps the last {KEPT} cards.",
-        "Declaration: 3 per ♣, 2 per ♥, 1 per ♠, 0 per ♦ among the kept cards. "
-        "Tricks that count: tricks won, less 10 from 10 up.",
+    return Checklist(Phrase("clumond.deal.title", {"dealer": dealer}), (  # type: ignore[arg-type]
+        Phrase("clumond.deal.ante", {"ante": opts.ante}),
+        Phrase("clumond.deal.deal", {"dealer": dealer, "cards": len(DECK), "hand": HAND,
+                                     "first": first}),
+        Phrase("clumond.deal.asking", {"first": first, "second": second, "dealer": dealer}),
+        Phrase("clumond.deal.declarer"),
+        Phrase("clumond.deal.nobody", {"first": first}),
+        Phrase("clumond.deal.play", {"tricks": TRICKS, "kept": KEPT}),
+        Phrase("clumond.deal.declaration"),
     ))
 
 
@@ -744,14 +836,20 @@ def leader(players: Sequence[str], dealer: str, declarer: str | None) -> str:
 
 
 def counting(tricks: int) -> str:
-    """Tricks won and the tricks that count, as the screens say it.
+    """Tricks won and the tricks that count, as the screens say it (in English; a Phrase:
+    :func:`counting_phrase`).
 
     >>> counting(12), counting(9), counting(1), counting(11)
     ('12 tricks: 2 count', '9 tricks: 9 count', '1 trick: 1 counts', '11 tricks: 1 counts')
     """
+    return str(counting_phrase(tricks))
+
+
+def counting_phrase(tricks: int) -> Phrase:
+    """:func:`counting` as a Phrase."""
     counted = tricks_that_count(tricks)
-    return (f"{tricks} trick{'' if tricks == 1 else 's'}: "
-            f"{counted} count{'s' if counted == 1 else ''}")
+    return Phrase("clumond.counting_one" if counted == 1 else "clumond.counting",
+                  {"tricks": tricks, "counted": counted})
 
 
 def pick(cards: Iterable[Card | str]) -> tuple[SuitCard, ...]:
@@ -791,12 +889,19 @@ def working(cards: Iterable[Card | str]) -> str:
     >>> working(["A♣", "K♥"]), working(["A♣"]), working([])
     ('A♣ K♥: 3 + 2 = 5 so far', 'A♣: 3 so far', '')
     """
+    said = working_phrase(cards)
+    return "" if said is None else str(said)
+
+
+def working_phrase(cards: Iterable[Card | str]) -> Phrase | None:
+    """:func:`working` as a Phrase (None without cards)."""
     picked = pick(cards)
     if not picked:
-        return ""
+        return None
     values = [SUIT_VALUE[card.suit] for card in picked]
     sums = str(values[0]) if len(values) == 1 else f"{' + '.join(map(str, values))} = {sum(values)}"
-    return f"{' '.join(map(str, picked))}: {sums}{'' if len(picked) == KEPT else ' so far'}"
+    return Phrase("clumond.working" if len(picked) == KEPT else "clumond.working_so_far",
+                  {"cards": tuple(str(card) for card in picked), "sums": sums})
 
 
 @dataclass(frozen=True)
@@ -893,11 +998,20 @@ class Progress:
     @property
     def label(self) -> str:
         """``Round 3 of 10``, ``Round 3 · first to 150``, ``Round 3 of 10 · or first to 150``."""
+        return str(self.heading)
+
+    @property
+    def heading(self) -> Phrase:
+        """:attr:`label` as a Phrase."""
         rounds, target = self.options.rounds, self.options.target
-        label = f"Round {self.round_number}" + (f" of {rounds}" if rounds is not None else "")
+        facts = {"number": self.round_number, "rounds": rounds, "target": target}
+        if rounds is not None and target is not None:
+            return Phrase("clumond.round.label_of_target", facts)
+        if rounds is not None:
+            return Phrase("clumond.round.label_of", facts)
         if target is not None:
-            label += f" · {'or ' if rounds is not None else ''}first to {target}"
-        return label
+            return Phrase("clumond.round.label_target", facts)
+        return Phrase("clumond.round.label", facts)
 
 
 def progress(record: Mapping[str, Any]) -> Progress:
@@ -920,8 +1034,13 @@ def progress(record: Mapping[str, Any]) -> Progress:
 class Problem:
     """Something wrong with a round as entered, and the players it concerns."""
 
-    message: str
+    said: Phrase
     players: tuple[str, ...]
+
+    @property
+    def message(self) -> str:
+        """The problem in English."""
+        return str(self.said)
 
 
 @dataclass(frozen=True)
@@ -929,8 +1048,13 @@ class Checks:
     """What stops a round as entered from being confirmed: problems, and what is missing."""
 
     problems: tuple[Problem, ...]
-    missing: tuple[str, ...]
-    """``Bo's tricks``, ``Cy's tricks and kept cards`` …"""
+    lacking: tuple[Phrase, ...]
+    """``Bo's tricks``, ``Cy's tricks and kept cards`` … as Phrases."""
+
+    @property
+    def missing(self) -> tuple[str, ...]:
+        """What is missing in English: ``Bo's tricks``, ``Cy's tricks and kept cards`` …"""
+        return tuple(str(lack) for lack in self.lacking)
 
     @property
     def ready(self) -> bool:
@@ -940,6 +1064,10 @@ class Checks:
     def concerning(self, player: str) -> tuple[str, ...]:
         """The messages of the problems that concern ``player``."""
         return tuple(p.message for p in self.problems if player in p.players)
+
+    def concerning_said(self, player: str) -> tuple[Phrase, ...]:
+        """:meth:`concerning` as Phrases."""
+        return tuple(p.said for p in self.problems if player in p.players)
 
 
 def round_checks(players: Sequence[str], declarer: str | None, tricks: Mapping[str, int],
@@ -961,10 +1089,11 @@ def round_checks(players: Sequence[str], declarer: str | None, tricks: Mapping[s
     given = [p for p in players if tricks.get(p) is not None]
     total = sum(tricks[p] for p in given)
     if len(given) == len(players) and total != TRICKS:
-        problems.append(Problem(f"The tricks add up to {total}, not {TRICKS}", tuple(players)))
+        problems.append(Problem(Phrase("clumond.check.tricks_total",
+                                       {"total": total, "tricks": TRICKS}), tuple(players)))
     elif total > TRICKS:
-        problems.append(Problem(f"The tricks entered so far add up to {total}: "
-                                f"more than {TRICKS}", tuple(given)))
+        problems.append(Problem(Phrase("clumond.check.tricks_too_many",
+                                       {"total": total, "tricks": TRICKS}), tuple(given)))
     holder: dict[SuitCard, str] = {}
     for player in players:
         if kept.get(player) is None:
@@ -974,22 +1103,24 @@ def round_checks(players: Sequence[str], declarer: str | None, tricks: Mapping[s
             if len(cards) != KEPT:
                 raise RuleError("clumond.kept_count_each", count=len(cards), kept=KEPT)
         except RuleError as error:
-            problems.append(Problem(f"{player}: {error}", (player,)))
+            problems.append(Problem(Phrase("clumond.check.of_player",
+                                           {"player": player, "error": error}), (player,)))
             continue
         for card in cards:
             if card in holder:
-                problems.append(Problem(f"{card} is in both {holder[card]}'s and {player}'s "
-                                        "kept cards", (holder[card], player)))
+                problems.append(Problem(Phrase("clumond.check.kept_by_two",
+                                               {"card": str(card), "holder": holder[card],
+                                                "player": player}), (holder[card], player)))
             else:
                 holder[card] = player
     missing = []
     for player in players:
-        lacks = [] if tricks.get(player) is not None else ["tricks"]
-        if ((declarer is None or declarer == player) and kept.get(player) is None
-                and declared.get(player) is None):
-            lacks.append("kept cards")
-        if lacks:
-            missing.append(f"{player}'s {and_list(lacks)}")
+        no_tricks = tricks.get(player) is None
+        no_kept = ((declarer is None or declarer == player) and kept.get(player) is None
+                   and declared.get(player) is None)
+        if no_tricks or no_kept:
+            code = "both" if no_tricks and no_kept else "tricks" if no_tricks else "kept"
+            missing.append(Phrase(f"clumond.missing.{code}", {"player": player}))
     return Checks(tuple(problems), tuple(missing))
 
 
@@ -1019,7 +1150,8 @@ def round_record(players: Sequence[str], declarer: str | None, trump: str | None
 
 
 def explain(breakdown: Mapping[str, Any], player: str) -> str:
-    """One player's round in words, from a round's ``breakdown`` (every number is in it).
+    """One player's round in words, from a round's ``breakdown`` (every number is in it);
+    in English (a Phrase: :func:`explain_phrase`).
 
     >>> result = replay({"game": "clumond", "players": ["Ann", "Bo", "Cy"],
     ...     "first_dealer": "Cy", "rounds": [{"tricks": {"Ann": 3, "Bo": 4, "Cy": 6},
@@ -1029,19 +1161,24 @@ def explain(breakdown: Mapping[str, Any], player: str) -> str:
     >>> explain(result["rounds"][0]["breakdown"], "Bo")
     '4 tricks: 4 count, declared 8: 4 off, pays 4'
     """
+    return str(explain_phrase(breakdown, player))
+
+
+def explain_phrase(breakdown: Mapping[str, Any], player: str) -> Phrase:
+    """:func:`explain` as a Phrase."""
     line = breakdown["players"][player]
     declarer = breakdown["declarer"]
-    said = counting(line["tricks"])
+    said = counting_phrase(line["tricks"])
     if line["declaration"] is not None:
-        said += f", declared {line['declaration']}"
+        said = Phrase("clumond.explain.declared",
+                      {"counting": said, "declaration": line["declaration"]})
+    facts = {"said": said, "payout": line["payout"], "payment": line["payment"],
+             "declarer": declarer}
     if declarer is None:
-        if line["success"]:
-            return f"{said}: made it, takes ⅓ of the pot: {line['payout']}"
-        return f"{said}: {line['payment']} off, pays {line['payment']}"
+        return Phrase("clumond.explain.made" if line["success"] else "clumond.explain.off", facts)
     if player == declarer:
-        if line["success"]:
-            return f"went for Clumond, {said}: made it, takes the whole pot: {line['payout']}"
-        return f"went for Clumond, {said}: missed, the pot goes to the other two"
+        return Phrase("clumond.explain.declarer_made" if line["success"]
+                      else "clumond.explain.declarer_missed", facts)
     if breakdown["players"][declarer]["success"]:
-        return f"{said}; {declarer} made Clumond: nothing from the pot"
-    return f"{said}; {declarer} missed Clumond: takes half the pot: {line['payout']}"
+        return Phrase("clumond.explain.against_made", facts)
+    return Phrase("clumond.explain.against_missed", facts)

@@ -135,6 +135,7 @@ from fractions import Fraction
 from functools import lru_cache
 from typing import Any
 
+from . import errors
 from .cards import Card, Rank, Suit, SuitCard, parse_card
 from .common import (
     Checklist,
@@ -281,12 +282,22 @@ class TrompCall(Enum):
     @property
     def hand(self) -> str:
         """Which jacks make the call."""
-        return _CALL_HAND[self]
+        return str(self.hand_phrase)
 
     @property
     def wins(self) -> str:
         """What the call wins, in words."""
-        return _CALL_WINS[self]
+        return str(self.wins_phrase)
+
+    @property
+    def hand_phrase(self) -> Phrase:
+        """:attr:`hand` as a Phrase."""
+        return Phrase(f"tromplemond.call_hand.{self.name.lower()}")
+
+    @property
+    def wins_phrase(self) -> Phrase:
+        """:attr:`wins` as a Phrase."""
+        return Phrase(f"tromplemond.call_wins.{self.name.lower()}")
 
     @property
     def pot_share(self) -> Fraction:
@@ -328,6 +339,52 @@ _CALL_WINS = {
     TrompCall.EXTREME: ("the kitty and this round pot now, every later round pot, and the "
                         "whole joining-fee pot at the end whatever the standings"),
 }
+errors.add_messages({f"tromplemond.call_hand.{call.name.lower()}": words
+                     for call, words in _CALL_HAND.items()})
+errors.add_messages({f"tromplemond.call_wins.{call.name.lower()}": words
+                     for call, words in _CALL_WINS.items()})
+errors.add_messages({
+    # one survivor's score in words
+    "tromplemond.explain.own": "{points} own",
+    "tromplemond.explain.half": "+ {half} (half of {name}'s {points})",
+    "tromplemond.explain.jacks": "− {penalty} ({name}'s {jacks} jack{jacks:s})",
+    "tromplemond.explain.line": "{terms:cards} = {points}",
+    # the checklists
+    "tromplemond.deck.title": "Tromplemond: prepare the deck (once per game)",
+    "tromplemond.deck.take": "Take a standard 52-card deck (no jokers).",
+    "tromplemond.deck.take_out_middle": "Take out every 5, 6, 7, 8 and 9 (20 cards): 32 cards "
+        "left.",
+    "tromplemond.deck.take_out_clubs": "Take out the K, Q, 10, 4, 3 and 2 of clubs (6 cards).",
+    "tromplemond.deck.remain": "{count} cards remain: {cards}.",
+    "tromplemond.deck.points": "Card points: A 10 · K 8 · Q 6 · 10 4 · 4, 3, 2 2 each · J 0 to "
+        "its holder and −{penalty} to every other survivor.",
+    "tromplemond.deck.joining_fee": "{names:and} each put the joining fee of {fee} in the pot "
+        "({all} in all): the winner gets {first}%, the runner-up {second}%.",
+    "tromplemond.deck.tromp_betting": "TROMP! betting: before every round each player puts "
+        "{stake} in the round pot ({all}).",
+    "tromplemond.deck.end": "The game lasts {rounds} rounds, or ends at the end of the first "
+        "round in which someone's total reaches {target}.",
+    "tromplemond.deal.title": "Tromplemond: {dealer} deals",
+    "tromplemond.deal.stake": "Everyone puts the TROMP! stake of {stake} in the round pot "
+        "({all}).",
+    "tromplemond.deal.aside": "{dealer} deals: set the 4 jacks and 4 aces aside.",
+    "tromplemond.deal.discard": "{dealer} shuffles the other 18 cards and discards 6 of them "
+        "face down, unseen.",
+    "tromplemond.deal.back_in": "The 8 set aside go back in: 20 cards. Shuffle.",
+    "tromplemond.deal.deal": "Deal one card at a time, clockwise from {dealer}'s left "
+        "({order:list}): everyone's first 3 cards face down (the secret cards, back row), then "
+        "2 face up (the public cards, front row). All 20 are dealt.",
+    "tromplemond.deal.error": "A dealer error after a public card is dealt: {dealer} scores 0 "
+        "this round. Before any public card: just deal again.",
+    "tromplemond.deal.claims": "Claims, starting with {dealer}: {order:list}. Each says what "
+        "their secret cards are (truth or lie).",
+    "tromplemond.deal.interrogation": "Interrogation: at most 5 minutes; a player may be asked "
+        "to repeat their claim at most twice more.",
+    "tromplemond.deal.vote": "Vote: everyone drops one slip naming an opponent. Show no cards "
+        "until the vote is settled.",
+    "tromplemond.deal.reveal": "Reveal and score.",
+    "tromplemond.deal.next": "Next round {left} deals.",
+})
 _CALL_SHARE = {
     TrompCall.PETIT: Fraction(0),
     TrompCall.MOYENNE: Fraction(1, 4),
@@ -565,10 +622,6 @@ class Conflict:
     def message(self) -> str:
         """The problem in English (``10♦ is in both Sam's and Nick's hands``)."""
         return str(self.problem)
-
-
-def _plural(n: int, word: str) -> str:
-    return word if n == 1 else word + "s"
 
 
 def _holders(hands: Iterable[Hand], quick_count: Any,
@@ -859,17 +912,41 @@ def _survivor_line(player: str, hands: Mapping[str, Hand], survivors: Sequence[s
     halves = {q: hands[q].points // 2 for q in others}
     against = {q: hands[q].jacks for q in others if hands[q].jacks}
     penalty = -JACK_PENALTY * sum(against.values())
-    terms = [f"{hand.points} own"]
-    terms += [f"+ {halves[q]} (half of {q}'s {hands[q].points})" for q in others]
-    terms += [f"− {JACK_PENALTY * n} ({q}'s {n} {_plural(n, 'jack')})"
-              for q, n in against.items()]
-    return {
+    line = {
         "off": False, "own_points": hand.points, "jacks": hand.jacks,
         "halves": halves, "jacks_against": against, "jack_penalty": penalty,
         "points": points, "forfeited": False, "score": points,
-        "explain": " ".join(terms) + f" = {points}".replace("-", "\u2212"),
         "call": hand.call.value if hand.call else None, "called": False, "won": 0,
     }
+    # The English written out here (replay is on every page's path); :func:`explain` says
+    # the same line as a Phrase (tests/rules/test_tromplemond.py keeps the two the same).
+    terms = [f"{hand.points} own"]
+    terms += [f"+ {halves[q]} (half of {q}'s {hands[q].points})" for q in others]
+    terms += [f"\u2212 {JACK_PENALTY * n} ({q}'s {n} jack{'' if n == 1 else 's'})"
+              for q, n in against.items()]
+    line["explain"] = " ".join(terms) + f" = {points}".replace("-", "\u2212")
+    return line
+
+
+def _explain(line: Mapping[str, Any], own: Mapping[str, int]) -> Phrase:
+    """A survivor's score in words, from their line of the breakdown and the other
+    survivors' own points: ``26 own + 9 (half of Sam's 18) − 20 (Nick's 1 jack) = 15``."""
+    terms = [Phrase("tromplemond.explain.own", {"points": line["own_points"]})]
+    terms += [Phrase("tromplemond.explain.half", {"half": half, "name": q, "points": own[q]})
+              for q, half in line["halves"].items()]
+    terms += [Phrase("tromplemond.explain.jacks", {"penalty": JACK_PENALTY * n, "name": q,
+                                                   "jacks": n})
+              for q, n in line["jacks_against"].items()]
+    return Phrase("tromplemond.explain.line", {
+        "terms": tuple(terms), "points": str(line["points"]).replace("-", "\u2212")})
+
+
+def explain(breakdown: Mapping[str, Any], player: str) -> Phrase:
+    """A survivor's score in a round's ``breakdown`` in words, as a Phrase (its English is
+    the line's ``explain``)."""
+    lines = breakdown["players"]
+    line = lines[player]
+    return _explain(line, {q: lines[q]["own_points"] for q in line["halves"]})
 
 
 @dataclass(frozen=True)
@@ -1295,7 +1372,20 @@ def deck_prep(players: Sequence[str], options: Mapping[str, Any],
     >>> deck_prep(["Rob", "Sam", "Nick", "Emily"], {"joining_fee": 150},
     ...           lambda n: f"£{n / 100:.2f}").steps[5][:60]
     'Rob, Sam, Nick and Emily each put the joining fee of £1.50 i'
+
+    Its English; :func:`deck_prep_phrases` gives the same steps as Phrases.
     """
+    return in_english(deck_prep_phrases(players, options, money))
+
+
+def in_english(checklist: Checklist) -> Checklist:
+    """A checklist of Phrases with its title and steps in English (the rules' own text)."""
+    return Checklist(str(checklist.title), tuple(str(step) for step in checklist.steps))
+
+
+def deck_prep_phrases(players: Sequence[str], options: Mapping[str, Any],
+                      money: Callable[[int], str] = str) -> Checklist:
+    """:func:`deck_prep` with its title and steps as Phrases (``str()`` of each is the same)."""
     names = _check_players(players)
     opts = read_options(options)
     by_suit = "; ".join(
@@ -1303,25 +1393,21 @@ def deck_prep(players: Sequence[str], options: Mapping[str, Any],
         for suit in (Suit.SPADES, Suit.HEARTS, Suit.DIAMONDS, Suit.CLUBS)
     )
     steps = [
-        "Take a standard 52-card deck (no jokers).",
-        "Take out every 5, 6, 7, 8 and 9 (20 cards): 32 cards left.",
-        "Take out the K, Q, 10, 4, 3 and 2 of clubs (6 cards).",
-        f"{len(DECK)} cards remain: {by_suit}.",
-        "Card points: A 10 · K 8 · Q 6 · 10 4 · 4, 3, 2 2 each · J 0 to its holder "
-        f"and −{JACK_PENALTY} to every other survivor.",
+        Phrase("tromplemond.deck.take"),
+        Phrase("tromplemond.deck.take_out_middle"),
+        Phrase("tromplemond.deck.take_out_clubs"),
+        Phrase("tromplemond.deck.remain", {"count": len(DECK), "cards": by_suit}),
+        Phrase("tromplemond.deck.points", {"penalty": JACK_PENALTY}),
     ]
     if opts.joining_fee:
-        steps.append(f"{', '.join(names[:-1])} and {names[-1]} each put the joining fee of "
-                     f"{money(opts.joining_fee)} in the pot ({money(4 * opts.joining_fee)} "
-                     "in all): the "
-                     f"winner gets {opts.payout[0]}%, the runner-up {opts.payout[1]}%.")
+        steps.append(Phrase("tromplemond.deck.joining_fee", {
+            "names": names, "fee": money(opts.joining_fee), "all": money(4 * opts.joining_fee),
+            "first": opts.payout[0], "second": opts.payout[1]}))
     if opts.tromp_stake:
-        steps.append(f"TROMP! betting: before every round each player puts "
-                     f"{money(opts.tromp_stake)} in the round pot "
-                     f"({money(4 * opts.tromp_stake)}).")
-    steps.append(f"The game lasts {opts.rounds} rounds, or ends at the end of the first round "
-                 f"in which someone's total reaches {opts.target}.")
-    return Checklist("Tromplemond: prepare the deck (once per game)", tuple(steps))
+        steps.append(Phrase("tromplemond.deck.tromp_betting", {
+            "stake": money(opts.tromp_stake), "all": money(4 * opts.tromp_stake)}))
+    steps.append(Phrase("tromplemond.deck.end", {"rounds": opts.rounds, "target": opts.target}))
+    return Checklist(Phrase("tromplemond.deck.title"), tuple(steps))  # type: ignore[arg-type]
 
 
 def deal_steps(players: Sequence[str], dealer: str, options: Mapping[str, Any],
@@ -1335,35 +1421,38 @@ def deal_steps(players: Sequence[str], dealer: str, options: Mapping[str, Any],
     'Sam deals: set the 4 jacks and 4 aces aside.'
     >>> steps[-1]
     'Next round Nick deals.'
+
+    Its English; :func:`deal_steps_phrases` gives the same steps as Phrases.
     """
+    return in_english(deal_steps_phrases(players, dealer, options, money))
+
+
+def deal_steps_phrases(players: Sequence[str], dealer: str, options: Mapping[str, Any],
+                       money: Callable[[int], str] = str) -> Checklist:
+    """:func:`deal_steps` with its title and steps as Phrases (``str()`` of each is the same)."""
     names = _check_players(players)
     require_player(dealer, names, Phrase("field.dealer"))
     opts = read_options(options)
     left = left_of(names, dealer)
-    deal_order = ", ".join(clockwise_from(names, left))
-    claim_order = ", ".join(clockwise_from(names, dealer))
+    deal_order = tuple(clockwise_from(names, left))
+    claim_order = tuple(clockwise_from(names, dealer))
     steps = [
-        f"{dealer} deals: set the 4 jacks and 4 aces aside.",
-        f"{dealer} shuffles the other 18 cards and discards 6 of them face down, unseen.",
-        "The 8 set aside go back in: 20 cards. Shuffle.",
-        f"Deal one card at a time, clockwise from {dealer}'s left ({deal_order}): everyone's "
-        "first 3 cards face down (the secret cards, back row), then 2 face up (the public "
-        "cards, front row). All 20 are dealt.",
-        f"A dealer error after a public card is dealt: {dealer} scores 0 this round. "
-        "Before any public card: just deal again.",
-        f"Claims, starting with {dealer}: {claim_order}. Each says what their secret cards "
-        "are (truth or lie).",
-        "Interrogation: at most 5 minutes; a player may be asked to repeat their claim at "
-        "most twice more.",
-        "Vote: everyone drops one slip naming an opponent. Show no cards until the vote is "
-        "settled.",
-        "Reveal and score.",
+        Phrase("tromplemond.deal.aside", {"dealer": dealer}),
+        Phrase("tromplemond.deal.discard", {"dealer": dealer}),
+        Phrase("tromplemond.deal.back_in"),
+        Phrase("tromplemond.deal.deal", {"dealer": dealer, "order": deal_order}),
+        Phrase("tromplemond.deal.error", {"dealer": dealer}),
+        Phrase("tromplemond.deal.claims", {"dealer": dealer, "order": claim_order}),
+        Phrase("tromplemond.deal.interrogation"),
+        Phrase("tromplemond.deal.vote"),
+        Phrase("tromplemond.deal.reveal"),
     ]
     if opts.tromp_stake:
-        steps.insert(0, f"Everyone puts the TROMP! stake of {money(opts.tromp_stake)} in the "
-                        f"round pot ({money(4 * opts.tromp_stake)}).")
-    steps.append(f"Next round {left} deals.")
-    return Checklist(f"Tromplemond: {dealer} deals", tuple(steps))
+        steps.insert(0, Phrase("tromplemond.deal.stake", {
+            "stake": money(opts.tromp_stake), "all": money(4 * opts.tromp_stake)}))
+    steps.append(Phrase("tromplemond.deal.next", {"left": left}))
+    return Checklist(Phrase("tromplemond.deal.title", {"dealer": dealer}),  # type: ignore[arg-type]
+                     tuple(steps))
 
 
 # --------------------------------------------------------------------------- where a game stands

@@ -108,6 +108,17 @@ def test_breakdown_explains_every_number():
     assert sam["points"] < 0 and sam["explain"].endswith(f"= \u2212{-sam['points']}")
 
 
+@pytest.mark.parametrize("seed", range(5))
+def test_the_explain_phrase_says_the_breakdowns_english(seed):
+    """The screens say a survivor's line from ``t.explain`` (a Phrase, in any language);
+    its English is the breakdown's own ``explain``, word for word."""
+    record = random_record(random.Random(seed), rounds=12, target=10**9)
+    for done in replay(record)["rounds"]:
+        for player, line in done["breakdown"]["players"].items():
+            if not line["off"]:
+                assert str(t.explain(done["breakdown"], player)) == line["explain"]
+
+
 # --------------------------------------------------------------------------- card points
 
 

@@ -17,21 +17,24 @@ working fact: ``passed``, who said no to Clumond so far.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from enum import Enum
 from typing import Any
 
 from flask import Blueprint, abort
+from flask_babel import gettext as _
 from werkzeug.datastructures import MultiDict
 
 from ....rules import RuleError, evening
 from ....rules import clumond as rules
+from ....rules.errors import Phrase
 from ....rules.tromplemond import Standing, standings
 from ....store import PLAYING, Game, Table
 from ....store import rounds as round_store
 from ...charts import score_chart
-from ...flow import GameFlow, View, corrected_from
+from ...flow import Checklist, GameFlow, View, checklist, corrected_from
 from ...forms import UNITS, money_text
+from ...words import and_list, say
 from . import forms
 
 bp = Blueprint("clumond", __name__, template_folder="templates")
@@ -61,16 +64,16 @@ class Entry:
     phone: bool
     """True when a phone holds this player's seat."""
     tricks: int | None
-    counting: str
-    """``12 tricks: 2 count`` (empty until the tricks are in)."""
+    counting: Phrase | None
+    """``12 tricks: 2 count`` (None until the tricks are in)."""
     kept: tuple[str, ...]
     declared: int | None
     """The number the tablet entered instead of the kept cards."""
-    working: str
-    """``3♥ 7♠ 4♦: 2 + 1 + 0 = 3`` (empty without kept cards)."""
+    working: Phrase | None
+    """``3♥ 7♠ 4♦: 2 + 1 + 0 = 3`` (None without kept cards)."""
     needed: bool
     """True when this player's declaration counts this round."""
-    problems: tuple[str, ...]
+    problems: tuple[Phrase, ...]
 
     @property
     def entered(self) -> bool:
@@ -87,7 +90,7 @@ class Entry:
 class End:
     """The end of the game: how it ended, the pot's share-out, the standings and the money."""
 
-    reason: str | None
+    reason: Phrase | None
     """``after 10 rounds`` or ``Ann reached the target of 150`` (None: closed early)."""
     shared_out: int
     """The chips left in the pot and shared out as part of the last round."""
@@ -115,7 +118,7 @@ class RoundView(View):
     checks: rules.Checks | None = None
     preview: dict[str, Any] | None = None
     """``replay`` of the record with the round in progress, once it is complete."""
-    preview_problem: str | None = None
+    preview_problem: RuleError | None = None
     next_dealer: str | None = None
     """Who deals after the round in progress, once it is complete."""
     drawn: bool = False
@@ -163,11 +166,20 @@ class RoundView(View):
         """The round in progress as the rules settle it."""
         return self.preview["rounds"][-1] if self.preview else None
 
-    def explain(self, player: str, done: Mapping[str, Any] | None = None) -> str:
+    def explain(self, player: str, done: Mapping[str, Any] | None = None) -> Phrase:
         """``player``'s round in words: the round in progress, or a confirmed one (``done``)."""
         rnd = done if done is not None else self.preview_round
         assert rnd is not None
-        return rules.explain(rnd["breakdown"], player)
+        return rules.explain_phrase(rnd["breakdown"], player)
+
+    def ended(self, rnd: Mapping[str, Any], played: int) -> Phrase | None:
+        """Why the game ends with round ``rnd`` (the ``played``-th), in words (None: it goes
+        on): the rules' ``game_over``, checked on the stacks before the pot is shared out."""
+        if rnd["breakdown"]["game_over"] is None or self.options is None:
+            return None
+        lines = rnd["breakdown"]["players"]
+        return rules.end_reason(self.options, {p: total - lines[p]["share_out"]
+                                               for p, total in rnd["totals"].items()}, played)
 
     # -- the game
 
@@ -203,7 +215,8 @@ class ClumondFlow(GameFlow, folder="clumond", stylesheet=True):
     def options_values(self, table: Table, form: Mapping[str, str] | None) -> dict[str, Any]:
         """The options form's values, with the money a chip may be worth."""
         return {"values": forms.option_values(table.unit, form),
-                "units": {code: UNITS[code] for code in forms.MONEY_UNITS}}
+                "units": {code: UNITS[code] for code in forms.MONEY_UNITS},
+                "example_chip_value": forms.example_chip_value()}
 
     def read_options(self, table: Table, form: MultiDict[str, str],
                      ) -> tuple[dict[str, Any], str | None]:
@@ -219,7 +232,7 @@ class ClumondFlow(GameFlow, folder="clumond", stylesheet=True):
             now = rules.progress(record)
         except RuleError as error:
             return RoundView(table=table, game=game, me=None, phase=Phase.END, result=None,
-                             problem=str(error))
+                             problem=error)  # type: ignore[arg-type]
         draft = round_store.current_draft(game)
         result = now.result
         fields: dict[str, Any] = {
@@ -230,7 +243,8 @@ class ClumondFlow(GameFlow, folder="clumond", stylesheet=True):
             "corrected_from": corrected_from(draft),
         }
         if now.finished or game.status != PLAYING:
-            return RoundView(phase=Phase.END, end=self._end(table, record, result), **fields)
+            return RoundView(phase=Phase.END, end=self._end(table, record, result, now.options),
+                             **fields)
         assert now.dealer is not None
         offers = _offers(game.players, now.dealer, draft.facts)
         trump = draft.facts.get("trump")
@@ -260,11 +274,11 @@ class ClumondFlow(GameFlow, folder="clumond", stylesheet=True):
             given = tricks.get(player)
             entries.append(Entry(
                 player=player, position=seats[player].position, phone=seats[player].held,
-                tricks=given, counting="" if given is None else rules.counting(given),
+                tricks=given, counting=None if given is None else rules.counting_phrase(given),
                 kept=tuple(kept.get(player) or ()), declared=declared.get(player),
                 working=_working(kept.get(player)),
                 needed=declarer is None or declarer == player,
-                problems=checks.concerning(player)))
+                problems=checks.concerning_said(player)))
         preview = problem = next_dealer = None
         if checks.ready:
             facts = rules.round_record(players, declarer, facts.get("trump"), tricks, kept,
@@ -274,11 +288,12 @@ class ClumondFlow(GameFlow, folder="clumond", stylesheet=True):
                 preview = rules.replay(with_round)
                 next_dealer = rules.next_dealer(with_round)
             except RuleError as error:
-                problem = str(error)
+                problem = error
         return {"entries": tuple(entries), "checks": checks, "preview": preview,
                 "preview_problem": problem, "next_dealer": next_dealer}
 
-    def _end(self, table: Table, record: dict[str, Any], result: dict[str, Any]) -> End:
+    def _end(self, table: Table, record: dict[str, Any], result: dict[str, Any],
+             options: rules.Options) -> End:
         """The end screen: the share-out, the standings, net chips, money and who pays whom."""
         last = result["rounds"][-1] if result["rounds"] else None
         breakdown = last["breakdown"] if last else None
@@ -291,7 +306,10 @@ class ClumondFlow(GameFlow, folder="clumond", stylesheet=True):
             money = ledger["games"][0]["money"]
             transfers = tuple((payer, payee, amount) for payer, payee, amount in ledger["owing"])
         return End(
-            reason=breakdown["game_over"] if breakdown and result["finished"] else None,
+            reason=rules.end_reason(options, {p: total - breakdown["players"][p]["share_out"]
+                                              for p, total in last["totals"].items()},
+                                    len(result["rounds"]))
+            if breakdown and result["finished"] else None,
             shared_out=breakdown["left_in_pot"] if breakdown and result["finished"] else 0,
             share_out=share,
             share_order=tuple(rules.from_dealers_left(record["players"], last["dealer"]))
@@ -302,7 +320,7 @@ class ClumondFlow(GameFlow, folder="clumond", stylesheet=True):
     @staticmethod
     def chart(result: Mapping[str, Any], options: rules.Options) -> str:
         """The stack chart: every line starts from the starting stack."""
-        return score_chart(result, title="Stacks after each round",
+        return score_chart(result, title=_("Stacks after each round"),
                            start=dict.fromkeys(result["totals"], options.stack))
 
     # -- the scoreboard
@@ -318,22 +336,50 @@ class ClumondFlow(GameFlow, folder="clumond", stylesheet=True):
                            else money_text(options.chip_value, table.unit))
         return context
 
+    # -- the checklists
+
+    def checklists(self, game: Game, draft: round_store.RoundDraft,
+                   dealer: str | None) -> tuple[Checklist, ...]:
+        """The deck prep (round 1) and this round's dealing steps, their titles and steps the
+        rules' Phrases, said by each screen in its own language (:meth:`personal`)."""
+        lists = []
+        if not game.rounds:
+            deck = rules.deck_prep_phrases(game.players, game.options)
+            lists.append(checklist("deck", deck.title, deck.steps, draft))
+        if dealer is not None:
+            deal = rules.deal_steps_phrases(game.players, dealer, game.options)
+            lists.append(checklist("deal", deal.title, deal.steps, draft))
+        return tuple(lists)
+
+    def personal(self, view: View, table: Table, game: Game, me: str | None) -> View:
+        """The round for one screen, with the checklists in its language."""
+        view = super().personal(view, table, game, me)
+        if not view.checklists:
+            return view
+        return replace(view, checklists=tuple(
+            replace(c, title=say(c.title),  # type: ignore[arg-type]
+                    steps=tuple(replace(s, text=say(s.text)) for s in c.steps))
+            for c in view.checklists))
+
     # -- rounds
 
     def round_to_confirm(self, view: View, draft: round_store.RoundDraft) -> dict[str, Any]:
         """The round's facts, once every entry is in, nothing is wrong and the rules agree."""
         assert isinstance(view, RoundView)
         if view.phase is Phase.END:
-            abort(409, "The game is over: there is no round to confirm.")
+            abort(409, _("The game is over: there is no round to confirm."))
         if view.phase is not Phase.TRICKS:
-            abort(409, "There is no round to confirm yet: going for Clumond comes first.")
+            abort(409, _("There is no round to confirm yet: going for Clumond comes first."))
         assert view.checks is not None and view.offers is not None
         if view.checks.problems:
-            abort(409, f"This round can't be confirmed yet: {view.checks.problems[0].message}.")
+            abort(409, _("This round can't be confirmed yet: %(problem)s.",
+                         problem=say(view.checks.problems[0].said)))
         if view.checks.missing:
-            abort(409, f"Waiting for {rules.and_list(view.checks.missing)}.")
+            abort(409, _("Waiting for %(names)s.",
+                         names=and_list([say(lack) for lack in view.checks.lacking])))
         if view.preview is None:
-            abort(409, f"The rules refuse this round: {view.preview_problem}.")
+            abort(409, _("The rules refuse this round: %(problem)s.",
+                         problem=say(view.preview_problem)))
         return rules.round_record(view.players, view.offers.declarer, view.trump,
                                   *(dict(draft.facts.get(key) or {})
                                     for key in ("tricks", "kept", "declared")))
@@ -353,12 +399,12 @@ class ClumondFlow(GameFlow, folder="clumond", stylesheet=True):
         return forms.read_round(form, view.players)
 
 
-def _working(cards: Any) -> str:
+def _working(cards: Any) -> Phrase | None:
     """The working of kept cards as entered (a problem with them is shown on its own)."""
     try:
-        return rules.working(cards or ())
+        return rules.working_phrase(cards or ())
     except RuleError:
-        return ""
+        return None
 
 
 def _offers(players: list[str], dealer: str, facts: Mapping[str, Any]) -> rules.Offers:

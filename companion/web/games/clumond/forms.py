@@ -5,15 +5,21 @@ message for the player; nothing here writes."""
 from __future__ import annotations
 
 from collections.abc import Mapping
+from decimal import Decimal
 from typing import Any
 
+from babel.numbers import format_decimal
+from flask_babel import gettext as _
+from flask_babel import lazy_gettext as _l
 from werkzeug.datastructures import MultiDict
 
 from ....rules import RuleError
 from ....rules import clumond as rules
 from ....rules.cards import Rank
 from ... import forms as shared
+from ...device import locale_name
 from ...forms import UNITS, FormError, check_unit, read_money, whole_number
+from ...words import say
 
 RANKS = (Rank.ACE, Rank.KING, Rank.QUEEN, Rank.JACK, Rank.NINE, Rank.EIGHT, Rank.SEVEN,
          Rank.SIX, Rank.FIVE, Rank.FOUR, Rank.THREE, Rank.TWO)
@@ -59,6 +65,12 @@ def codes_of(cards: Any) -> list[str]:
 # --------------------------------------------------------------------------- the options
 
 
+def example_chip_value() -> str:
+    """The chip value the options form shows as an example (``0.10``), written as the
+    device's language writes a decimal (``0,10``)."""
+    return format_decimal(Decimal("0.10"), format="#,##0.00", locale=locale_name())
+
+
 def _defaults(unit: str) -> dict[str, str]:
     """The options form as first drawn: the rules' defaults (the chips are not money)."""
     defaults = rules.DEFAULTS
@@ -81,14 +93,14 @@ def read_options(form: Mapping[str, str], unit: str) -> tuple[dict[str, Any], st
     form = shared.options_with_defaults(OPTION_FIELDS, _defaults(unit), form)
     ends = form.get("ends")
     if ends not in ENDS:
-        raise FormError("Say how the game ends: after a number of rounds, at a target stack, "
-                        "or whichever comes first")
+        raise FormError(_("Say how the game ends: after a number of rounds, at a target "
+                          "stack, or whichever comes first"))
     options: dict[str, Any] = {
-        "stack": whole_number(form.get("stack"), "The starting stack", 0, 99_999),
-        "ante": whole_number(form.get("ante"), "The ante", 0, 9_999),
-        "rounds": (whole_number(form.get("rounds"), "The number of rounds", 1, 99)
+        "stack": whole_number(form.get("stack"), _l("The starting stack"), 0, 99_999),
+        "ante": whole_number(form.get("ante"), _l("The ante"), 0, 9_999),
+        "rounds": (whole_number(form.get("rounds"), _l("The number of rounds"), 1, 99)
                    if ends != "target" else None),
-        "target": (whole_number(form.get("target"), "The target stack", 1, 999_999)
+        "target": (whole_number(form.get("target"), _l("The target stack"), 1, 999_999)
                    if ends != "rounds" else None),
         "chip_value": None,
     }
@@ -96,9 +108,9 @@ def read_options(form: Mapping[str, str], unit: str) -> tuple[dict[str, Any], st
     if (form.get("chip_value") or "").strip():
         chosen = check_unit(form.get("unit"))
         if chosen not in MONEY_UNITS:
-            raise FormError("Pick the money one chip is worth: £, € or $")
+            raise FormError(_("Pick the money one chip is worth: £, € or $"))
         options["chip_value"] = read_money(form.get("chip_value"), chosen,
-                                           "The value of one chip") or None
+                                           _l("The value of one chip")) or None
     if options["chip_value"] is None:
         chosen = None
     rules.read_options(options)
@@ -113,7 +125,7 @@ def read_tricks(form: Mapping[str, str], player: str, name: str = "tricks") -> i
     typed = form.get(name, "")
     if typed == "":
         return None
-    return whole_number(typed, f"{player}'s tricks", 0, rules.TRICKS)
+    return whole_number(typed, _("%(name)s's tricks", name=player), 0, rules.TRICKS)
 
 
 def read_kept(form: MultiDict[str, str], player: str, name: str = "kept") -> list[str] | None:
@@ -121,26 +133,30 @@ def read_kept(form: MultiDict[str, str], player: str, name: str = "kept") -> lis
     try:
         cards = rules.pick(form.getlist(name))
     except RuleError as error:
-        raise FormError(f"{player}'s kept cards: {error}") from None
+        raise FormError(_("%(name)s's kept cards: %(problem)s", name=player,
+                          problem=say(error))) from None
     if not cards:
         return None
     if len(cards) != rules.KEPT:
-        raise FormError(f"Pick {rules.KEPT} kept cards (you picked {len(cards)})")
+        raise FormError(_("Pick %(kept)s kept cards (you picked %(count)s)", kept=rules.KEPT,
+                          count=len(cards)))
     return [str(card) for card in cards]
 
 
 def read_declared(form: Mapping[str, str], player: str, name: str = "declared") -> int:
     """A declared number from the number pad (0 to 9)."""
     if form.get(name, "") == "":
-        raise FormError(f"Tap {player}'s declared number (0 to {DECLARATIONS[-1]})")
-    return whole_number(form.get(name), f"{player}'s declared number", 0, DECLARATIONS[-1])
+        raise FormError(_("Tap %(name)s's declared number (0 to %(top)s)", name=player,
+                          top=DECLARATIONS[-1]))
+    return whole_number(form.get(name), _("%(name)s's declared number", name=player), 0,
+                        DECLARATIONS[-1])
 
 
 def read_how(form: Mapping[str, str], name: str = "how") -> str:
     """How the declaration is given: ``cards``, ``number`` or ``none``."""
     how = form.get(name, "cards")
     if how not in HOW:
-        raise FormError("Give the kept cards, the declared number, or neither")
+        raise FormError(_("Give the kept cards, the declared number, or neither"))
     return how
 
 
@@ -150,7 +166,7 @@ def read_phone_entry(form: MultiDict[str, str], player: str,
     tricks = read_tricks(form, player)
     kept = read_kept(form, player)
     if tricks is None and kept is None:
-        raise FormError(f"Tap your tricks and pick your {rules.KEPT} kept cards")
+        raise FormError(_("Tap your tricks and pick your %(kept)s kept cards", kept=rules.KEPT))
     return tricks, kept, None
 
 
@@ -168,8 +184,8 @@ def read_keeper_entry(form: MultiDict[str, str], player: str, prefix: str = "", 
     if how == "cards":
         kept = read_kept(form, player, prefix + "kept")
         if kept is None and needed:
-            raise FormError(f"Pick {player}'s {rules.KEPT} kept cards, or give the declared "
-                            "number instead")
+            raise FormError(_("Pick %(name)s's %(kept)s kept cards, or give the declared number "
+                              "instead", name=player, kept=rules.KEPT))
     elif how == "number":
         declared = read_declared(form, player, prefix + "declared")
     return tricks, kept, declared
@@ -204,13 +220,14 @@ def read_round(form: MultiDict[str, str], players: list[str]) -> dict[str, Any]:
     """A corrected round from the correction form (FormError); the rules check it after."""
     declarer = form.get("declarer") or None
     if declarer is not None and declarer not in players:
-        raise FormError("Pick who went for Clumond, or nobody")
+        raise FormError(_("Pick who went for Clumond, or nobody"))
     trump = None
     if declarer is not None:
         try:
             trump = rules.read_trump(form.get("trump", ""))
         except RuleError as error:
-            raise FormError(f"{declarer} went for Clumond: {error}") from None
+            raise FormError(_("%(name)s went for Clumond: %(problem)s", name=declarer,
+                              problem=say(error))) from None
     tricks: dict[str, int] = {}
     kept: dict[str, list[str]] = {}
     declared: dict[str, int] = {}
@@ -219,7 +236,7 @@ def read_round(form: MultiDict[str, str], players: list[str]) -> dict[str, Any]:
         given, cards, number = read_keeper_entry(
             form, player, prefix, needed=declarer is None or declarer == player)
         if given is None:
-            raise FormError(f"Tap {player}'s tricks")
+            raise FormError(_("Tap %(name)s's tricks", name=player))
         tricks[player] = given
         if cards is not None:
             kept[player] = cards

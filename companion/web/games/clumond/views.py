@@ -11,6 +11,8 @@ from __future__ import annotations
 from typing import Any
 
 from flask import abort, redirect, render_template, request, url_for
+from flask_babel import gettext as _
+from flask_babel import lazy_gettext as _l
 
 from ....rules import RuleError
 from ....rules import clumond as rules
@@ -19,17 +21,18 @@ from ...actions import Act, Who, game_action, load_game, require_playing
 from ...forms import FormError
 from ...limits import wrong_codes
 from ...roles import require_keeper, require_seat_at
+from ...words import say
 from . import forms
 from .flow import FLOW, Phase, RoundView, bp
 
 PLAYING_ROUND = (Phase.OFFER, Phase.TRUMP, Phase.TRICKS)
-NOT_YET = "Tricks and kept cards are entered once going for Clumond is settled."
+NOT_YET = _l("Tricks and kept cards are entered once going for Clumond is settled.")
 
 
 def _view(act: Act) -> RoundView:
     view = act.view_as(RoundView)
     if view.offers is None:
-        abort(409, "There is no round being played now.")
+        abort(409, _("There is no round being played now."))
     return view
 
 
@@ -42,38 +45,38 @@ def _save_offers(act: Act, offers: rules.Offers) -> None:
 
 
 @bp.post("/seats/<int:position>/offer")
-@game_action(Who.PLAYER, Phase.OFFER, refuse="Going for Clumond is over for this round.")
+@game_action(Who.PLAYER, Phase.OFFER, refuse=_l("Going for Clumond is over for this round."))
 def offer(act: Act, position: int):
     """Yes or no to going for Clumond, in turn (a phone for itself, the tablet for anyone)."""
     player = act.player_at(position)
     answer = act.form.get("answer")
     if answer not in ("yes", "no"):
-        abort(400, "Answer yes or no.")
+        abort(400, _("Answer yes or no."))
     try:
         offers = _view(act).offers.answer(player, answer == "yes")
     except RuleError as error:
-        abort(409, f"{error}.")
+        abort(409, f"{say(error)}.")
     _save_offers(act, offers)
 
 
 @bp.post("/seats/<int:position>/trump")
-@game_action(Who.PLAYER, Phase.TRUMP, refuse="There is no trump to name now.")
+@game_action(Who.PLAYER, Phase.TRUMP, refuse=_l("There is no trump to name now."))
 def trump(act: Act, position: int):
     """The declarer names the trump suit, or no trumps."""
     player = act.player_at(position)
     declarer = _view(act).declarer
     if player != declarer:
-        abort(409, f"{declarer} went for Clumond: {declarer} names the trump.")
+        abort(409, _("%(name)s went for Clumond: %(name)s names the trump.", name=declarer))
     try:
         named = rules.read_trump(act.form.get("trump", ""))
     except RuleError as error:
-        message = str(error)
+        message = say(error)
         abort(400, f"{message[:1].upper()}{message[1:]}.")
     round_store.update_facts(act.draft, {"trump": named})
 
 
 @bp.post("/take-back")
-@game_action(Who.KEEPER, *PLAYING_ROUND, refuse="There is no round in progress.")
+@game_action(Who.KEEPER, *PLAYING_ROUND, refuse=_l("There is no round in progress."))
 def take_back(act: Act):
     """Take back the last answer (or the trump): a tap on the wrong button, put right."""
     view = _view(act)
@@ -83,20 +86,20 @@ def take_back(act: Act):
     try:
         _save_offers(act, view.offers.take_back())
     except RuleError as error:
-        abort(409, f"{error}.")
+        abort(409, f"{say(error)}.")
 
 
 @bp.post("/seats/<int:position>/take-back")
 @game_action(Who.SEAT, Phase.TRUMP,
-             refuse="Going for Clumond can be taken back on a phone only until the trump is "
-                    "named: ask the scorekeeper.")
+             refuse=_l("Going for Clumond can be taken back on a phone only until the trump "
+                       "is named: ask the scorekeeper."))
 def take_back_mine(act: Act, position: int):
     """The declarer's phone takes back its "yes" while the trump is still to be named; after
     that only the scorekeeper can (the phone says so)."""
     view = _view(act)
     if view.declarer != act.player:
-        abort(409, f"{view.declarer} went for Clumond: only {view.declarer} or the "
-                   "scorekeeper can take it back.")
+        abort(409, _("%(name)s went for Clumond: only %(name)s or the scorekeeper can take it "
+                     "back.", name=view.declarer))
     _save_offers(act, view.offers.take_back())
 
 
@@ -151,11 +154,11 @@ def _working_of(tricks: str, kept: list[str]) -> dict[str, str]:
     """What the entry page says as it is filled in: the tricks that count, the working."""
     said = {"counting": "", "working": "", "working_problem": ""}
     if tricks.isdigit() and int(tricks) <= rules.TRICKS:
-        said["counting"] = rules.counting(int(tricks))
+        said["counting"] = say(rules.counting_phrase(int(tricks)))
     try:
-        said["working"] = rules.working(kept)
+        said["working"] = say(rules.working_phrase(kept))
     except RuleError as error:
-        said["working_problem"] = str(error)
+        said["working_problem"] = say(error)
     return said
 
 
@@ -170,7 +173,7 @@ def _tricks_view(code: str, number: int, *, keeper: bool, position: int,
         seat = require_seat_at(table, position)
     require_playing(table, game)
     if seat is None or seat.name not in game.players:
-        abort(404, f"There is no player in seat {position}.")
+        abort(404, _("There is no player in seat %(position)s.", position=position))
     view = FLOW.moment(table, game, None if keeper else seat.name)
     return (view if view.phase is Phase.TRICKS else None), seat.name
 

@@ -16,19 +16,25 @@ from datetime import datetime
 from enum import Enum
 from typing import Any
 
+from babel import Locale
+from babel.lists import format_list
 from flask import Blueprint, abort
+from flask_babel import gettext as _
+from flask_babel import lazy_gettext as _l
 from werkzeug.datastructures import MultiDict
 
 from ....rules import RuleError, ledger, settle_up
 from ....rules import tromplemond as rules
-from ....rules.common import and_list
+from ....rules.errors import Phrase
 from ....store import PLAYING, Game, Table, sealed
 from ....store import rounds as round_store
 from ....store import tromplemond as store
 from ...charts import score_chart
+from ...device import locale_name
 from ...flow import Checklist, GameFlow, SealedStep, View, checklist, corrected_from
 from ...forms import money_text
 from ...vote import Slip, slip_for
+from ...words import and_list, say
 from . import forms
 
 bp = Blueprint("tromplemond", __name__, template_folder="templates")
@@ -65,10 +71,42 @@ CARD_POINTS_ROWS: tuple[tuple[str, str], ...] = (
     ("Q", str(rules.CARD_POINTS[rules.Rank.QUEEN])),
     ("10", str(rules.CARD_POINTS[rules.Rank.TEN])),
     ("4 3 2", str(rules.CARD_POINTS[rules.Rank.TWO])),
-    ("J", f"{rules.CARD_POINTS[rules.Rank.JACK]} to its holder, "
-          f"\u2212{rules.JACK_PENALTY} to every other survivor"),
+    ("J", _l("%(holder)s to its holder, \u2212%(penalty)s to every other survivor",
+             holder=rules.CARD_POINTS[rules.Rank.JACK], penalty=rules.JACK_PENALTY)),
 )
 """The card points table the tablet shows (the numbers are the rules')."""
+
+END_HOW = {"rounds played": _l("rounds played"), "target reached": _l("target reached"),
+           "extra round": _l("extra round"), "card cut": _l("card cut")}
+"""How a game was won (the rules' ``end.how``), as the end screen says it."""
+
+MONEY_KINDS = {
+    ledger.What.JOINING_FEE: _l("joining fee"), ledger.What.TROMP_STAKE: _l("TROMP! stake"),
+    ledger.What.ROUND_POT_WON: _l("round pot won"), ledger.What.KITTY: _l("kitty"),
+    ledger.What.FEE_PAYOUT: _l("fee payout"), ledger.What.MONEY_RETURNED: _l("money returned"),
+}
+"""The kinds of a player's money (the ledger's words), as the money table's headings say them."""
+
+
+class _Money:
+    """An amount in the table's unit that is written out when it is said, in the language of
+    the screen that says it (a checklist is made once for every screen of the table)."""
+
+    def __init__(self, amount: int, unit: str) -> None:
+        self.amount, self.unit = amount, unit
+
+    def __str__(self) -> str:
+        return money_text(self.amount, self.unit)
+
+    def __format__(self, spec: str) -> str:
+        return format(str(self), spec)
+
+
+def _said(checklists: tuple[Checklist, ...]) -> tuple[Checklist, ...]:
+    """Checklists whose title and steps are Phrases, said in this screen's language."""
+    return tuple(replace(c, title=say(c.title),  # type: ignore[arg-type]
+                         steps=tuple(replace(s, text=say(s.text)) for s in c.steps))
+                 for c in checklists)
 
 
 @dataclass(frozen=True)
@@ -83,8 +121,8 @@ class HandLine:
     off: bool
     call: rules.TrompCall | None
     called: bool
-    conflicts: tuple[str, ...]
-    """The messages of the conflicts that concern this player."""
+    conflicts: tuple[RuleError, ...]
+    """The conflicts that concern this player (each a refusal of the rules)."""
 
     @property
     def entered(self) -> bool:
@@ -163,15 +201,14 @@ class RoundView(View):
     vote: store.VoteStatus | None = None
     slip: Slip | None = None
     """The vote slip: this phone's, or (on the tablet) the vote as everyone sees it."""
-    round_label: str = ""
     off: str | None = None
     off_how: OffHow | None = None
     timer: Timer | None = None
     hands: tuple[HandLine, ...] = ()
-    conflicts: tuple[str, ...] = ()
+    conflicts: tuple[RuleError, ...] = ()
     missing: tuple[str, ...] = ()
     preview: dict[str, Any] | None = None
-    preview_problem: str | None = None
+    preview_problem: RuleError | None = None
     end: Mapping[str, Any] | None = None
     standings: tuple[rules.Standing, ...] = ()
     transfers: tuple[tuple[str, str, int], ...] = ()
@@ -185,6 +222,43 @@ class RoundView(View):
     def can_confirm(self) -> bool:
         """True when the round can be confirmed: all hands in, no conflict, the rules agree."""
         return self.preview is not None
+
+    @property
+    def round_label(self) -> str:
+        """``Round 3 of 10``, or ``Extra round``, in this screen's language."""
+        if self.now is None or self.options is None:
+            return ""
+        if self.now.extra_round:
+            return _("Extra round")
+        return _("Round %(number)s of %(rounds)s", number=self.now.round_number,
+                 rounds=self.options.rounds)
+
+    @staticmethod
+    def explain(player: str, done: Mapping[str, Any]) -> Phrase:
+        """A survivor's score in a round (``done``: the round of a replay) in words."""
+        return rules.explain(done["breakdown"], player)
+
+    @property
+    def end_how(self) -> str:
+        """How the game was won, in this screen's language."""
+        how = str((self.end or {}).get("how") or "")
+        return str(END_HOW.get(how, how))
+
+    @staticmethod
+    def money_kind(what: ledger.What) -> str:
+        """A kind of money (a column of the money table), in this screen's language."""
+        return str(MONEY_KINDS.get(what, what.value))
+
+    @staticmethod
+    def or_list(names: Any) -> str:
+        """``Sam or Nick`` in this screen's language."""
+        return _joined(names, " or ", "or")
+
+    @staticmethod
+    def and_words(names: Any) -> str:
+        """``Rob and Sam and Nick`` (as these screens have always joined the tied) in
+        English; a list as this screen's language says it ("Rob, Sam et Nick") otherwise."""
+        return _joined(names, " and ", "standard")
 
     @property
     def preview_round(self) -> dict[str, Any] | None:
@@ -226,6 +300,15 @@ class RoundView(View):
         return taken
 
 
+def _joined(names: Any, english: str, style: str) -> str:
+    """Names joined with ``english`` in English, or as Babel's list ``style`` in the
+    screen's language."""
+    words = [str(name) for name in names]
+    if locale_name() == "en" or len(words) < 2:
+        return english.join(words)
+    return format_list(words, style=style, locale=Locale.parse(locale_name()))
+
+
 # --------------------------------------------------------------------------- the vote's slip
 
 
@@ -239,7 +322,7 @@ class VoteStep(SealedStep):
 
     def waiting_text(self, status: sealed.SealedStatus) -> str:
         """ "Nick and Emily are deciding…" while a tie-break is out of this player's hands."""
-        return f"{and_list(status.choosers)} are deciding\u2026"
+        return _("%(names)s are deciding\u2026", names=and_list(status.choosers))
 
     def status(self, view: View) -> sealed.SealedStatus | None:
         """The vote's current stage."""
@@ -279,7 +362,8 @@ class TromplemondFlow(GameFlow, folder="tromplemond"):
         """The options form's values, with the money units to pick from."""
         from ...forms import UNITS
 
-        return {"values": forms.option_values(table.unit, form), "units": UNITS}
+        return {"values": forms.option_values(table.unit, form), "units": UNITS,
+                "example_amounts": forms.example_amounts()}
 
     def read_options(self, table: Table, form: MultiDict[str, str],
                      ) -> tuple[dict[str, Any], str | None]:
@@ -291,18 +375,21 @@ class TromplemondFlow(GameFlow, folder="tromplemond"):
 
     def checklists(self, game: Game, draft: round_store.RoundDraft,
                    dealer: str | None) -> tuple[Checklist, ...]:
-        """The deck prep (round 1) and this round's dealing steps, amounts in the table's unit."""
+        """The deck prep (round 1) and this round's dealing steps, amounts in the table's unit.
+
+        Their titles and steps are the rules' Phrases, said by each screen in its own
+        language (:meth:`personal`)."""
         unit = game.table.unit
 
-        def money(amount: int) -> str:
-            return money_text(amount, unit)
+        def money(amount: int) -> Any:
+            return _Money(amount, unit)
 
         lists = []
         if not game.rounds:
-            deck = rules.deck_prep(game.players, game.options, money)
+            deck = rules.deck_prep_phrases(game.players, game.options, money)
             lists.append(checklist("deck", deck.title, deck.steps, draft))
         if dealer is not None:
-            deal = rules.deal_steps(game.players, dealer, game.options, money)
+            deal = rules.deal_steps_phrases(game.players, dealer, game.options, money)
             lists.append(checklist("deal", deal.title, deal.steps, draft))
         return tuple(lists)
 
@@ -314,7 +401,7 @@ class TromplemondFlow(GameFlow, folder="tromplemond"):
             options = rules.read_options(record["options"])
         except RuleError as error:
             return RoundView(table=table, game=game, me=None, phase=Phase.END, result=None,
-                             problem=str(error))
+                             problem=error)  # type: ignore[arg-type]
         draft = round_store.current_draft(game)
         facts = draft.facts
         vote = self.per_version(table, ("vote", game.id, draft.round_index),
@@ -341,8 +428,7 @@ class TromplemondFlow(GameFlow, folder="tromplemond"):
         fields: dict[str, Any] = {
             "table": table, "game": game, "me": None, "phase": phase, "result": result,
             "round_index": draft.round_index, "now": now, "options": options, "facts": facts,
-            "vote": vote, "round_label": ("Extra round" if now.extra_round
-                                          else f"Round {now.round_number} of {options.rounds}"),
+            "vote": vote,
             "rounds_list": self._rounds_list(game, result), "chart": score_chart(result),
             "corrected_from": corrected_from(draft),
         }
@@ -359,8 +445,11 @@ class TromplemondFlow(GameFlow, folder="tromplemond"):
         return RoundView(**fields)
 
     def personal(self, view: View, table: Table, game: Game, me: str | None) -> View:
-        """The round for one screen, with its vote slip while the vote is open."""
+        """The round for one screen, with its vote slip while the vote is open, and the
+        checklists in its language."""
         view = super().personal(view, table, game, me)
+        if view.checklists:
+            view = replace(view, checklists=_said(view.checklists))
         vote = getattr(view, "vote", None)
         if vote is not None and vote.opened:
             view = replace(view, slip=slip_for(view, VOTE, me))
@@ -384,7 +473,7 @@ class TromplemondFlow(GameFlow, folder="tromplemond"):
             lines.append(HandLine(
                 player=player, data=data, hand=hand, off=player == off,
                 call=hand.call if hand is not None else None, called=player in called,
-                conflicts=tuple(c.message for c in conflicts if player in c.players)))
+                conflicts=tuple(c.problem for c in conflicts if player in c.players)))
         missing = tuple(line.player for line in lines if not line.off and not line.entered)
         preview = problem = None
         if not missing and not conflicts:
@@ -392,8 +481,8 @@ class TromplemondFlow(GameFlow, folder="tromplemond"):
             try:
                 preview = self.replay(record | {"rounds": [*record["rounds"], round_facts]})
             except RuleError as error:
-                problem = str(error)
-        return {"hands": tuple(lines), "conflicts": tuple(c.message for c in conflicts),
+                problem = error
+        return {"hands": tuple(lines), "conflicts": tuple(c.problem for c in conflicts),
                 "missing": missing, "preview": preview, "preview_problem": problem}
 
     def _end(self, record: dict[str, Any], result: dict[str, Any]) -> dict[str, Any]:
@@ -431,13 +520,14 @@ class TromplemondFlow(GameFlow, folder="tromplemond"):
         """The round's facts, once the vote is settled, every hand is in and the rules agree."""
         assert isinstance(view, RoundView)
         if view.phase is not Phase.HANDS:
-            abort(409, "There is no round to confirm yet: the vote comes first.")
+            abort(409, _("There is no round to confirm yet: the vote comes first."))
         if view.missing:
-            abort(409, f"Waiting for {and_list(view.missing)}'s hand.")
+            abort(409, _("Waiting for %(names)s's hand.", names=and_list(view.missing)))
         if view.conflicts:
-            abort(409, f"The hands do not add up: {view.conflicts[0]}.")
+            abort(409, _("The hands do not add up: %(problem)s.", problem=say(view.conflicts[0])))
         if not view.can_confirm:
-            abort(409, f"The rules refuse this round: {view.preview_problem}.")
+            abort(409, _("The rules refuse this round: %(problem)s.",
+                         problem=say(view.preview_problem)))
         return store.round_facts(draft, view.off)
 
     def correction_values(self, view: View, facts: Mapping[str, Any]) -> dict[str, Any]:

@@ -5,15 +5,21 @@ message for the player; nothing here writes."""
 from __future__ import annotations
 
 from collections.abc import Mapping
+from decimal import Decimal
 from typing import Any
 
+from babel.numbers import format_decimal
+from flask_babel import gettext as _
+from flask_babel import lazy_gettext as _l
 from werkzeug.datastructures import MultiDict
 
 from ....rules import RuleError
 from ....rules import tromplemond as rules
 from ....rules.cards import SuitCard, parse_card
 from ... import forms as shared
+from ...device import locale_name
 from ...forms import FormError, check_unit, read_money, whole_number
+from ...words import say
 
 DECK_ROWS: tuple[tuple[tuple[str, str], ...], ...] = tuple(
     tuple((c.ascii, str(c)) for c in rules.DECK if c.suit is suit)
@@ -50,14 +56,14 @@ def read_options(form: Mapping[str, str], unit: str) -> tuple[str, dict[str, Any
     """
     form = shared.options_with_defaults(OPTION_FIELDS, _defaults(unit), form)
     unit = check_unit(form.get("unit"))
-    fee = read_money(form.get("joining_fee"), unit, "The joining fee")
-    stake = read_money(form.get("tromp_stake"), unit, "The TROMP! stake")
-    winner = whole_number(form.get("payout_winner"), "The winner's share", 0, 100)
-    runner_up = whole_number(form.get("payout_runner_up"), "The runner-up's share", 0, 100)
+    fee = read_money(form.get("joining_fee"), unit, _l("The joining fee"))
+    stake = read_money(form.get("tromp_stake"), unit, _l("The TROMP! stake"))
+    winner = whole_number(form.get("payout_winner"), _l("The winner's share"), 0, 100)
+    runner_up = whole_number(form.get("payout_runner_up"), _l("The runner-up's share"), 0, 100)
     options = {
         "joining_fee": fee, "payout": [winner, runner_up], "tromp_stake": stake,
-        "rounds": whole_number(form.get("rounds"), "The number of rounds", 1, 99),
-        "target": whole_number(form.get("target"), "The target", 1, 9999),
+        "rounds": whole_number(form.get("rounds"), _l("The number of rounds"), 1, 99),
+        "target": whole_number(form.get("target"), _l("The target"), 1, 9999),
     }
     rules.read_options(options)
     return unit, options
@@ -66,6 +72,13 @@ def read_options(form: Mapping[str, str], unit: str) -> tuple[str, dict[str, Any
 def option_values(unit: str, form: Mapping[str, str] | None) -> dict[str, str]:
     """The options form's values: as sent, or the rules' defaults."""
     return shared.options_as_sent(OPTION_FIELDS, _defaults(unit), form)
+
+
+def example_amounts() -> dict[str, str]:
+    """The amounts the options form shows as examples (``2.50``, ``0.50``), written as the
+    device's language writes a decimal (``2,50``)."""
+    return {name: format_decimal(Decimal(amount), format="#,##0.00", locale=locale_name())
+            for name, amount in (("fee", "2.50"), ("stake", "0.50"))}
 
 
 def _defaults(unit: str) -> dict[str, str]:
@@ -80,14 +93,19 @@ def _defaults(unit: str) -> dict[str, str]:
 # --------------------------------------------------------------------------- hands
 
 
-def _picked(form: MultiDict[str, str], name: str, size: int, what: str) -> list[str]:
+def _picked(form: MultiDict[str, str], name: str, size: int, face_up: bool) -> list[str]:
     cards = []
     for code in form.getlist(name):
         if code not in BY_CODE:
-            raise FormError(f"{code[:6]!r} is not a card of the Tromplemond deck")
+            raise FormError(_("%(code)s is not a card of the Tromplemond deck",
+                              code=repr(code[:6])))
         cards.append(BY_CODE[code])
     if len(cards) != size:
-        raise FormError(f"Pick {size} {what} cards (you picked {len(cards)})")
+        if face_up:
+            raise FormError(_("Pick %(size)s face-up cards (you picked %(count)s)",
+                              size=size, count=len(cards)))
+        raise FormError(_("Pick %(size)s face-down cards (you picked %(count)s)",
+                          size=size, count=len(cards)))
     return cards
 
 
@@ -95,25 +113,27 @@ def _checked(hand: dict[str, Any], player: str) -> dict[str, Any]:
     try:
         rules.read_hand(player, hand)
     except RuleError as error:
-        raise FormError(str(error)) from None
+        raise FormError(say(error)) from None
     return hand
 
 
 def read_picker(form: MultiDict[str, str], player: str, prefix: str = "") -> dict[str, Any]:
     """A full hand from the card picker: 2 face-up and 3 face-down cards (FormError)."""
-    return _checked({"public": _picked(form, prefix + "public", rules.PUBLIC_CARDS, "face-up"),
-                     "secret": _picked(form, prefix + "secret", rules.SECRET_CARDS,
-                                       "face-down")}, player)
+    return _checked({"public": _picked(form, prefix + "public", rules.PUBLIC_CARDS, True),
+                     "secret": _picked(form, prefix + "secret", rules.SECRET_CARDS, False)},
+                    player)
 
 
 def read_quick(form: Mapping[str, str], player: str, prefix: str = "") -> dict[str, Any]:
     """A hand in the quick form: points, jacks on show, jacks in the back row (FormError)."""
     return _checked({
-        "points": whole_number(form.get(prefix + "points"), f"{player}'s points", 0, 48),
+        "points": whole_number(form.get(prefix + "points"),
+                               _("%(name)s's points", name=player), 0, 48),
         "public_jacks": whole_number(form.get(prefix + "public_jacks") or "0",
-                                     f"{player}'s jacks on show", 0, rules.PUBLIC_CARDS),
+                                     _("%(name)s's jacks on show", name=player), 0,
+                                     rules.PUBLIC_CARDS),
         "secret_jacks": whole_number(form.get(prefix + "secret_jacks") or "0",
-                                     f"{player}'s jacks in the back row", 0,
+                                     _("%(name)s's jacks in the back row", name=player), 0,
                                      rules.SECRET_CARDS),
     }, player)
 
@@ -127,7 +147,7 @@ def read_hand(form: MultiDict[str, str], player: str, prefix: str = "") -> dict[
         return read_quick(form, player, prefix)
     if how in ("none", "clear"):
         return None
-    raise FormError("Enter the cards, the quick form, or clear the hand")
+    raise FormError(_("Enter the cards, the quick form, or clear the hand"))
 
 
 def hand_fields(hand: Mapping[str, Any] | None, prefix: str = "") -> dict[str, Any]:
@@ -159,7 +179,7 @@ def read_round(form: MultiDict[str, str], players: list[str],
             hands[player] = hand
     off = form.get("off", "")
     if off not in players:
-        raise FormError("Pick the player who went off")
+        raise FormError(_("Pick the player who went off"))
     early = form.get("shown_early") == "on"
     facts: dict[str, Any] = {
         "hands": hands, "voted_off": None if early else off,
@@ -170,7 +190,7 @@ def read_round(form: MultiDict[str, str], players: list[str],
     if "cut_winner" in old or form.get("cut_winner"):
         cut = form.get("cut_winner") or None
         if cut is not None and cut not in players:
-            raise FormError("Pick the winner of the card cut")
+            raise FormError(_("Pick the winner of the card cut"))
         facts["cut_winner"] = cut
     return facts
 

@@ -11,9 +11,10 @@ from __future__ import annotations
 from typing import Any
 
 from flask import abort, redirect, render_template, url_for
+from flask_babel import gettext as _
+from flask_babel import lazy_gettext as _l
 
 from ....rules import RuleError
-from ....rules.common import and_list
 from ....store import rounds as round_store
 from ....store import sealed
 from ....store import tromplemond as store
@@ -21,6 +22,7 @@ from ...actions import Act, Who, game_action, keeper_game, load_game, require_pl
 from ...forms import FormError
 from ...limits import wrong_codes
 from ...roles import require_seat_at
+from ...words import and_list, say
 from . import forms
 from .flow import FLOW, Phase, RoundView, bp
 
@@ -29,7 +31,7 @@ PLAYING_ROUND = (Phase.DEAL, Phase.VOTE, Phase.HANDS)
 
 @bp.post("/timer")
 @game_action(Who.KEEPER, Phase.DEAL,
-             refuse="The interrogation is over: the round has moved on to the vote.")
+             refuse=_l("The interrogation is over: the round has moved on to the vote."))
 def timer(act: Act):
     """Start, pause or end the 5-minute interrogation."""
     action = act.form.get("action")
@@ -40,11 +42,11 @@ def timer(act: Act):
     elif action == "end":
         store.end_timer(act.draft)
     else:
-        abort(400, "Start, pause or end the timer.")
+        abort(400, _("Start, pause or end the timer."))
 
 
 @bp.post("/vote")
-@game_action(Who.KEEPER, Phase.DEAL, refuse="The vote of this round is already open.")
+@game_action(Who.KEEPER, Phase.DEAL, refuse=_l("The vote of this round is already open."))
 def open_vote(act: Act):
     """End the interrogation and open the secret vote: every phone gets its slip."""
     store.end_timer(act.draft)
@@ -52,7 +54,7 @@ def open_vote(act: Act):
 
 
 @bp.post("/cut")
-@game_action(Who.KEEPER, Phase.VOTE, refuse="There is no tie to settle now.")
+@game_action(Who.KEEPER, Phase.VOTE, refuse=_l("There is no tie to settle now."))
 def card_cut(act: Act):
     """Settle a tie of the vote by a card cut: the scorekeeper records who goes off.
 
@@ -75,14 +77,14 @@ def shown_early(act: Act):
     facts = act.draft.facts
     if player == "" and facts.get("shown_early") is not None:
         if facts.get("hands"):
-            abort(409, "Hands are entered already: correct who went off after the round is "
-                       "confirmed, or clear the hands first.")
+            abort(409, _("Hands are entered already: correct who went off after the round is "
+                         "confirmed, or clear the hands first."))
         round_store.update_facts(act.draft, {"shown_early": None})
         return None
     if player not in act.game.players:
-        abort(400, "Pick the player who showed their cards.")
+        abort(400, _("Pick the player who showed their cards."))
     if act.view.phase not in (Phase.DEAL, Phase.VOTE) or facts.get("shown_early"):
-        abort(409, "The vote is settled already: cards shown now are the reveal.")
+        abort(409, _("The vote is settled already: cards shown now are the reveal."))
     sealed.discard(act.game, act.draft.round_index)
     store.end_timer(act.draft)
     called = [p for p in facts.get("called") or [] if p != player]
@@ -92,7 +94,7 @@ def shown_early(act: Act):
 
 
 @bp.post("/forfeit")
-@game_action(Who.KEEPER, *PLAYING_ROUND, refuse="There is no round in progress.")
+@game_action(Who.KEEPER, *PLAYING_ROUND, refuse=_l("There is no round in progress."))
 def forfeit(act: Act):
     """The dealer erred after public cards were dealt: their round score is 0 (or undo it).
 
@@ -111,13 +113,13 @@ def _wanted(said: str | None, now: bool) -> bool:
     if said is None:
         return not now
     if said not in ("yes", "no"):
-        abort(400, "Tick it (yes) or untick it (no).")
+        abort(400, _("Tick it (yes) or untick it (no)."))
     return said == "yes"
 
 
 @bp.post("/called")
 @game_action(Who.KEEPER, Phase.HANDS,
-             refuse="TROMP! calls are ticked once the hands are revealed.")
+             refuse=_l("TROMP! calls are ticked once the hands are revealed."))
 def called(act: Act):
     """Tick (or untick) a survivor who shouted their TROMP! call correctly.
 
@@ -126,17 +128,17 @@ def called(act: Act):
     view = act.view
     assert isinstance(view, RoundView) and view.options is not None
     if not view.options.tromp_stake:
-        abort(409, "TROMP! betting is off in this game.")
+        abort(409, _("TROMP! betting is off in this game."))
     player = act.form.get("player", "")
     line = next((h for h in view.hands if h.player == player), None)
     if line is None:
-        abort(400, "Pick a player.")
+        abort(400, _("Pick a player."))
     shouted = list(act.draft.facts.get("called") or [])
     if line.off:
-        abort(409, f"{player} went off and cannot win a TROMP! call.")
+        abort(409, _("%(name)s went off and cannot win a TROMP! call.", name=player))
     if line.call is None and player not in shouted:
-        abort(409, f"{player}'s hand makes no TROMP! call"
-                   f"{'' if line.entered else ': it is not entered yet'}.")
+        abort(409, _("%(name)s's hand makes no TROMP! call.", name=player) if line.entered
+              else _("%(name)s's hand makes no TROMP! call: it is not entered yet.", name=player))
     if _wanted(act.form.get("called"), player in shouted) == (player in shouted):
         return  # (sent twice: it is as wanted already)
     names = set(shouted) ^ {player}
@@ -171,7 +173,7 @@ def _hand_page(view: RoundView, player: str, *, keeper: bool, values: dict[str, 
 
 def _hands_view(view: RoundView) -> None:
     if view.phase is not Phase.HANDS:
-        abort(409, "Hands are entered after the vote, when everyone reveals.")
+        abort(409, _("Hands are entered after the vote, when everyone reveals."))
 
 
 @bp.get("/seats/<int:position>/hand")
@@ -201,7 +203,7 @@ def _save_hand(act: Act, player: str, read: Any):
 
 @bp.post("/seats/<int:position>/hand")
 @game_action(Who.SEAT, Phase.HANDS,
-             refuse="Hands are entered after the vote, when everyone reveals.")
+             refuse=_l("Hands are entered after the vote, when everyone reveals."))
 def my_hand(act: Act, position: int):
     """A phone saves its own 5 cards from the picker."""
     return _save_hand(act, act.player or "", forms.read_picker)
@@ -210,7 +212,7 @@ def my_hand(act: Act, position: int):
 def _keeper_player(view: RoundView, position: int) -> str:
     seat = view.table.seat_at(position)
     if seat is None or seat.name not in view.players:
-        abort(404, f"There is no player in seat {position}.")
+        abort(404, _("There is no player in seat %(position)s.", position=position))
     return seat.name
 
 
@@ -228,7 +230,7 @@ def keeper_hand_page(code: str, number: int, position: int):
 
 @bp.post("/hands/<int:position>")
 @game_action(Who.KEEPER, Phase.HANDS,
-             refuse="Hands are entered after the vote, when everyone reveals.")
+             refuse=_l("Hands are entered after the vote, when everyone reveals."))
 def keeper_hand(act: Act, position: int):
     """The scorekeeper enters or corrects any hand: cards, the quick form, or clears it."""
     return _save_hand(act, _keeper_player(act.view, position), forms.read_hand)
@@ -239,14 +241,14 @@ def keeper_hand(act: Act, position: int):
 
 @bp.post("/cut-winner")
 @game_action(Who.KEEPER, Phase.CUT, same_round=False,
-             refuse="No card cut is due: the top total is not shared after an extra round.")
+             refuse=_l("No card cut is due: the top total is not shared after an extra round."))
 def cut_winner(act: Act):
     """Still tied after the extra round: record who won the card cut."""
     view = act.view
     assert isinstance(view, RoundView) and view.now is not None
     winner = act.form.get("player", "")
     if winner not in view.now.tied:
-        abort(400, f"The card cut is between {and_list(view.now.tied)}: pick one.")
+        abort(400, _("The card cut is between %(names)s: pick one.", names=and_list(view.now.tied)))
     index = len(act.game.rounds) - 1
     round_store.amend_round(act.game, index, act.game.rounds[index] | {"cut_winner": winner})
 
@@ -259,7 +261,7 @@ def penalty(act: Act):
     if what == "banned":
         player = act.form.get("player", "")
         if player not in act.game.players:
-            abort(400, "Pick the player who showed their cards on purpose.")
+            abort(400, _("Pick the player who showed their cards on purpose."))
         round_store.set_flag(act.game, "banned", player)
     elif what == "void":
         round_store.set_flag(act.game, "void", True)
@@ -267,11 +269,11 @@ def penalty(act: Act):
         round_store.set_flag(act.game, "banned", None)
         round_store.set_flag(act.game, "void", None)
     else:
-        abort(400, "Pick a penalty.")
+        abort(400, _("Pick a penalty."))
     try:
         FLOW.replay(act.game.record())
     except RuleError as error:
-        abort(400, f"{error}.")
+        abort(400, f"{say(error)}.")
 
 
 @bp.get("/penalties")
