@@ -155,10 +155,10 @@ errors.add_messages({
     "clumond.deck.remove_tens": "Remove the four 10s (10♠ 10♥ 10♦ 10♣): {cards} cards remain, "
         "{hand} for each player.",
     "clumond.deck.chips": "Give {names:and} {stack} chips each; the ante is {ante} chips a round.",
-    "clumond.deck.ends_rounds": "The game ends after {rounds} rounds.",
+    "clumond.deck.ends_rounds": "The game ends after {rounds} round{rounds:s}.",
     "clumond.deck.ends_target": "The game ends at the end of the first round in which a stack "
         "reaches {target}.",
-    "clumond.deck.ends_both": "The game ends after {rounds} rounds, or at the end of the first "
+    "clumond.deck.ends_both": "The game ends after {rounds} round{rounds:s}, or at the end of the first "
         "round in which a stack reaches {target}.",
     "clumond.deck.share_out": "Chips left in the pot at the end are shared out evenly.",
     "clumond.deal.title": "Clumond: {dealer} deals",
@@ -183,7 +183,7 @@ errors.add_messages({
     "clumond.counting_one": "{tricks} trick{tricks:s}: {counted} counts",
     "clumond.working": "{cards:cards}: {sums}",
     "clumond.working_so_far": "{cards:cards}: {sums} so far",
-    "clumond.end.rounds": "after {played} rounds",
+    "clumond.end.rounds": "after {played} round{played:s}",
     "clumond.end.reached": "{names:and} reached the target of {target}",
     "clumond.end.all_reached": "{first} and {second} and {third} reached the target of {target}",
     # what stops a round from being confirmed
