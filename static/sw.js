@@ -24,6 +24,7 @@ const SHELL = self.COMPANION_SHELL || [
   "/static/app/taps.js",
   "/static/app/theme.js",
   "/static/app/wakelock.js",
+  "/static/app/words.js",
   "/static/icons/icon-192.png",
   "/static/icons/icon-512.png",
   "/static/icons/maskable-512.png",
