@@ -6,6 +6,8 @@
 // offered as a download. The PNG is drawn on a canvas from the SVG: the server needs no
 // image library (companion/web/records/picture.py says why).
 
+import { word } from "./app/words.js";
+
 const SCALE = 2; // a sharp picture on a phone's screen
 
 /** The PNG of an SVG document, drawn at `scale` times its size. */
@@ -81,13 +83,13 @@ function setUp(section) {
   const copy = async () => {
     try {
       if (await copyText(text)) {
-        say("The recap's text is copied: paste it in your group chat. The picture is below to download.");
+        say(word("recap.copied", "The recap's text is copied: paste it in your group chat. The picture is below to download."));
         return;
       }
     } catch {
       // fall through to the message below
     }
-    say("Select the text below to copy it; download the picture with the button.");
+    say(word("recap.select", "Select the text below to copy it; download the picture with the button."));
   };
 
   if (button) {
@@ -97,10 +99,10 @@ function setUp(section) {
       try {
         if (way === "files") {
           await navigator.share({ title, text, files: [file] });
-          say("Shared.");
+          say(word("recap.shared", "Shared."));
         } else if (way === "text") {
           await navigator.share({ title, text });
-          say("Shared. Download the picture to send it too.");
+          say(word("recap.shared_text", "Shared. Download the picture to send it too."));
         } else {
           await copy();
         }

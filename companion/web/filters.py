@@ -134,6 +134,12 @@ def front_end_words() -> dict[str, str]:
         "seat": _("Seat %(number)s", number="{seat}"),
         "named_seat": _("%(name)s (seat %(number)s)", name="{name}", number="{seat}"),
         "picked": _("%(done)s of %(total)s", done="{ticked}", total="{size}"),
+        "recap.copied": _("The recap's text is copied: paste it in your group chat. The "
+                          "picture is below to download."),
+        "recap.select": _("Select the text below to copy it; download the picture with the "
+                          "button."),
+        "recap.shared": _("Shared."),
+        "recap.shared_text": _("Shared. Download the picture to send it too."),
     }
 
 
