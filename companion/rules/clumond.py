@@ -158,8 +158,8 @@ errors.add_messages({
     "clumond.deck.ends_rounds": "The game ends after {rounds} round{rounds:s}.",
     "clumond.deck.ends_target": "The game ends at the end of the first round in which a stack "
         "reaches {target}.",
-    "clumond.deck.ends_both": "The game ends after {rounds} round{rounds:s}, or at the end of the first "
-        "round in which a stack reaches {target}.",
+    "clumond.deck.ends_both": "The game ends after {rounds} round{rounds:s}, or at the end of "
+        "the first round in which a stack reaches {target}.",
     "clumond.deck.share_out": "Chips left in the pot at the end are shared out evenly.",
     "clumond.deal.title": "Clumond: {dealer} deals",
     "clumond.deal.ante": "Everyone antes {ante} chips into the pot.",

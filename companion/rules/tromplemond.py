@@ -362,8 +362,8 @@ errors.add_messages({
         "({all} in all): the winner gets {first}%, the runner-up {second}%.",
     "tromplemond.deck.tromp_betting": "TROMP! betting: before every round each player puts "
         "{stake} in the round pot ({all}).",
-    "tromplemond.deck.end": "The game lasts {rounds} round{rounds:s}, or ends at the end of the first "
-        "round in which someone's total reaches {target}.",
+    "tromplemond.deck.end": "The game lasts {rounds} round{rounds:s}, or ends at the end of "
+        "the first round in which someone's total reaches {target}.",
     "tromplemond.deal.title": "Tromplemond: {dealer} deals",
     "tromplemond.deal.stake": "Everyone puts the TROMP! stake of {stake} in the round pot "
         "({all}).",
