@@ -74,6 +74,7 @@ from sqlalchemy.exc import IntegrityError, SQLAlchemyError
 from sqlalchemy.orm import Mapped, Session, mapped_column
 
 from ..extensions import db
+from ..rules.errors import Phrase, add_messages
 from ..transactions import Session as AppSession
 from .changes import bump
 from .models import NAME_LENGTH, Game
@@ -105,11 +106,39 @@ class Mode(StrEnum):
     """Each chooser's choice, shown beside their name (a simultaneous reveal)."""
 
 
-class SealError(ValueError):
-    """A choice the sealing cannot take; ``status`` is the HTTP status it deserves."""
+add_messages({
+    "seal.choice_too_long": "That choice is too long.",
+    "seal.slip_unreadable": "That slip could not be read. Reload the page and try again.",
+    "seal.slip_for_another_moment": "That slip was sealed for another moment: look at your "
+        "screen again.",
+    "seal.store_full": "The server holds as many open votes as it may ({slots} sealings are "
+        "open at once on this server): finish one first.",
+    "seal.nobody_to_choose": "Nobody is there to choose.",
+    "seal.opened_a_moment_ago": "That was opened a moment ago. Look again.",
+    "seal.settled_a_moment_ago": "This was settled a moment ago. Look at your screen again.",
+    "seal.no_choice_here": "{chooser} has no choice to make here.",
+    "seal.not_a_choice": "That is not one of the choices.",
+    "seal.restarted": "The server restarted: please choose again.",
+    "seal.chosen_already": "{chooser} has chosen already: one choice each.",
+    "seal.not_its_choosers": "A sealed choice was not its chooser's: choose again.",
+})
 
-    def __init__(self, message: str, status: int = 400) -> None:
-        super().__init__(message)
+
+class SealError(ValueError):
+    """A choice the sealing cannot take; ``status`` is the HTTP status it deserves.
+
+    ``phrase`` is the refusal as a fact (a :class:`~companion.rules.errors.Phrase`: a
+    ``seal.*`` or a game's code and its names and numbers), so that a page says it in the
+    device's language (``companion.web.words.say(error.phrase)``); ``str(error)`` is its
+    English. A web layer that refuses in words it has already said in the device's
+    language gives those words instead (``say`` passes text as it is).
+    """
+
+    phrase: Phrase | str
+
+    def __init__(self, phrase: Phrase | str, status: int = 400) -> None:
+        super().__init__(str(phrase))
+        self.phrase = phrase
         self.status = status
 
 
@@ -127,7 +156,7 @@ def slip_plaintext(sealing_id: int, chooser: str, choice: str) -> bytes:
     data = json.dumps([sealing_id, chooser, choice], ensure_ascii=False,
                       separators=(",", ":")).encode("utf-8")
     if len(data) > PLAIN_BYTES:
-        raise SealError("That choice is too long.")
+        raise SealError(Phrase("seal.choice_too_long"))
     return data + b" " * (PLAIN_BYTES - len(data))
 
 
@@ -154,17 +183,16 @@ def open_slip(private_key: bytes, blob: bytes) -> OpenedSlip:
     """Open a sealed slip with the sealing's private key (``SealError`` when it is not a
     slip sealed to that key)."""
     if len(blob) != BLOB_BYTES:
-        raise SealError("That slip could not be read. Reload the page and try again.")
+        raise SealError(Phrase("seal.slip_unreadable"))
     theirs, nonce = blob[:KEY_BYTES], blob[KEY_BYTES:KEY_BYTES + NONCE_BYTES]
     try:
         plain = crypto_box_open(blob[KEY_BYTES + NONCE_BYTES:], nonce, theirs, private_key)
         sealing_id, chooser, choice = json.loads(plain.decode("utf-8"))
     except (CryptoError, ValueError, TypeError):
-        raise SealError("That slip was sealed for another moment: look at your screen "
-                        "again.", 409) from None
+        raise SealError(Phrase("seal.slip_for_another_moment"), 409) from None
     if not (isinstance(sealing_id, int) and isinstance(chooser, str)
             and isinstance(choice, str)):
-        raise SealError("That slip could not be read. Reload the page and try again.")
+        raise SealError(Phrase("seal.slip_unreadable"))
     return OpenedSlip(sealing_id, chooser, choice)
 
 
@@ -185,7 +213,7 @@ def decode_blob(value: str) -> bytes:
     except ValueError:
         blob = b""
     if len(blob) != BLOB_BYTES:
-        raise SealError("That slip could not be read. Reload the page and try again.")
+        raise SealError(Phrase("seal.slip_unreadable"))
     return blob
 
 
@@ -267,8 +295,7 @@ def _new_key() -> bytes:
     try:
         public = keys.make()
     except StoreFull as error:
-        raise SealError(f"The server holds as many open votes as it may ({error}): "
-                        "finish one first.", 503) from None
+        raise SealError(Phrase("seal.store_full", {"slots": error.slots}), 503) from None
     db.session.info.setdefault(MADE, []).append((keys, public))
     return public
 
@@ -466,7 +493,7 @@ def open_sealing(game: Game, round_index: int, step: str, mode: Mode,
                  choosers: Sequence[str], choices: Sequence[str] | None = None) -> Sealing:
     """Open the round's next sealing (the stage after its latest), with a key pair of its own."""
     if not choosers:
-        raise SealError("Nobody is there to choose.", 409)
+        raise SealError(Phrase("seal.nobody_to_choose"), 409)
     before = latest(game, round_index)
     public = _new_key()
     sealing = Sealing(game_id=game.id, round_index=round_index,
@@ -479,12 +506,13 @@ def open_sealing(game: Game, round_index: int, step: str, mode: Mode,
             db.session.add(sealing)
     except IntegrityError:  # another screen opened this stage a moment earlier
         sealing_keys().destroy(public)
-        raise SealError("That was opened a moment ago. Look again.", 409) from None
+        raise SealError(Phrase("seal.opened_a_moment_ago"), 409) from None
     bump(game.table)
     return sealing
 
 
-RESTARTED = "The server restarted: please choose again."
+RESTARTED = Phrase("seal.restarted")
+"""The refusal of a slip sealed to a key a restart lost: choose again."""
 
 
 def void(game: Game, sealing: Sealing) -> None:
@@ -508,13 +536,13 @@ def seal(game: Game, sealing: Sealing, chooser: str, choice: str,
     turns, so the one that completes it sees every other.
     """
     if sealing.revealed or sealing.verdict is not None:
-        raise SealError("This was settled a moment ago. Look at your screen again.", 409)
+        raise SealError(Phrase("seal.settled_a_moment_ago"), 409)
     if chooser not in sealing.choosers:
-        raise SealError(f"{chooser} has no choice to make here.", 403)
+        raise SealError(Phrase("seal.no_choice_here", {"chooser": chooser}), 403)
     if sealing.choices is not None and choice not in sealing.choices:
-        raise SealError("That is not one of the choices.")
+        raise SealError(Phrase("seal.not_a_choice"))
     if sealing.mode == Mode.ANONYMOUS and len(choice) > NAME_LENGTH:
-        raise SealError("That choice is too long.")
+        raise SealError(Phrase("seal.choice_too_long"))
     if lost(sealing):
         if blob is not None:  # sealed to a key that is gone: it can never be opened
             raise SealError(RESTARTED, 409)
@@ -529,7 +557,7 @@ def seal(game: Game, sealing: Sealing, chooser: str, choice: str,
             db.session.execute(insert(Slip).values(sealing_id=sealing.id, chooser=chooser,
                                                    blob=blob))
     except IntegrityError:
-        raise SealError(f"{chooser} has chosen already: one choice each.", 409) from None
+        raise SealError(Phrase("seal.chosen_already", {"chooser": chooser}), 409) from None
     made = set(db.session.scalars(select(Slip.chooser).where(Slip.sealing_id == sealing.id)))
     complete = made >= set(sealing.choosers)
     if complete:
@@ -546,7 +574,7 @@ def _reveal(sealing: Sealing, private: bytes) -> None:
     for chooser, blob in slips:
         slip = open_slip(private, blob)
         if (slip.sealing_id, slip.chooser) != (sealing.id, chooser):  # pragma: no cover
-            raise SealError("A sealed choice was not its chooser's: choose again.", 409)
+            raise SealError(Phrase("seal.not_its_choosers"), 409)
         opened[chooser] = slip.choice
     if sealing.mode == Mode.ANONYMOUS:
         choices = sealing.choices or sorted(set(opened.values()))

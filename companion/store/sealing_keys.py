@@ -43,7 +43,11 @@ _SLOT = 1 + 2 * KEY_BYTES
 
 
 class StoreFull(RuntimeError):
-    """The key store holds as many open sealings as it may."""
+    """The key store holds as many open sealings as it may (``slots`` of them)."""
+
+    def __init__(self, slots: int) -> None:
+        super().__init__(f"{slots} sealings are open at once on this server")
+        self.slots = slots
 
 
 class SealingKeys(Protocol):
@@ -135,7 +139,7 @@ class MemoryKeys:
                 if region[offset:offset + 1] != _USED:
                     region[offset:offset + _SLOT] = _USED + public + bytes(private)
                     return public
-        raise StoreFull(f"{self.slots} sealings are open at once on this server")
+        raise StoreFull(self.slots)
 
     def private_key(self, public: bytes) -> bytes | None:
         """The private key kept for ``public``."""

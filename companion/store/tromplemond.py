@@ -25,12 +25,30 @@ from sqlalchemy import DateTime, ForeignKey, Select, String, select
 from sqlalchemy.orm import Mapped, mapped_column
 
 from ..extensions import db
-from ..rules.common import and_list
+from ..rules.errors import Phrase, add_messages
 from ..rules.tromplemond import VoteKind, VoteOutcome, tie_break_outcome, vote_outcome
 from . import sealed
 from .changes import bump
 from .models import Game
 from .rounds import RoundDraft
+
+add_messages({
+    "tromplemond.vote.not_open": "The vote of round {round} is not open yet.",
+    "tromplemond.vote.settled": "The vote of round {round} is settled: {off} is off.",
+    "tromplemond.vote.earlier_slip": "That slip was for an earlier vote: the vote has moved on. "
+        "Look at your screen again.",
+    "tromplemond.vote.not_playing": "{voter} is not playing this game.",
+    "tromplemond.vote.not_in_tie_break": "{voter} has no slip in this tie-break: only "
+        "{deciders:and} decide between {tied:and}.",
+    "tromplemond.vote.voted_already": "{voter} has already voted: one slip each.",
+    "tromplemond.vote.not_yourself": "You cannot vote for yourself: name one of your opponents.",
+    "tromplemond.vote.name_one_of": "Name one of {targets:and} on your slip.",
+    "tromplemond.vote.no_tie": "A card cut settles a tie, and there is no tie yet: the vote is "
+        "still open.",
+    "tromplemond.vote.cut_between": "The card cut is between {choices:and}: pick one.",
+})
+"""The vote's refusals (a :class:`~companion.store.sealed.SealError`'s phrase): names as
+names, lists of names as lists, rounds as 1-based numbers."""
 
 INTERROGATION_SECONDS = 5 * 60
 """The interrogation lasts at most 5 minutes (the rules' step 5)."""
@@ -315,26 +333,27 @@ def open_vote(game: Game, round_index: int) -> sealed.Sealing:
 def check_slip(status: VoteStatus, voter: str, target: str, stage: int | None) -> None:
     """Raise the :class:`~companion.store.sealed.SealError` a slip deserves, or nothing."""
     if not status.opened:
-        raise sealed.SealError(f"The vote of round {status.round_index + 1} is not open yet.",
-                               409)
+        raise _refused("not_open", 409, round=status.round_index + 1)
     if status.settled:
-        raise sealed.SealError(f"The vote of round {status.round_index + 1} is settled: "
-                               f"{status.settled_off} is off.", 409)
+        raise _refused("settled", 409, round=status.round_index + 1, off=status.settled_off)
     if stage is not None and stage != status.stage:
-        raise sealed.SealError("That slip was for an earlier vote: the vote has moved on. "
-                               "Look at your screen again.", 409)
+        raise _refused("earlier_slip", 409)
     if voter not in status.eligible:
         if status.kind is Stage.VOTE:
-            raise sealed.SealError(f"{voter} is not playing this game.", 403)
-        raise sealed.SealError(f"{voter} has no slip in this tie-break: only "
-                               f"{and_list(status.eligible)} decide between "
-                               f"{and_list(status.candidates)}.", 403)
+            raise _refused("not_playing", 403, voter=voter)
+        raise _refused("not_in_tie_break", 403, voter=voter, deciders=list(status.eligible),
+                       tied=list(status.candidates))
     if voter in status.voted:
-        raise sealed.SealError(f"{voter} has already voted: one slip each.", 409)
+        raise _refused("voted_already", 409, voter=voter)
     if target == voter:
-        raise sealed.SealError("You cannot vote for yourself: name one of your opponents.")
+        raise _refused("not_yourself")
     if target not in status.candidates:
-        raise sealed.SealError(f"Name one of {and_list(status.targets(voter))} on your slip.")
+        raise _refused("name_one_of", targets=list(status.targets(voter)))
+
+
+def _refused(what: str, status: int = 400, **facts: object) -> sealed.SealError:
+    """The vote's refusal ``tromplemond.vote.<what>`` with its facts."""
+    return sealed.SealError(Phrase(f"tromplemond.vote.{what}", facts), status)
 
 
 def cast(game: Game, round_index: int, voter: str, target: str, *,
@@ -378,15 +397,12 @@ def record_cut(game: Game, round_index: int, name: str) -> None:
     status = vote_status(game, round_index)
     if not status.voting:
         if not status.opened:
-            raise sealed.SealError(f"The vote of round {round_index + 1} is not open yet.", 409)
-        raise sealed.SealError(f"The vote of round {round_index + 1} is settled: "
-                               f"{status.settled_off} is off.", 409)
+            raise _refused("not_open", 409, round=round_index + 1)
+        raise _refused("settled", 409, round=round_index + 1, off=status.settled_off)
     if not status.cut_choices:
-        raise sealed.SealError("A card cut settles a tie, and there is no tie yet: the vote "
-                               "is still open.", 409)
+        raise _refused("no_tie", 409)
     if name not in status.cut_choices:
-        raise sealed.SealError(f"The card cut is between {and_list(status.cut_choices)}: "
-                               "pick one.")
+        raise _refused("cut_between", choices=list(status.cut_choices))
     states = db.session.scalars(sealed.sealings_of(game.id, round_index)).all()
     open_stage, tie = states[-1], states[-2]
     sealed.drop(game, open_stage)

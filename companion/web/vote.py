@@ -33,6 +33,7 @@ from .actions import Act, Who, game_action, keeper_game
 from .flow import SealedStep, View, flow_for
 from .forms import FormError, whole_number
 from .limits import wrong_codes
+from .words import say
 
 bp = Blueprint("vote", __name__)
 
@@ -221,7 +222,7 @@ def drop(act: Act, step: str):
     try:
         _drop(act, sealed_step, act.player)
     except sealed.SealError as error:
-        abort(error.status, str(error))
+        abort(error.status, say(error.phrase))
 
 
 # --------------------------------------------------------------------------- the tablet
@@ -273,7 +274,7 @@ def private_slip(act: Act, step: str):
         _drop(act, sealed_step, chooser)
     except sealed.SealError as error:
         return _private_page(act.view, sealed_step, chooser=chooser, status=error.status,
-                             error=str(error))
+                             error=say(error.phrase))
     return redirect(url_for("vote.private", code=act.table.code, number=act.game.number,
                             step=step, done=1), code=303)
 

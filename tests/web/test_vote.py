@@ -14,6 +14,7 @@ import pytest
 from companion.extensions import db
 from companion.store import queries
 from companion.store.tromplemond import Stage, VoteStatus, vote_status
+from companion.web import words
 from tests.conftest import at_once
 from tests.web.tables import HTMX, as_logged, every_screen, fresh
 
@@ -258,6 +259,25 @@ def test_one_slip_each_and_a_slip_for_an_earlier_stage_is_refused(actions, table
     stale = actions.vote(code, phones["Nick"], "Rob", stage=1)
     assert stale.status_code == 409 and "the vote has moved on" in text_of(stale)
     assert status(actions.app, code).slips_in == 0
+
+
+def test_a_french_phone_that_votes_twice_is_told_so_in_french(actions, table, monkeypatch):
+    """The refusal is a fact (its code and the voter's name) said in the phone's language:
+    the French catalogue's entry for the code (a stand-in here, so that the test reads
+    the web layer and not a translator's wording), with the name in it."""
+    french = {"tromplemond.vote.voted_already": "{voter} a déjà voté : un bulletin chacun."}
+    catalogue = words.pgettext
+    monkeypatch.setattr(words, "pgettext",
+                        lambda code, english: french.get(code) or catalogue(code, english))
+    code, phones = table
+    open_vote(actions, code)
+    vote_all(actions, code, phones, {"Rob": "Sam"})
+    phones["Rob"].set_cookie("lang", "fr")
+    twice = actions.vote(code, phones["Rob"], "Nick")
+    assert twice.status_code == 409
+    assert "Rob a déjà voté : un bulletin chacun." in text_of(twice)
+    assert "already voted" not in text_of(twice)
+    assert status(actions.app, code).slips_in == 1
 
 
 def test_a_device_without_a_seat_cannot_vote(actions, table):

@@ -64,7 +64,7 @@ def card_cut(act: Act):
     try:
         store.record_cut(act.game, act.draft.round_index, act.form.get("name", ""))
     except sealed.SealError as error:
-        abort(error.status, str(error))
+        abort(error.status, say(error.phrase))
     act.after_commit.append(sealed.scrub)
     return redirect(url_for("tables.keeper", code=act.table.code) + "#round", code=303)
 
