@@ -84,7 +84,8 @@ def test_french_and_german_phones_at_an_english_table(tromplemond_table, clumond
     own_language(table, "dealing")
     table.open_vote()
     own_language(table, "the vote open")
-    screenshot(phones["Rob"], "fr-vote")  # (each fits 360 px, light and dark, 200 % text)
+    screenshot(phones["Rob"], "fr-vote", docs="phone-fr")  # (each fits 360 px, light and
+    #                                                         dark, at 200 % text)
     table.vote({"Rob": "Emily", "Sam": "Emily", "Nick": "Emily", "Emily": "Rob"})
     table.wait_phase("hands")
     own_language(table, "Emily voted off")
