@@ -52,8 +52,10 @@ def counts_text(counts: Sequence[int]) -> str:
     return ", ".join(map(str, counts))
 
 
-class _Formatter(string.Formatter):
-    """:meth:`str.format` plus the ``list`` and ``and`` specs (see the module)."""
+class MessageFormatter(string.Formatter):
+    """:meth:`str.format` plus the format specs of the module, in English (a web layer
+    saying a message in another language overrides the specs that language says its own
+    way: lists, counts, plurals)."""
 
     def format_field(self, value: Any, format_spec: str) -> str:
         if format_spec == "list":
@@ -78,7 +80,7 @@ class _Formatter(string.Formatter):
         return super().format_field(value, format_spec)
 
 
-_FORMATTER: Final = _Formatter()
+_FORMATTER: Final = MessageFormatter()
 
 
 def _fact(value: Param) -> Param:

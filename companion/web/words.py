@@ -23,7 +23,6 @@ from __future__ import annotations
 
 import importlib
 import pkgutil
-import string
 from collections.abc import Iterator, Mapping
 from typing import Any
 
@@ -32,14 +31,15 @@ from babel.lists import format_list
 from flask_babel import gettext, pgettext
 
 from ..rules import common
-from ..rules.errors import MESSAGES, Phrase, RuleError
+from ..rules.errors import MESSAGES, MessageFormatter, Phrase, RuleError
 from .device import locale_name
 
 Fact = RuleError | Phrase | str
 
 
-class _Said(string.Formatter):
-    """:meth:`str.format` with the format specs of the module, in one locale."""
+class _Said(MessageFormatter):
+    """The rules' format specs (:class:`MessageFormatter`) in one locale: the specs a
+    language says its own way (lists, counts, "none", plurals) said with Babel."""
 
     def __init__(self, locale: Locale) -> None:
         super().__init__()
@@ -55,18 +55,10 @@ class _Said(string.Formatter):
             return self._list(value, "standard")
         if spec == "or":
             return self._list(value, "or")
-        if spec == "list":
-            return ", ".join(str(item) for item in value)
-        if spec == "cards":
-            return " ".join(str(item) for item in value)
-        if spec == "scores":
-            return ", ".join(f"{name} {number}" for name, number in value)
         if spec == "counts":
             return counts_said(value)
-        if spec == "holders":
-            return "; ".join(f"{name}: {held}" for name, held in value) or gettext("none")
-        if spec == "s":
-            return "" if value == 1 else "s"
+        if spec == "holders" and not value:
+            return gettext("none")
         if spec.startswith("plural:"):
             one, _, other = spec[len("plural:"):].partition("|")
             return one if self.locale.plural_form(abs(int(value))) == "one" else other
@@ -92,13 +84,11 @@ def and_list(names: Any) -> str:
 
 def _param(value: Any) -> Any:
     """A param ready to be said: a Phrase or a RuleError in the device's language, and so
-    each of a sequence's items; anything else as it is."""
+    each item of a list or a tuple; anything else as it is."""
     if isinstance(value, (Phrase, RuleError)):
         return say(value)
-    if isinstance(value, (list, tuple)) and any(isinstance(v, (Phrase, RuleError, list, tuple))
-                                                for v in value):
-        return type(value)(_param(v) for v in value) if isinstance(value, list) \
-            else tuple(_param(v) for v in value)
+    if isinstance(value, (list, tuple)):
+        return type(value)(_param(item) for item in value)
     return value
 
 
