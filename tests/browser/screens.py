@@ -108,14 +108,10 @@ def accept_next_dialog(page) -> None:
     page.once("dialog", lambda dialog: dialog.accept())
 
 
-def one_round_tromplemond(table) -> None:
-    """A one-round Tromplemond for £2.00 on ``table`` (a ``TromplemondTable``): Emily goes
-    off, the tablet enters the hands (:data:`QUICK`), Rob wins; the game is then ended."""
+def enter_quick_hands(table) -> None:
+    """The tablet enters the survivors' hands the quick way (:data:`QUICK`, no jacks) on a
+    ``TromplemondTable`` whose vote has put Emily off; each hand's line shows it entered."""
     tablet = table.tablet
-    table.start(joining_fee="2.00", rounds=1)
-    table.open_vote()
-    table.vote({"Rob": "Emily", "Sam": "Emily", "Nick": "Emily", "Emily": "Rob"})
-    table.wait_phase("hands")
     for position, (name, points) in enumerate(QUICK.items(), 1):
         tablet.get_by_test_id(f"edit-hand-{position}").click()
         tablet.get_by_test_id("quick-points").fill(points)
@@ -123,8 +119,23 @@ def one_round_tromplemond(table) -> None:
         tablet.get_by_test_id("quick-secret-jacks").fill("0")
         tablet.get_by_test_id("save-quick").click()
         expect(table.hand_row(name)).to_have_attribute("data-entered", "yes", timeout=LIVE_MS)
-    table.confirm_round()
-    table.wait_phase("end")
+
+
+def end_game(tablet) -> None:
+    """The scorekeeper ends the game (answering its "are you sure?")."""
     accept_next_dialog(tablet)
     tablet.get_by_test_id("end-game").click()
     expect(tablet.get_by_test_id("end-game")).to_have_count(0, timeout=LIVE_MS)
+
+
+def one_round_tromplemond(table) -> None:
+    """A one-round Tromplemond for £2.00 on ``table`` (a ``TromplemondTable``): Emily goes
+    off, the tablet enters the hands (:data:`QUICK`), Rob wins; the game is then ended."""
+    table.start(joining_fee="2.00", rounds=1)
+    table.open_vote()
+    table.vote({"Rob": "Emily", "Sam": "Emily", "Nick": "Emily", "Emily": "Rob"})
+    table.wait_phase("hands")
+    enter_quick_hands(table)
+    table.confirm_round()
+    table.wait_phase("end")
+    end_game(table.tablet)

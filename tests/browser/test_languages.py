@@ -13,7 +13,7 @@ import re
 
 from playwright.sync_api import expect
 
-from tests.browser.screens import LIVE_MS, QUICK, accept_next_dialog
+from tests.browser.screens import LIVE_MS, accept_next_dialog, end_game, enter_quick_hands
 from tests.web.test_every_page_in_each_language import english_left
 
 LANGS = {"Rob": "fr", "Sam": "de"}
@@ -89,13 +89,7 @@ def test_french_and_german_phones_at_an_english_table(tromplemond_table, clumond
     table.vote({"Rob": "Emily", "Sam": "Emily", "Nick": "Emily", "Emily": "Rob"})
     table.wait_phase("hands")
     own_language(table, "Emily voted off")
-    for position, (name, points) in enumerate(QUICK.items(), 1):
-        tablet.get_by_test_id(f"edit-hand-{position}").click()
-        tablet.get_by_test_id("quick-points").fill(points)
-        tablet.get_by_test_id("quick-public-jacks").fill("0")
-        tablet.get_by_test_id("quick-secret-jacks").fill("0")
-        tablet.get_by_test_id("save-quick").click()
-        expect(table.hand_row(name)).to_have_attribute("data-entered", "yes", timeout=LIVE_MS)
+    enter_quick_hands(table)
     table.confirm_round()
     table.wait_phase("end")
     own_language(table, "the Tromplemond over")
@@ -103,9 +97,7 @@ def test_french_and_german_phones_at_an_english_table(tromplemond_table, clumond
     for selector in ('[data-testid="score-table"] tfoot td', '[data-testid="money"] li'):
         if phones["Nick"].locator(selector).count():
             same_numbers(phones, selector)
-    accept_next_dialog(tablet)
-    tablet.get_by_test_id("end-game").click()
-    expect(tablet.get_by_test_id("end-game")).to_have_count(0, timeout=LIVE_MS)
+    end_game(tablet)
 
     # --- Clumond of Rob, Sam and Nick, on their phones -----------------------------------------
     tablet.get_by_test_id("next-game").select_option("clumond")
