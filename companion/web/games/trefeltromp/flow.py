@@ -20,7 +20,7 @@ the store and picks what to show.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from enum import Enum
 from typing import Any
@@ -89,25 +89,6 @@ a moment is shared by every screen of the table)."""
 
 DRAW_TITLE = _l("Discard and draw")
 """The stage's name while the table discards and draws (before Banenkalla's betting)."""
-
-
-class Said:
-    """Words made when a screen draws them, so in that screen's language: a moment is shared
-    by every screen of the table, whatever its language (``str()`` makes them). Unlike a
-    lazy gettext string, a template escapes them as any text: they may hold players' names.
-    """
-
-    __slots__ = ("_args", "_make")
-
-    def __init__(self, make: Callable[..., str], *args: Any) -> None:
-        self._make = make
-        self._args = args
-
-    def __str__(self) -> str:
-        return self._make(*self._args)
-
-    def __repr__(self) -> str:
-        return f"Said({self._make.__name__}, {self._args!r})"
 
 
 class Done(Enum):
@@ -234,7 +215,7 @@ class Ready:
     seated: tuple[str, ...]
     bought: dict[str, int]
     """Chips bought so far for the next hand, by player."""
-    problem: Said | None
+    problem: str | None
     """Why the next hand cannot be dealt yet (someone cannot cover the ante)."""
     leaving: tuple[str, ...]
     """Who leaves after the last hand (they may still stay after all)."""
@@ -263,7 +244,7 @@ class HandView(View):
     def drawn_for(self) -> int:
         """The moment of the hand: how many things were done in it (:attr:`at`)."""
         return self.at
-    undo: Said | None = None
+    undo: str | None = None
     """What the tablet's undo takes back (None: nothing in this hand)."""
     story: tuple[rules.Event, ...] = ()
     """This hand so far (between hands: the last hand)."""
@@ -279,7 +260,7 @@ class HandView(View):
     ready: Ready | None = None
     figures: rules.Figures | None = None
     chart: str | LazyString = ""
-    trouble: Said | None = None
+    trouble: str | None = None
     """Why the hand in progress does not fit the record (phase ``check``)."""
     picker: forms.TarotPicker = forms.PICKER
     buys_in: tuple[str, ...] = ()
@@ -477,7 +458,7 @@ class TrefeltrompFlow(GameFlow, folder="trefeltromp", stylesheet=True):
             figures = rules.figures(record)
         except RuleError as error:
             return HandView(table=table, game=game, me=None, phase=Phase.END, result=None,
-                            problem=Said(say, error))
+                            problem=say(error))
         facts = draft.facts
         log = log_of(facts)
         fields: dict[str, Any] = {
@@ -495,8 +476,8 @@ class TrefeltrompFlow(GameFlow, folder="trefeltromp", stylesheet=True):
             return _with_reveal(HandView(phase=Phase.END, **fields))
         if now.hand is not None:
             return HandView(phase=Phase.CHECK, **fields, seats=self._seat_lines(
-                table, game.players, None, result["totals"], None), trouble=Said(
-                _last_hand_unfinished, len(result["rounds"])))
+                table, game.players, None, result["totals"], None), trouble=_last_hand_unfinished(
+                len(result["rounds"])))
         if not started(facts):
             return _with_reveal(self._ready(table, game, record, result, now, facts, draft,
                                             fields, log))
@@ -512,7 +493,7 @@ class TrefeltrompFlow(GameFlow, folder="trefeltromp", stylesheet=True):
         try:
             rules.replay({**record, "rounds": [*record["rounds"], {"buys": buys}]})
         except RuleError as error:
-            problem = Said(forms.sentence, error)
+            problem = forms.sentence(error)
         last = result["rounds"][-1] if result["rounds"] else None
         ready = Ready(dealer=now.next_dealer, seated=now.seated, bought=rules.bought(buys),
                       problem=problem,
@@ -544,7 +525,7 @@ class TrefeltrompFlow(GameFlow, folder="trefeltromp", stylesheet=True):
                 {**record, "rounds": [*record["rounds"], hand_facts(facts)]})
         except RuleError as error:
             return HandView(phase=Phase.CHECK, **fields,
-                            trouble=Said(forms.sentence, error),
+                            trouble=forms.sentence(error),
                             undo=_undo_text(facts, log, None), seats=self._seat_lines(
                                 table, game.players, None, fields["result"]["totals"], None))
         hand_round = played["rounds"][-1]
@@ -685,25 +666,25 @@ def _with_reveal(view: HandView) -> HandView:
 
 
 def _undo_text(facts: Mapping[str, Any], log: list[Done],
-               clash: Mapping[str, Any] | None) -> Said | None:
+               clash: Mapping[str, Any] | None) -> str | None:
     """What the tablet's undo would take back, as it says on the button."""
     if clash:
-        return Said(lambda: _("the cards laid at this reveal (everyone lays again)"))
+        return _("the cards laid at this reveal (everyone lays again)")
     if not log:
         return None
     last = log[-1]
     if last is Done.BUY:
         name, chips = (facts.get("buys") or [["?", 0]])[-1]
-        return Said(lambda: _("%(name)s's buy of %(chips)s", name=name, chips=chips))
+        return _("%(name)s's buy of %(chips)s", name=name, chips=chips)
     if last is Done.START:
-        return Said(lambda: _("the deal (the antes go back)"))
+        return _("the deal (the antes go back)")
     if last is Done.DRAW:
-        return Said(lambda: _("the discard and draw"))
+        return _("the discard and draw")
     if last is Done.SHOW:
         reveal = rules.REVEALS[len(facts.get("shows") or []) - 1].value
-        return Said(lambda: _("the %(reveal)s reveal", reveal=reveal))
+        return _("the %(reveal)s reveal", reveal=reveal)
     call = next(c for c in reversed(facts.get("calls") or []) if c)
-    return Said(_action_text, rules.Action.from_entry(call[-1]))
+    return _action_text(rules.Action.from_entry(call[-1]))
 
 
 def _action_text(action: rules.Action) -> str:
