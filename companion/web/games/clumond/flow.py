@@ -17,7 +17,7 @@ working fact: ``passed``, who said no to Clumond so far.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from enum import Enum
 from typing import Any
 
@@ -341,7 +341,7 @@ class ClumondFlow(GameFlow, folder="clumond", stylesheet=True):
     def checklists(self, game: Game, draft: round_store.RoundDraft,
                    dealer: str | None) -> tuple[Checklist, ...]:
         """The deck prep (round 1) and this round's dealing steps, their titles and steps the
-        rules' Phrases, said by each screen in its own language (:meth:`personal`)."""
+        rules' Phrases, said by the checklist macro in the screen's language."""
         lists = []
         if not game.rounds:
             deck = rules.deck_prep_phrases(game.players, game.options)
@@ -350,16 +350,6 @@ class ClumondFlow(GameFlow, folder="clumond", stylesheet=True):
             deal = rules.deal_steps_phrases(game.players, dealer, game.options)
             lists.append(checklist("deal", deal.title, deal.steps, draft))
         return tuple(lists)
-
-    def personal(self, view: View, table: Table, game: Game, me: str | None) -> View:
-        """The round for one screen, with the checklists in its language."""
-        view = super().personal(view, table, game, me)
-        if not view.checklists:
-            return view
-        return replace(view, checklists=tuple(
-            replace(c, title=say(c.title),  # type: ignore[arg-type]
-                    steps=tuple(replace(s, text=say(s.text)) for s in c.steps))
-            for c in view.checklists))
 
     # -- rounds
 

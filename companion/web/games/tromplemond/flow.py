@@ -102,13 +102,6 @@ class _Money:
         return format(str(self), spec)
 
 
-def _said(checklists: tuple[Checklist, ...]) -> tuple[Checklist, ...]:
-    """Checklists whose title and steps are Phrases, said in this screen's language."""
-    return tuple(replace(c, title=say(c.title),  # type: ignore[arg-type]
-                         steps=tuple(replace(s, text=say(s.text)) for s in c.steps))
-                 for c in checklists)
-
-
 @dataclass(frozen=True)
 class HandLine:
     """One player's hand in the round in progress, as the screens show it."""
@@ -378,7 +371,7 @@ class TromplemondFlow(GameFlow, folder="tromplemond"):
         """The deck prep (round 1) and this round's dealing steps, amounts in the table's unit.
 
         Their titles and steps are the rules' Phrases, said by each screen in its own
-        language (:meth:`personal`)."""
+        language (the checklist macro says them)."""
         unit = game.table.unit
 
         def money(amount: int) -> Any:
@@ -445,11 +438,8 @@ class TromplemondFlow(GameFlow, folder="tromplemond"):
         return RoundView(**fields)
 
     def personal(self, view: View, table: Table, game: Game, me: str | None) -> View:
-        """The round for one screen, with its vote slip while the vote is open, and the
-        checklists in its language."""
+        """The round for one screen, with its vote slip while the vote is open."""
         view = super().personal(view, table, game, me)
-        if view.checklists:
-            view = replace(view, checklists=_said(view.checklists))
         vote = getattr(view, "vote", None)
         if vote is not None and vote.opened:
             view = replace(view, slip=slip_for(view, VOTE, me))
