@@ -13,7 +13,10 @@ Every number comes from ``companion.rules.evening`` of the evening's record
 (:func:`companion.store.evenings.evening_record`); this module only chooses
 what to show. A game the scorekeeper ended before its end is not finished
 by the rules: its money stays out of ``net`` and ``owing`` (nobody pays or
-is paid for it: each player keeps what they put in), and the page says so.
+is paid for it: each player keeps what they put in), and the page says so, its cells
+struck out. A game the rules give no money and no chips is played for points, and the
+page says it moves no money. A phone's own row is found by its player's id
+(:func:`my_name`), so a player whose seat was removed still reads "You".
 """
 
 from __future__ import annotations
@@ -45,7 +48,7 @@ from .forms import UNITS as MONEY_UNITS
 from .forms import FormError, clean_name, read_money
 from .limits import drawn_from, heavy_pages, wrong_codes
 from .live import live_table
-from .roles import find_table, is_keeper, my_player, phone
+from .roles import find_table, is_keeper, phone, remembered_player
 from .words import say
 
 bp = Blueprint("ledger", __name__)
@@ -291,12 +294,12 @@ def my_name(table: Table, record: dict[str, Any], players: Sequence[str]) -> str
     without a player goes by its name."""
     if is_keeper(table):
         return None
-    player_id = my_player(table)
+    seat = phone(table).seat
+    player_id = seat.player_id if seat is not None else remembered_player(table)
     if player_id is not None:
         by_id = {str(i): name for name, i in (record.get("player_ids") or {}).items()}
         if str(player_id) in by_id:
             return by_id[str(player_id)]
-    seat = phone(table).seat
     return seat.name if seat is not None and seat.name in players else None
 
 

@@ -672,6 +672,13 @@ def test_a_player_whose_seat_was_removed_still_reads_their_own_transfers_as_you(
     # A stranger's phone still reads it as the table's.
     stranger = evening.app.test_client()
     assert f"Emily pays {payee}" in evening.page(stranger)
+    # Sam gives up his seat on his phone: his transfer is still his.
+    sam = evening.phones["Sam"]
+    assert evening.actions.post(f"/t/{evening.code}/seats/2/leave",
+                                client=sam).status_code == 303
+    sam_pays = next(payee for payer, payee, _amount in owing if payer == "Sam")
+    html = evening.page(sam)
+    assert f"You pay {sam_pays}" in html and f"Sam pays {sam_pays}" not in html
 
 
 def test_a_player_who_left_the_game_is_not_counted_as_seated(actions):
