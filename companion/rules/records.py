@@ -79,25 +79,31 @@ Where the rules text says nothing about a record book, it is read so:
   still running or ended early) is no part of it; when no game is, the figure
   is absent (``{}``), not zero. A void Tromplemond played for money is a part:
   0, all money back.
-- **Largest pot won**: the largest single amount the player took from a pot,
-  one line of the game's money lines: Tromplemond a share of a round pot, the
-  kitty (an Extreme call's in its round, or a share at the end) or a share of
-  the joining-fee pot, in the table's unit; Clumond a payout in chips; a
-  Trefeltromp hand's payouts in chips (the reveals won, or the pot of a hand
-  won by folding). The end-of-game share-out of leftover chips is not a pot
-  won. Pots taken in running games count (they were taken at the table); a
-  void or abandoned Tromplemond's do not (all money went back). Keyed by unit
-  like money; absent (``{}``) when no pot was won, and always for
-  Trumplestiltskin and Tremp, which have no pots.
+- **Largest pot won**: the largest single amount the player took from a pot
+  at one time (a *take*). A share is a take of its own: two shares are never
+  added up, not even two of one round or one hand. Tromplemond: a call's share
+  of a round pot, the kitty an Extreme call took in its round, a share of the
+  joining-fee pot, or one share of the kitty at the end (a Super's quarter, an
+  Ultimate's part, the best round's part: three takes when one player gets all
+  three), in the table's unit; Clumond: a round's payout, in chips;
+  Trefeltromp: one reveal won (banen, detuiler or debekranse: a player who wins
+  two reveals of a hand made two takes) or the pot of a hand won by folding,
+  in chips. The end-of-game share-out of leftover chips is not a pot won. Pots
+  taken in running games count (they were taken at the table); a void or
+  abandoned Tromplemond's do not (all money went back). Keyed by unit like
+  money; absent (``{}``) when no pot was won, and always for Trumplestiltskin
+  and Tremp, which have no pots. A tie keeps its earliest take.
 - **The table's records**, each held by its earliest place:
   the highest Tromplemond round (any player's round score, void games left
   out; held by whoever scored it in that round); the biggest TROMP! payout (one
-  line of TROMP! money: a share of a round pot or the kitty; per unit; held by
-  who took it); the most Gnome points in a game (the Gnome's total in one
-  Trumplestiltskin, with at least one hand played; held by nobody, it is the
-  Gnome's); the longest Tremp game (the most hands in one game; held by its
-  four players); the biggest Clumond pot (the pot the payouts of a round were
-  worked out on, in chips; held by who took a payout from it, maybe nobody).
+  take of TROMP! money, as for the largest pot won: a call's share of a round
+  pot, the kitty an Extreme call took, or one share of the kitty at the end,
+  never two shares added; per unit; held by who took it); the most Gnome
+  points in a game (the Gnome's total in one Trumplestiltskin, with at least
+  one hand played; held by nobody, it is the Gnome's); the longest Tremp game
+  (the most hands in one game; held by its four players); the biggest Clumond
+  pot (the pot the payouts of a round were worked out on, in chips; held by
+  who took a payout from it, maybe nobody).
   Running games count: a record stands at what has been played. None (or
   ``{}``) when no game gives one.
 """
@@ -113,7 +119,6 @@ from .common import Number
 from .errors import RuleError
 from .evening import CHIPS, Game, read_evening
 from .games import GAMES
-from .ledger import MoneyLine, What
 from .tremp import team_names, team_of
 
 RUNNERS_UP: frozenset[str] = frozenset(GAMES) - {"tremp"}
@@ -122,12 +127,8 @@ RUNNERS_UP: frozenset[str] = frozenset(GAMES) - {"tremp"}
 POTS: frozenset[str] = frozenset({"tromplemond", "clumond", "trefeltromp"})
 """The games where a player can win a pot."""
 
-_POT_LINES = {
-    "tromplemond": frozenset({What.ROUND_POT_WON, What.KITTY, What.FEE_PAYOUT}),
-    "clumond": frozenset({What.PAYOUT}),
-    "trefeltromp": frozenset({What.PAYOUT}),
-}
-_TROMP_LINES = frozenset({What.ROUND_POT_WON, What.KITTY})
+_KITTY_STEPS = ("super", "ultimate", "best_round")
+"""The shares of Tromplemond's kitty at the end of a game, each a take of its own."""
 
 
 @dataclass(frozen=True)
@@ -252,6 +253,9 @@ class _Facts:
     """What ranks the players for the runner-up (None: the game has none)."""
     pot_unit: str = CHIPS
     """The unit of the game's pots."""
+    takes: tuple[tuple[int | None, str, int], ...] = ()
+    """Every single amount a player took from a pot: (round, player, amount), one per take
+    (a share is a take of its own, never added to another share of the same round)."""
     records: tuple[tuple[str, Number, int | None, tuple[str, ...]], ...] = ()
     """The game's candidates for the table's records: (record, value, round, players)."""
 
@@ -280,15 +284,43 @@ def _scores(result: Mapping[str, Any]) -> list[tuple[int, dict[str, Number]]]:
 
 @_reads("tromplemond")
 def _tromplemond(record: Mapping[str, Any], game: Game, unit: str) -> _Facts:
-    """Round scores (none in a void game), standing by total, TROMP! lines, pots in ``unit``."""
+    """Round scores (none in a void game), standing by total, and each take, in ``unit``."""
     void = record.get("void") is True
     rounds = [] if void else _scores(game.result)
     found = [("highest_tromplemond_round", top, number,
               tuple(p for p, s in scores.items() if s == top))
              for number, scores in rounds for top in [max(scores.values())]]
-    found += [("biggest_tromp_payout", line.amount, line.round, (line.player,))
-              for line in game.own_lines if line.what in _TROMP_LINES]
-    return _Facts(tuple(rounds), dict(game.result["totals"]), unit, tuple(found))
+    takes = _tromplemond_takes(game.result)
+    found += [("biggest_tromp_payout", amount, number, (player,))
+              for number, player, amount, tromp in takes if tromp]
+    return _Facts(tuple(rounds), dict(game.result["totals"]), unit, records=tuple(found),
+                  takes=tuple((number, player, amount) for number, player, amount, _t in takes))
+
+
+def _tromplemond_takes(result: Mapping[str, Any]) -> list[tuple[int | None, str, int, bool]]:
+    """Each Tromplemond take: (round, player, amount, whether it is TROMP! money).
+
+    Round by round a call's share of the round pot and the kitty an Extreme call
+    took; at the end the fee payout and each share of the kitty (a Super's quarter,
+    an Ultimate's part, the best round's part: one take each, even for one player).
+    A void or abandoned game has none: all money went back.
+    """
+    rounds = result["rounds"]
+    end = rounds[-1]["breakdown"].get("end") if rounds else None
+    if end is not None and end.get("returned"):
+        return []
+    takes: list[tuple[int | None, str, int, bool]] = []
+    for number, rnd in enumerate(rounds, 1):
+        takes += [(number, p, amount, True) for p, amount in rnd["tromp"].items() if amount]
+        pot = rnd["breakdown"]["pot"]
+        if pot["extreme_took_kitty"]:
+            takes.append((number, pot["extreme"], pot["extreme_took_kitty"], True))
+    if end is not None:
+        takes += [(None, p, amount, False)
+                  for p, amount in end["joining_fee"]["paid"].items() if amount]
+        takes += [(None, p, amount, True)
+                  for step in _KITTY_STEPS for p, amount in end["kitty"][step].items() if amount]
+    return takes
 
 
 @_reads("clumond")
@@ -299,8 +331,11 @@ def _clumond(record: Mapping[str, Any], game: Game, unit: str) -> _Facts:
         b = hand["breakdown"]
         found.append(("biggest_clumond_pot", b["pot_after_payments"], number,
                       tuple(p for p, row in b["players"].items() if row["payout"])))
+    takes = tuple((number, p, row["payout"])
+                  for number, hand in enumerate(game.result["rounds"], 1)
+                  for p, row in hand["breakdown"]["players"].items() if row["payout"])
     return _Facts(tuple(_scores(game.result)), dict(game.result["totals"]),
-                  records=tuple(found))
+                  records=tuple(found), takes=takes)
 
 
 @_reads("trumplestiltskin")
@@ -317,13 +352,19 @@ def _trumplestiltskin(record: Mapping[str, Any], game: Game, unit: str) -> _Fact
 
 @_reads("trefeltromp")
 def _trefeltromp(record: Mapping[str, Any], game: Game, unit: str) -> _Facts:
-    """Stack changes of the seated in hands that are over, and standing by net chips."""
+    """Stack changes of the seated in hands that are over, standing by net chips, and each
+    take: a reveal won, or the pot of a hand won by folding (each reveal a take of its own)."""
     rounds = []
+    takes: list[tuple[int | None, str, int]] = []
     for (number, scores), hand in zip(_scores(game.result), game.result["rounds"], strict=True):
         b = hand["breakdown"]
         if b["stage"] == "over":
             rounds.append((number, {p: scores[p] for p in b["seated"]}))
-    return _Facts(tuple(rounds), dict(game.result["money"]))
+        takes += [(number, reveal["winner"], reveal["share"]) for reveal in b["reveals"]
+                  if reveal["winner"] is not None and reveal["share"]]
+        if b["won_by_fold"] is not None and b["won_by_fold"]["share"]:
+            takes.append((number, b["won_by_fold"]["player"], b["won_by_fold"]["share"]))
+    return _Facts(tuple(rounds), dict(game.result["money"]), takes=tuple(takes))
 
 
 @_reads("tremp")
@@ -470,9 +511,9 @@ def record_book(evenings: Sequence[Mapping[str, Any]],
                 for player, score in scores.items():
                     tallies[ids[player]][game.name].rounds.append(
                         Source(Place(number, g, round_number), score))
-            for line in _pots(game):
-                tallies[ids[line.player]][game.name].pots.setdefault(facts.pot_unit, []).append(
-                    Source(Place(number, g, line.round), line.amount))
+            for round_number, player, amount in facts.takes:
+                tallies[ids[player]][game.name].pots.setdefault(facts.pot_unit, []).append(
+                    Source(Place(number, g, round_number), amount))
             for kind, value, round_number, holders in facts.records:
                 key = (kind, reading.unit if kind == "biggest_tromp_payout" else None)
                 candidates.setdefault(key, []).append(
@@ -485,12 +526,6 @@ def record_book(evenings: Sequence[Mapping[str, Any]],
                       for unit, sources in money.get(player_id, {}).items()})
         for player_id, used in names.items())
     return RecordBook(numbers, players, _table_records(candidates))
-
-
-def _pots(game: Game) -> list[MoneyLine]:
-    """The game's lines of pots won (none for a game without pots)."""
-    kinds = _POT_LINES.get(game.name, frozenset())
-    return [line for line in game.own_lines if line.what in kinds]
 
 
 def _table_records(candidates: Mapping[tuple[str, str | None],

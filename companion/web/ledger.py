@@ -13,7 +13,10 @@ Every number comes from ``companion.rules.evening`` of the evening's record
 (:func:`companion.store.evenings.evening_record`); this module only chooses
 what to show. A game the scorekeeper ended before its end is not finished
 by the rules: its money stays out of ``net`` and ``owing`` (nobody pays or
-is paid for it: each player keeps what they put in), and the page says so.
+is paid for it: each player keeps what they put in), and the page says so, its cells
+struck out. A game the rules give no money and no chips is played for points, and the
+page says it moves no money. A phone's own row is found by its player's id
+(:func:`my_name`), so a player whose seat was removed still reads "You".
 """
 
 from __future__ import annotations
@@ -45,7 +48,7 @@ from .forms import UNITS as MONEY_UNITS
 from .forms import FormError, clean_name, read_money
 from .limits import drawn_from, heavy_pages, wrong_codes
 from .live import live_table
-from .roles import find_table, is_keeper, phone
+from .roles import find_table, is_keeper, phone, remembered_player
 from .words import say
 
 bp = Blueprint("ledger", __name__)
@@ -144,6 +147,12 @@ class Column:
         return self.status == FINISHED
 
     @property
+    def for_points(self) -> bool:
+        """True when the game moves no money at all (Tremp, Trumplestiltskin, a Tromplemond
+        without fee or stake): the rules give it no money and no chips."""
+        return not self.money and self.chips is None
+
+    @property
     def chip_value(self) -> int | None:
         """A chip game's chip value (None: not set, or not a chip game)."""
         return self.game.options.get("chip_value")
@@ -219,13 +228,27 @@ class Ledger:
 
     @property
     def running(self) -> list[Column]:
-        """The games being played now, whose money is still in play."""
+        """The games being played now (for money or for points)."""
         return [column for column in self.columns if column.status == RUNNING]
 
     @property
+    def in_play(self) -> list[Column]:
+        """The games being played now for money (or chips): their money is still in play."""
+        return [column for column in self.running if not column.for_points]
+
+    @property
     def closed_early(self) -> list[Column]:
-        """The games the scorekeeper closed before their end: their money is not counted."""
-        return [column for column in self.columns if column.status == CLOSED_EARLY]
+        """The games for money the scorekeeper closed before their end: their money is not
+        counted."""
+        return [column for column in self.columns
+                if column.status == CLOSED_EARLY and not column.for_points]
+
+    @property
+    def for_points(self) -> list[Column]:
+        """The games not finished yet, or closed early, that are played for points: they
+        move no money, so nothing of theirs is in play or left uncounted."""
+        return [column for column in self.columns
+                if column.status != FINISHED and column.for_points]
 
     @property
     def square(self) -> bool:
@@ -261,20 +284,38 @@ def ruled(table: Table, evening: Evening) -> tuple[dict[str, Any], dict[str, Any
     return at_version(table, ("evening", evening.number), make)
 
 
+def my_name(table: Table, record: dict[str, Any], players: Sequence[str]) -> str | None:
+    """The name this phone's player has in the evening (None: the tablet, a watcher, or a
+    player who did not play it).
+
+    The phone's player (its seat's, or the one it last sat as: :func:`~.roles.my_player`)
+    is found by id in the evening's ``player_ids``, so a player who left and whose seat was
+    removed, or whose seat was renamed since, still reads their own row as "You". A seat
+    without a player goes by its name."""
+    if is_keeper(table):
+        return None
+    seat = phone(table).seat
+    player_id = seat.player_id if seat is not None else remembered_player(table)
+    if player_id is not None:
+        by_id = {str(i): name for name, i in (record.get("player_ids") or {}).items()}
+        if str(player_id) in by_id:
+            return by_id[str(player_id)]
+    return seat.name if seat is not None and seat.name in players else None
+
+
 def ledger_view(table: Table, evening: Evening) -> Ledger:
     """The evening's ledger for this screen: the rules' result and what this screen may do."""
     games = evening.games
     keeper = is_keeper(table)
-    seat = None if keeper else phone(table).seat
-    _record, result, problem = ruled(table, evening)
+    record, result, problem = ruled(table, evening)
     columns = tuple(
         Column(index, game, flow_for(game.game).title, _status(game, shown["finished"]),
                shown["money"], shown.get("chips"))
         for index, (game, shown) in enumerate(zip(games, result["games"], strict=True), 1)
     ) if result else ()
     return Ledger(table=table, evening=evening, unit=evening.money_unit, result=result,
-                  problem=problem, columns=columns, me=seat.name if seat else None,
-                  keeper=keeper)
+                  problem=problem, columns=columns,
+                  me=my_name(table, record, result["players"] if result else []), keeper=keeper)
 
 
 # --------------------------------------------------------------------------- finding evenings

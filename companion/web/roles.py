@@ -187,6 +187,15 @@ def phone(table: Table) -> Phone:
     return Phone(request=db.session.scalar(queries.request_of(table.id, hashed)), known=True)
 
 
+def my_player(table: Table) -> int | None:
+    """The id of the player this phone is at the table: its seat's player, else the player
+    it last sat as (remembered in its cookie). A phone whose seat was freed or removed after
+    its player left still knows who it is, so the pages of past games and evenings still
+    read that player's lines as "You"."""
+    seat = phone(table).seat
+    return seat.player_id if seat is not None else remembered_player(table)
+
+
 @dataclass(frozen=True)
 class Welcome:
     """A free seat offered to this device as the player it sat as before, in one tap."""

@@ -287,4 +287,18 @@ def seat_context(table: Table, me: Phone | None = None, *, pulse: bool = False,
     rounds = round_context(table, keeper=False, me=me)
     if wanted(context, "s"):
         context |= current_scoreboard_context(table, view=rounds["view"])
-    return context | rounds | {"table": table, "flow": table_flow(table), "me": me}
+    return context | rounds | {"table": table, "flow": table_flow(table), "me": me,
+                               "gone": players_gone(table)}
+
+
+def players_gone(table: Table) -> frozenset[str]:
+    """The players who have left the game being played (a Trefeltromp player leaves between
+    hands with their stack, ``leave`` in the record's hands): their phone may still hold
+    its seat, but they are no longer seated at the game. None once the last have left (the
+    game is over)."""
+    game = table.playing
+    if game is None:
+        return frozenset()
+    gone = frozenset(name for hand in game.rounds for name in (hand.get("leave") or []))
+    # Everyone gone is the game's end, not a table of empty seats.
+    return frozenset() if gone >= set(game.players) else gone

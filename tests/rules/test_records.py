@@ -502,3 +502,87 @@ def test_every_source_is_a_real_place_with_the_part_the_replay_gives(seed):
 def test_the_book_reads_the_records_as_json_gives_them_back(seed):
     evenings = random_table(random.Random(seed))
     assert record_book(json.loads(json.dumps(evenings))) == record_book(evenings)
+
+
+# --- every record against an independent count --------------------------------------------
+
+
+def test_a_share_is_a_take_of_its_own_never_added_to_another():
+    """Two reveals of one Trefeltromp hand are two takes; a Super's quarter of the kitty and
+    the best round's part are two TROMP! payouts, not one."""
+    trefeltromp = {"game": "trefeltromp", "players": ["Ann", "Bo"], "first_dealer": "Ann",
+                   "rounds": [{"calls": [[["Bo", "check"], ["Ann", "check"]]] * 4,
+                               "shows": [{"Ann": "XXI", "Bo": "2♥"}, {"Ann": "XX", "Bo": "3♥"},
+                                         {"Ann": "4♥", "Bo": "XIX"}]}]}
+    # The pot of 20: Ann takes 6 at banen and 7 at detuiler, Bo the last 7.
+    book = record_book([{"unit": "GBP", "games": [trefeltromp]}])
+    assert book.player("Ann").games["trefeltromp"].largest_pot["chips"] == Figure(
+        7, (Source(Place(1, 1, 1), 7),))
+    players = ["Hal", "Ivo", "Jo", "Kai"]
+    plain = {"hands": {"Hal": quick(20), "Ivo": quick(10), "Jo": quick(10)}, "voted_off": "Kai"}
+    tromplemond = {"game": "tromplemond", "players": players, "first_dealer": "Hal",
+                   "options": {"tromp_stake": 50, "rounds": 3},
+                   "rounds": [plain, {"hands": {"Hal": quick(4, 0, 3), "Ivo": quick(10),
+                                                "Jo": quick(10)},
+                                      "voted_off": "Kai", "called": ["Hal"]}, plain]}
+    # Hal's Super takes round 2's pot of 200; the kitty of 400 at the end: his quarter, 100,
+    # then the 300 left for the best round (his 30): two shares, never one of 400.
+    book = record_book([{"unit": "GBP", "games": [tromplemond]}])
+    assert book.records.biggest_tromp_payout == {"GBP": Record(300, Place(1, 1), ("Hal",))}
+    assert values(book.player("Hal").games["tromplemond"].largest_pot) == {"GBP": 300}
+    assert evening({"unit": "GBP", "games": [tromplemond]})["net"]["Hal"] == 450
+
+
+@settings(max_examples=200, deadline=None)
+@given(seed=SEEDS)
+def test_every_figure_and_record_equals_an_independent_count(seed):
+    """The book against ``records_reference.count`` (RULES and the readings, worked out
+    again from the records) over generated tables of small evenings."""
+    from .records_reference import count
+
+    rng = random.Random(seed)
+    evenings = random_table(rng, rng.randint(1, 2))
+    book, counted = record_book(evenings), count(evenings)
+    assert {p.id for p in book.players} == set(counted.players)
+    for player in book.players:
+        games = counted.players[player.id]
+        assert set(player.games) == set(games)
+        for name, figures in player.games.items():
+            mine = games[name]
+            assert figures.played.value == mine.played
+            assert figures.won.value == mine.won
+            assert (figures.runner_up is None) == (name == "tremp")
+            if figures.runner_up is not None:
+                assert figures.runner_up.value == mine.runner_up
+            parts = [part for _where, part in mine.rounds]
+            if not parts:
+                assert figures.average_round is None and figures.best_round is None
+            else:
+                assert figures.average_round.value == sum(parts) / len(parts)
+                best = max(parts)
+                first = next(w for w, part in mine.rounds if part == best)
+                assert (figures.best_round.value, places(figures.best_round)) == (best, [first])
+            assert values(figures.money) == mine.money
+            assert set(figures.largest_pot) == set(mine.takes)
+            for unit, pot in figures.largest_pot.items():
+                assert (pot.value, places(pot)) == (lambda v, w: (v, [w]))(
+                    *mine.largest(unit)), (player.id, name, unit)
+    records = book.records
+
+    def same(record: Record | None, expected) -> None:
+        if expected is None:
+            assert record is None
+        else:
+            value, where, holders = expected
+            assert record is not None
+            assert (record.value, (record.place.evening, record.place.game, record.place.round),
+                    record.players) == (value, where, holders)
+
+    same(records.highest_tromplemond_round, counted.record("highest"))
+    same(records.most_gnome_points, counted.record("gnome"))
+    same(records.longest_tremp_game, counted.record("tremp"))
+    same(records.biggest_clumond_pot, counted.record("clumond"))
+    units = {unit for kind, unit in counted.candidates if kind == "tromp"}
+    assert set(records.biggest_tromp_payout) == units
+    for unit in units:
+        same(records.biggest_tromp_payout[unit], counted.record("tromp", unit))

@@ -592,3 +592,103 @@ def test_the_evening_is_named_by_the_scorekeeper_only(evening):
     assert "Evening 1 · Friday night" in evening.page()
     assert evening.post("/name", {"name": ""}).status_code == 303
     assert evening.record()["evening"] is None
+
+
+# --------------------------------------------------------------------------- each game's own words
+
+
+def store_game(table: Evening, record: dict, status: str | None = None) -> None:
+    """Start a game of ``record`` at the table through the store (ended when ``status``)."""
+    with table.app.app_context():
+        stored = db.session.scalar(queries.table_by_code(table.code))
+        stored.game = record["game"]
+        game = changes.start_game(stored, record)
+        if status is not None:
+            changes.end_game(stored, game, status)
+        db.session.commit()
+
+
+TREMP_HAND = {"bids": [["Sam", "5♥"], ["Nick", "pass"], ["Emily", "K♠"], ["Rob", "pass"],
+                       ["Sam", "pass"], ["Nick", "pass"]], "tricks": 9}
+
+
+def test_a_tremp_only_evening_says_tremp_moves_no_money(actions):
+    """Tremp has no stakes: nothing of it is "in play", and closed early it leaves nothing
+    uncounted; the page says it is played for points."""
+    table = Evening(actions)
+    store_game(table, {"game": "tremp", "players": list(PLAYERS), "first_dealer": "Rob",
+                       "rounds": [TREMP_HAND]})
+    assert table.result()["games"] == [{"game": "tremp", "finished": False, "money": {}}]
+    for client in (table.keeper, table.phones["Sam"]):
+        html = table.page(client)
+        assert 'data-testid="for-points-note"' in html
+        assert "Game 1 (Tremp) is played for points: it moves no money." in html
+        assert "still in play" not in html and 'data-testid="in-play-note"' not in html
+        assert 'data-testid="in-play"' not in html and "Money still in play" not in html
+        assert "its money will not be counted" not in html
+    table.end(1)
+    html = table.page()
+    assert 'data-testid="for-points-note"' in html
+    assert 'data-testid="closed-early-note"' not in html and "keeps what they put in" not in html
+    assert 'data-testid="square"' in html and "game closed early" not in html
+
+
+def test_a_game_closed_early_shows_its_chip_money_as_not_counted_beside_the_net(actions):
+    """A Clumond at 5p a chip ended after one of its three rounds: its money is out of the
+    net (nobody pays for it), and its cells say so instead of reading as money won."""
+    table = Evening(actions)
+    store_game(table, {"game": "clumond", "players": ["Rob", "Sam", "Nick"],
+                       "first_dealer": "Nick", "options": {"rounds": 3, "chip_value": 5},
+                       "rounds": [CLUMOND_ROUND]}, ENDED)
+    result = table.result()
+    assert result["games"][0]["finished"] is False
+    # Antes of 15 and Sam's and Nick's 9 missed chips: Rob took a third of the 24, 8.
+    assert result["games"][0]["chips"] == {"Rob": 3, "Sam": -9, "Nick": -10}
+    assert result["games"][0]["money"] == {"Rob": 15, "Sam": -45, "Nick": -50}
+    assert result["net"] == {"Rob": 0, "Sam": 0, "Nick": 0}
+    html = table.page()
+    assert nets(html) == result["net"]
+    assert 'data-status="closed early"' in html and 'data-testid="closed-early-note"' in html
+    rob = re.search(r'data-testid="lines-Rob-1">\s*<summary>(.*?)</summary>', html, re.S)
+    assert rob and rob.group(1) == ('<del>+£0.15</del> '
+                                    '<small class="not-counted">not counted</small>')
+    assert "<summary>+£0.15</summary>" not in html
+    assert 'data-testid="square"' in html and "a game closed early is not counted" in html
+
+
+def test_a_player_whose_seat_was_removed_still_reads_their_own_transfers_as_you(evening):
+    owing = evening.result()["owing"]
+    emily = evening.phones["Emily"]
+    payee, amount = next((payee, amount) for payer, payee, amount in owing if payer == "Emily")
+    assert emily.get(f"/t/{evening.code}/seat").status_code == 200  # she sat as Emily
+    assert evening.actions.post(f"/t/{evening.code}/seats/4/remove").status_code == 303
+    assert [s.name for s in evening.actions.table(evening.code).seats] == ["Rob", "Sam", "Nick"]
+    html = evening.page(emily)
+    assert f"You pay {payee} £{amount / 100:.2f}" in html
+    assert f"Emily pays {payee}" not in html
+    assert re.findall(r'<tr data-player="([^"]+)" class="mine"', html) == ["Emily"]
+    book = text(emily.get(f"/t/{evening.code}/records"))
+    assert book.count("(you)") == 1
+    # A stranger's phone still reads it as the table's.
+    stranger = evening.app.test_client()
+    assert f"Emily pays {payee}" in evening.page(stranger)
+    # Sam gives up his seat on his phone: his transfer is still his.
+    sam = evening.phones["Sam"]
+    assert evening.actions.post(f"/t/{evening.code}/seats/2/leave",
+                                client=sam).status_code == 303
+    sam_pays = next(payee for payer, payee, _amount in owing if payer == "Sam")
+    html = evening.page(sam)
+    assert f"You pay {sam_pays}" in html and f"Sam pays {sam_pays}" not in html
+
+
+def test_a_player_who_left_the_game_is_not_counted_as_seated(actions):
+    table = Evening(actions)
+    store_game(table, {"game": "trefeltromp", "players": list(PLAYERS), "first_dealer": "Rob",
+                       "rounds": [{"calls": [[["Sam", "bet", 5], ["Nick", "fold"],
+                                              ["Emily", "fold"], ["Rob", "fold"]]],
+                                   "leave": ["Emily"]}]})
+    for name in ("Emily", "Sam"):
+        page = text(table.phones[name].get(f"/t/{table.code}/seat"))
+        assert re.search(r'data-testid="seated">3 of 4 seated<', page), name
+        assert re.findall(r'data-seat="(\d)" data-joined="yes" data-gone="yes"', page) == ["4"]
+        assert page.count('data-testid="left-the-table"') == 1

@@ -155,3 +155,22 @@ def test_the_import_page_refuses_what_the_api_refuses_with_its_message(app, tabl
     assert refused.status_code == 400 and "has no field" in html.unescape(text(refused))
     empty = tablet.post("/import", data={"csrf_token": token})
     assert empty.status_code == 400 and "Pick a file" in text(empty)
+
+
+@pytest.mark.parametrize(("lang", "shown"), [
+    ("en", ["−0.3", "0.3", "−2.3", "2.5", "0.0", "1234.6", "3", "−1"]),
+    ("fr", ["−0,3", "0,3", "−2,3", "2,5", "0,0", "1234,6", "3", "−1"]),
+    ("de", ["−0,3", "0,3", "−2,3", "2,5", "0,0", "1234,6", "3", "−1"]),
+    ("nb", ["−0,3", "0,3", "−2,3", "2,5", "0,0", "1234,6", "3", "−1"]),
+])
+def test_an_average_is_rounded_as_a_person_rounds_it_in_the_device_s_language(app, lang, shown):
+    """A half goes away from zero (−0.25 is −0.3, not the −0.2 of rounding half to even),
+    and the number is written as the device's language writes it."""
+    from fractions import Fraction
+
+    from companion.web.records.book import average_text
+
+    averages = [Fraction(-1, 4), Fraction(1, 4), Fraction(-7, 3), Fraction(5, 2),
+                Fraction(-1, 40), Fraction(24691, 20), 3, -1]
+    with app.test_request_context(headers={"Accept-Language": lang}):
+        assert [average_text(a) for a in averages] == shown

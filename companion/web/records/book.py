@@ -13,10 +13,11 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from decimal import ROUND_HALF_UP, Decimal
 from fractions import Fraction
 from typing import Any
 
-from babel.numbers import get_decimal_symbol
+from babel.numbers import format_decimal
 from flask import url_for
 from flask_babel import gettext as _
 
@@ -136,16 +137,20 @@ class Places:
         return Link(label, url)
 
 
-def _average(value: Fraction | int | float) -> str:
-    """An average to one decimal place, with the device's language's decimal sign."""
+def average_text(value: Fraction | int | float) -> str:
+    """An average as a person writes it: to one decimal place, a half rounded away from
+    zero (−0.25 is −0.3, 0.25 is 0.3, never half to even), in the device's language's
+    number format (Babel's, so ``2,5`` in French), with the pages' minus sign; no grouping
+    of thousands, as the book's other figures (:func:`~companion.web.filters.number`).
+
+    A whole average is written whole (``3``)."""
     exact = Fraction(value)
     if exact.denominator == 1:
         return number(int(exact))
-    shown = f"{abs(float(exact)):.1f}"
-    language = locale_name()
-    if language != "en":
-        shown = shown.replace(".", get_decimal_symbol(language))
-    return f"{MINUS}{shown}" if exact < 0 else shown
+    magnitude = Decimal(abs(exact.numerator)) / Decimal(exact.denominator)
+    tenths = magnitude.quantize(Decimal("0.1"), rounding=ROUND_HALF_UP)
+    shown = format_decimal(tenths, format="0.0", locale=locale_name())
+    return f"{MINUS}{shown}" if exact < 0 and tenths else shown
 
 
 def _money(amount: object, unit: str, sign: bool = True) -> str:
@@ -173,7 +178,7 @@ def _game_figures(figures: GameFigures, places: Places) -> GameShown:
                              places, game, "runner-up"))
     if figures.average_round is not None:
         shown.append(_figure(_("Average round"), figures.average_round,
-                             _average(figures.average_round.value), places, game, "average"))
+                             average_text(figures.average_round.value), places, game, "average"))
     if figures.best_round is not None:
         shown.append(_figure(_("Best round"), figures.best_round,
                              number(figures.best_round.value), places, game, "best"))

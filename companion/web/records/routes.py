@@ -15,7 +15,7 @@ from ..device import locale_name
 from ..ledger import evening_numbered
 from ..limits import api_calls, drawn_from, heavy_pages, wrong_codes
 from ..qr import public_url
-from ..roles import find_table, is_keeper, phone, remember_keeper
+from ..roles import find_table, is_keeper, my_player, phone, remember_keeper
 from .book import night, table_book, table_evenings
 from .picture import recap_svg
 
@@ -43,9 +43,9 @@ def record_book(code: str):
     shown = table_evenings(table)
     drawn_from(sum(len(game.rounds) for evening in shown for game in evening.games))
     book = at_version(table, ("record book", locale_name()), lambda: table_book(table))
-    me = phone(table).seat
+    me = None if is_keeper(table) else my_player(table)
     return render_template("records/book.html", table=table, book=book, back=_back(table),
-                           me=str(me.player_id) if me is not None and me.player_id else None)
+                           me=str(me) if me is not None else None)
 
 
 def _recap(table: Table, evening: Evening):
