@@ -99,6 +99,7 @@ REGIONS: tuple[Region, ...] = (
     Region("you", "seats/_you.html", "p", frozenset({"phone"})),
     Region("scoreboard", "games/_scoreboard_region.html", "s",
            frozenset({"tablet", "phone", "game"})),
+    Region("game-area", "tables/_game_area.html", "s", frozenset({"tablet"})),
     Region("requests", "tables/_requests.html", "p", frozenset({"tablet"})),
     Region("seats", "tables/_keeper.html", "p", frozenset({"tablet"})),
     Region("join", "seats/_join.html", "p", frozenset({"join"})),

@@ -829,6 +829,23 @@ def test_the_rules_help_marks_the_house_decisions(game):
     assert f'href="/t/{game.code}/seat"' in page
 
 
+def test_the_game_panel_stops_offering_to_end_a_game_the_rules_have_finished(actions):
+    """The tablet watches as the last round finishes the game: its next pulse answer draws
+    the game panel again without the red "End the game", so the one next step is "Close
+    game 1 and go on" at the top of the round."""
+    game = start(actions, rounds="1")
+    page = text(game.keeper.get(f"/t/{game.code}"))
+    assert 'data-testid="end-game"' in page
+    pulse = html.unescape(re.search(r'id="pulse" hidden hx-get="([^"]*)"', page).group(1))
+    game.play(**TWO_MAKE_IT)
+    answer = text(game.keeper.get(pulse, headers=HTMX))
+    panel = re.search(r'<section class="panel game-area" id="game-area".*?</section>', answer,
+                      re.S).group(0)
+    assert 'hx-swap-oob="true"' in panel and "Game 1 (over)" in panel
+    assert 'data-testid="end-game"' not in answer and "End the game" not in answer
+    assert answer.count('data-testid="close-and-next"') == 1
+
+
 def test_after_game_over_the_tablet_offers_the_next_game_at_the_top(actions):
     """Once the rules finish the game, the tablet's round starts with the next-game chooser
     (not a red "End the game"); one step closes the game and picks the next, and the
