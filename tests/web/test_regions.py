@@ -103,7 +103,9 @@ def test_the_header_and_title_follow_the_table_on_to_its_next_game(actions):
         assert _title(answer) == "Saturday · Tremp · The companion"
         assert answer.index("<title>") < answer.index('id="bar-title"')  # at the top level
     answer = actions.keeper.get(_pulse_url(tablet), headers=HTMX).get_data(as_text=True)
-    assert _header(answer) == "Saturday · Tremp" and _title(answer) == "Saturday · Tremp · The companion"
+    assert _header(answer) == "Saturday · Tremp"
+    assert _title(answer) == "Saturday · Tremp · The companion"
     assert "<h1" in answer  # the tablet's header is its page's heading
     page = phones[2].get(f"/t/{code}/seat").get_data(as_text=True)
-    assert _header(page) == "Saturday · Tremp" and _title(page) == "Saturday · Tremp · The companion"
+    assert _header(page) == "Saturday · Tremp"
+    assert _title(page) == "Saturday · Tremp · The companion"
