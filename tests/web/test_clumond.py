@@ -763,6 +763,10 @@ def test_the_end_shares_out_the_pot_and_settles_the_money(actions):
                             f"£{abs(money[player]) // 100}.{abs(money[player]) % 100:02d}")
         for payer, payee, amount in settle_up(money):
             assert f"{payer} pays {payee} £{amount // 100}.{amount % 100:02d}" in said
+        # The game's own transfers are its share: the evening's ledger settles.
+        share = said.index("This game's share of the evening")
+        assert share < said.index("the one place to settle up") < said.index(" pays ")
+        assert f'<a href="/t/{game.code}/evenings/1" data-testid="game-ledger-link">' in page
         if name is not None:
             assert re.findall(r'<tr class="mine" data-player="(\w+)">', page) == [name]
     assert game.post("seats/1/offer", {"answer": "yes"}, client=game.phones["Ann"],
