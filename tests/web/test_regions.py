@@ -87,6 +87,9 @@ def test_the_header_and_title_follow_the_table_on_to_its_next_game(actions):
     actions.start(code)
     pages = [phone.get(f"/t/{code}/seat").get_data(as_text=True) for phone in phones]
     tablet = actions.keeper.get(f"/t/{code}").get_data(as_text=True)
+    newcomer = actions.phone()
+    joining = newcomer.get(f"/j/{code}").get_data(as_text=True)
+    assert re.search(r'id="join-game"[^>]*>Tromplemond<', joining)
     for page in [*pages, tablet]:
         assert _header(page) == "Saturday · Tromplemond"
         assert _title(page) == "Saturday · Tromplemond · The companion"
@@ -106,6 +109,8 @@ def test_the_header_and_title_follow_the_table_on_to_its_next_game(actions):
     assert _header(answer) == "Saturday · Tremp"
     assert _title(answer) == "Saturday · Tremp · The companion"
     assert "<h1" in answer  # the tablet's header is its page's heading
+    answer = newcomer.get(_pulse_url(joining), headers=HTMX).get_data(as_text=True)
+    assert re.search(r'id="join-game"[^>]*hx-swap-oob="true"[^>]*>Tremp<', answer)
     page = phones[2].get(f"/t/{code}/seat").get_data(as_text=True)
     assert _header(page) == "Saturday · Tremp"
     assert _title(page) == "Saturday · Tremp · The companion"
