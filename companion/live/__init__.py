@@ -19,7 +19,8 @@ pulse
     version and stamps, and its answer brings the regions that changed.
 stamp
     A short mark of what a region was drawn from, carried in the pulse's URL: ``v`` the
-    table's version, ``s`` the scoreboard's, ``p`` the seats'. A region whose stamp did
+    table's version, ``s`` the scoreboard's, ``p`` the seats', ``g`` the game the header
+    names. A region whose stamp did
     not change is not drawn again.
 region
     A part of a page drawn on its own and swapped in by its id (the round, the

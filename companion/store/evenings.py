@@ -26,7 +26,7 @@ from collections.abc import Mapping
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import DateTime, ForeignKey, Select, String, UniqueConstraint, select
+from sqlalchemy import DateTime, ForeignKey, Select, String, UniqueConstraint, or_, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
@@ -131,6 +131,13 @@ def evenings_of(table_id: int) -> Select[tuple[Evening]]:
 def evening_number(table_id: int, number: int) -> Select[tuple[Evening]]:
     """Evening ``number`` of a table."""
     return select(Evening).where(Evening.table_id == table_id, Evening.number == number)
+
+
+def evening_of_game(table_id: int, number: int) -> Select[tuple[Evening]]:
+    """The saved evening that holds game ``number`` of a table (none: the open evening,
+    not saved yet)."""
+    return select(Evening).where(Evening.table_id == table_id, Evening.first_game <= number,
+                                 or_(Evening.last_game.is_(None), Evening.last_game >= number))
 
 
 def latest_evening(table_id: int) -> Select[tuple[Evening]]:

@@ -71,6 +71,54 @@ def score_chart(result: Mapping[str, Any], *, width: int = 640, height: int = 26
     return _draw(series, width, height, str(title) if title else _("Totals after each round"))
 
 
+LABEL_SIZE = 13
+"""The end labels' font size (px in the chart's own units)."""
+
+LABEL_GAP = 18
+"""The least distance between two end labels' baselines: a line of 13-px text (its
+ascenders and descenders) and a little air, so that no two labels' boxes overlap."""
+
+
+def place_labels(ends: Sequence[float], low: float, high: float,
+                 gap: float = LABEL_GAP) -> list[float]:
+    """Where each end label goes (its y), given where its line ends (``ends``): as near its
+    line's end as the others allow, ``gap`` apart, in the same order, within ``low`` to
+    ``high`` (the top and bottom of the plot) when they fit there.
+
+    Two totals a point apart (Fay 61, Gus 60) end a pixel apart; their labels are moved
+    apart, the higher total's label still the higher one.
+
+    >>> place_labels([100.0, 101.0], 0, 200)
+    [91.5, 109.5]
+    >>> place_labels([10.0, 150.0], 0, 200)
+    [10.0, 150.0]
+    """
+    order = sorted(range(len(ends)), key=lambda i: (ends[i], i))
+    wanted = [ends[i] for i in order]
+    # Runs of labels too close together are spread around their middle, then merged with
+    # their neighbours until no two runs overlap (a run keeps its labels gap apart).
+    runs: list[list[Any]] = []  # [first index, count, the first label's y]
+    for index, y in enumerate(wanted):
+        runs.append([index, 1, y])
+        while len(runs) > 1:
+            before, last = runs[-2], runs[-1]
+            if before[2] + before[1] * gap <= last[2]:
+                break
+            first, count = before[0], before[1] + last[1]
+            middle = sum(wanted[first:first + count]) / count
+            runs[-2:] = [[first, count, middle - (count - 1) * gap / 2]]
+    labels = [start + k * gap for _first, count, start in runs for k in range(count)]
+    if (len(labels) - 1) * gap <= high - low:  # within the plot, when they fit in it
+        for k, y in enumerate(labels):  # down from the top ...
+            labels[k] = max(y, low if k == 0 else labels[k - 1] + gap)
+        for k in range(len(labels) - 1, -1, -1):  # ... and up from the bottom
+            labels[k] = min(labels[k], high if k == len(labels) - 1 else labels[k + 1] - gap)
+    placed = [0.0] * len(ends)
+    for k, y in enumerate(labels):
+        placed[order[k]] = round(y, 1)
+    return placed
+
+
 def _draw(series: Mapping[str, Sequence[float]], width: int, height: int, title: str) -> Markup:
     left, right, top, bottom = 48, 110, 16, 28
     plot_w, plot_h = width - left - right, height - top - bottom
@@ -108,15 +156,22 @@ def _draw(series: Mapping[str, Sequence[float]], width: int, height: int, title:
         if i and (points <= 13 or i % 2 == 0 or i == points - 1):
             parts.append(f'<text x="{x(i):.1f}" y="{height - 8}" text-anchor="middle" '
                          f'fill="#8a94a6" font-size="12">{i}</text>')
+    ends = [y(line[-1]) for line in series.values()]
+    labels = place_labels(ends, top, top + plot_h)
+    end_x = x(points - 1)
     for index, (name, line) in enumerate(series.items()):
         colour = PALETTE[index % len(PALETTE)]
         path = " ".join(f"{x(i):.1f},{y(v):.1f}" for i, v in enumerate(line))
         parts.append(f'<polyline fill="none" stroke="{colour}" stroke-width="3" '
                      f'stroke-linejoin="round" points="{path}"><title>{escape(name)}</title>'
                      f"</polyline>")
-        end_y = y(line[-1])
-        parts.append(f'<circle cx="{x(points - 1):.1f}" cy="{end_y:.1f}" r="4" fill="{colour}"/>')
-        parts.append(f'<text x="{x(points - 1) + 8:.1f}" y="{end_y + 4:.1f}" fill="{colour}" '
-                     f'font-size="13" font-weight="600">{escape(name)} {number(line[-1])}</text>')
+        end_y, label_y = ends[index], labels[index]
+        parts.append(f'<circle cx="{end_x:.1f}" cy="{end_y:.1f}" r="4" fill="{colour}"/>')
+        if abs(label_y - end_y) > 2:  # moved away from its line: a short lead back to it
+            parts.append(f'<line x1="{end_x + 4:.1f}" y1="{end_y:.1f}" x2="{end_x + 7:.1f}" '
+                         f'y2="{label_y:.1f}" stroke="{colour}" stroke-width="1.5"/>')
+        parts.append(f'<text class="end-label" x="{end_x + 8:.1f}" y="{label_y + 4:.1f}" '
+                     f'fill="{colour}" font-size="{LABEL_SIZE}" font-weight="600">'
+                     f"{escape(name)} {number(line[-1])}</text>")
     parts.append("</svg>")
     return Markup("".join(parts))

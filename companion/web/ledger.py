@@ -678,9 +678,18 @@ def close(table: Table, number: int):
     return _saved(table, evening)
 
 
+def game_ledger_url(table: Table, game: Game) -> str:
+    """The ledger of the evening a game belongs to: the one place its money is settled,
+    netted with the evening's other games (a game's end screen links to it)."""
+    evening = db.session.scalar(evenings.evening_of_game(table.id, game.number))
+    number = evening.number if evening is not None else evenings.current_evening(table).number
+    return url_for("ledger.evening", code=table.code, number=number)
+
+
+bp.add_app_template_global(game_ledger_url, "game_ledger_url")
 bp.add_app_template_filter(date_text, "date_text")
 bp.add_app_template_filter(what_text, "what_text")
 
 __all__ = ["CSV_FIELDS", "CSV_HEADERS", "Balance", "Cell", "Column", "Ledger", "Transfer",
-           "balances", "bp", "date_text", "ledger_view", "plain_amount", "typed_amount",
-           "what_text"]
+           "balances", "bp", "date_text", "game_ledger_url", "ledger_view", "plain_amount",
+           "typed_amount", "what_text"]

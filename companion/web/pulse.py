@@ -3,14 +3,16 @@
 Each page that follows the table live (the tablet, a phone's seat page, a
 game's score page, the join page) has one ``#pulse`` element that htmx polls
 on every ``companion:tick`` with what the page shows now: the table's version
-``v``, and a stamp of the scoreboard ``s`` and of the seats ``p``. The answer:
+``v``, and a stamp of the scoreboard ``s``, of the seats ``p`` and of the game the
+header names ``g``. The answer:
 
 - ``204`` and nothing when the version is the table's (before the app even
   starts, by :mod:`companion.live.polls`);
 - otherwise the regions whose stamp changed, each swapped in by its id
   (htmx out-of-band swaps): the round always (it follows every change), the
-  scoreboard only when the record changed, the seats only when they did; and
-  the pulse again, with the new version and stamps.
+  scoreboard only when the record changed, the seats only when they did, the
+  header (and the page's title) when the game it names did; and the pulse
+  again, with the new version and stamps.
 
 So a tick, a slip or a hand re-renders one region per screen, not three, and
 a screen makes one request every two seconds, not one per region.

@@ -1,15 +1,14 @@
 """The live regions, declared once (:data:`REGIONS`), and the pulse answer that carries them.
 
-A region is a part of a page that follows the table live, swapped in by its
-``id``: its name, its template, what it is made from (the stamp that changes
-when it must be drawn again: ``v`` the table's version, ``s`` the
-scoreboard's, ``p`` the seats') and the pages that show it. Each page that
-follows the table (:data:`PAGES`: the tablet, a phone's seat page, a game's
-score page, the join page) says once how its context is made; a page's
-pulse answer (:func:`pulse_answer`, one template: ``_pulse.html``) carries
-its regions whose stamp changed. The round regions are generic wrappers
-(their ``id``, ``data-phase``) around what the game's flow draws inside them,
-from the flow's :class:`~companion.web.flow.View` of the moment.
+A region is a part of a page that follows the table live, swapped in by its ``id``: its
+name, its template, what it is made from (the stamp that changes when it must be drawn
+again: ``v`` the table's version, ``s`` the scoreboard's, ``p`` the seats', ``g`` the
+game the header names) and the pages that show it. Each page that follows the table
+(:data:`PAGES`: the tablet, a phone's seat page, a game's score page, the join page)
+says once how its context is made; a page's pulse answer (:func:`pulse_answer`, one
+template: ``_pulse.html``) carries its regions whose stamp changed. The round regions
+are generic wrappers (their ``id``, ``data-phase``) around what the game's flow draws
+inside them, from the flow's :class:`~companion.web.flow.View` of the moment.
 
 A new live region is one line in :data:`REGIONS` and its template.
 """
@@ -38,6 +37,13 @@ def table_flow(table: Table) -> GameFlow:
     return flow_for(game.game if game is not None else table.game)
 
 
+def named_game(table: Table) -> GameFlow:
+    """The game a page's header names: the one the table is playing, or, between games, the
+    one it plays next (so every screen's header follows the table on to its next game)."""
+    playing = table.playing
+    return flow_for(playing.game if playing is not None else table.game)
+
+
 def round_context(table: Table, *, keeper: bool, me: Phone | None = None) -> dict[str, Any]:
     """What a round region shows: the flow's view of the current game for this screen."""
     game = table.current_game
@@ -45,7 +51,7 @@ def round_context(table: Table, *, keeper: bool, me: Phone | None = None) -> dic
     name = me.seat.name if me is not None and me.seat is not None else None
     view = flow.moment(table, game, None if keeper else name) if game is not None else None
     context = {"table": table, "game": game, "flow": flow, "view": view, "keeper": keeper,
-               "me": name}
+               "me": name, "named": named_game(table)}
     if keeper:  # once the game is over, the next one is chosen at the top of the round
         context |= {"next_games": list(flows().values()), "next_flow": flow_for(table.game)}
     return context
@@ -74,7 +80,7 @@ class Region:
     template: str
     made_from: str
     """The stamp that changes when it must be drawn again (``v``: every change; the round,
-    carried by every answer)."""
+    carried by every answer; ``g``: the game the page names, with the table's name)."""
     pages: frozenset[str]
     """The pages that show it (names of :data:`PAGES`)."""
 
@@ -88,9 +94,12 @@ class Region:
 REGIONS: tuple[Region, ...] = (
     Region("round", "rounds/_tablet.html", "v", frozenset({"tablet"})),
     Region("round", "rounds/_phone.html", "v", frozenset({"phone"})),
+    Region("bar", "_bar.html", "g", frozenset({"tablet", "phone"})),
+    Region("join-game", "seats/_join_game.html", "g", frozenset({"join"})),
     Region("you", "seats/_you.html", "p", frozenset({"phone"})),
     Region("scoreboard", "games/_scoreboard_region.html", "s",
            frozenset({"tablet", "phone", "game"})),
+    Region("game-area", "tables/_game_area.html", "s", frozenset({"tablet"})),
     Region("requests", "tables/_requests.html", "p", frozenset({"tablet"})),
     Region("seats", "tables/_keeper.html", "p", frozenset({"tablet"})),
     Region("join", "seats/_join.html", "p", frozenset({"join"})),
@@ -202,9 +211,15 @@ def seats_stamp(table: Table, me: Phone | None = None) -> str:
                  (me.request.id, me.request.status) if me.request else None, me.known)
 
 
+def game_stamp(table: Table) -> str:
+    """The stamp of what a header names: the table's name and the game it plays."""
+    return stamp(table.name, named_game(table).name)
+
+
 def stamps(table: Table, game: Game | None, me: Phone | None = None) -> dict[str, Any]:
     """What a page shows now, as its pulse carries it."""
-    return {"v": table.version, "s": score_stamp(table, game), "p": seats_stamp(table, me)}
+    return {"v": table.version, "s": score_stamp(table, game), "p": seats_stamp(table, me),
+            "g": game_stamp(table)}
 
 
 PULSE_HEADER = "X-Companion-Pulse"

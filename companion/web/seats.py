@@ -11,12 +11,12 @@ from flask_babel import lazy_gettext as _l
 from ..extensions import db
 from ..store import Seat, Table, changes, key_hash, players, queries
 from .actions import table_action
-from .flow import flow_for
 from .forms import FormError, clean_name, seat_called, whole_number
 from .limits import wrong_codes
 from .live import live_table
 from .regions import (
     current_scoreboard_context,
+    named_game,
     page,
     pulse_context,
     round_context,
@@ -268,8 +268,9 @@ def join_context(table: Table, *, pulse: bool = False, **extra: object) -> dict[
     me = phone(table)
     again = welcome_back(table) if me.seat is None and not me.waiting else None
     # The game the phone joins: the one being played, or (between games) the next one.
-    joining = flow_for(table.playing.game if table.playing else table.game)
-    return ({"table": table, "flow": joining, "me": me, "again": again, **extra}
+    joining = named_game(table)
+    return ({"table": table, "flow": joining, "named": joining, "me": me, "again": again,
+             **extra}
             | pulse_context(table, url_for("pulse.join", code=table.code), stamps(table, None, me),
                             pulse))
 

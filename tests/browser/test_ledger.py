@@ -24,7 +24,7 @@ from __future__ import annotations
 from playwright.sync_api import expect
 
 from companion.rules import evening as ledger_of
-from tests.browser.screens import accept_next_dialog, one_round_tromplemond
+from tests.browser.screens import accept_next_dialog, end_game, one_round_tromplemond
 
 WAIT_MS = 15_000  # generous: a busy two-core machine runs other tests too
 CLUMOND_ROUND = {"Rob": (3, ["3♥", "7♠", "4♦"]),   # declares 2 + 1 + 0 = 3: made it
@@ -71,9 +71,7 @@ def play_clumond(table, clumond_table):
     # are shared out at the end, 6 to Rob (left of the dealer) and 5 each to Sam and Nick.
     clumond.wait_phase("end")
     clumond.expect_stacks({"Rob": 109, "Sam": 96, "Nick": 95})
-    accept_next_dialog(tablet)
-    tablet.get_by_test_id("end-game").click()
-    expect(tablet.get_by_test_id("end-game")).to_have_count(0, timeout=WAIT_MS)
+    end_game(tablet)  # the one next step: "Close game 2 and go on"
 
     # Emily's seat comes back (for the next game); her phone takes it again.
     tablet.get_by_test_id("add-seat").click()

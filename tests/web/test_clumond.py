@@ -763,6 +763,10 @@ def test_the_end_shares_out_the_pot_and_settles_the_money(actions):
                             f"£{abs(money[player]) // 100}.{abs(money[player]) % 100:02d}")
         for payer, payee, amount in settle_up(money):
             assert f"{payer} pays {payee} £{amount // 100}.{amount % 100:02d}" in said
+        # The game's own transfers are its share: the evening's ledger settles.
+        share = said.index("This game's share of the evening")
+        assert share < said.index("the one place to settle up") < said.index(" pays ")
+        assert f'<a href="/t/{game.code}/evenings/1" data-testid="game-ledger-link">' in page
         if name is not None:
             assert re.findall(r'<tr class="mine" data-player="(\w+)">', page) == [name]
     assert game.post("seats/1/offer", {"answer": "yes"}, client=game.phones["Ann"],
@@ -827,6 +831,23 @@ def test_the_rules_help_marks_the_house_decisions(game):
     assert re.search(r'<strong class="house"[^>]*>house</strong> Going for Clumond asks each '
                      r"player once", page)
     assert f'href="/t/{game.code}/seat"' in page
+
+
+def test_the_game_panel_stops_offering_to_end_a_game_the_rules_have_finished(actions):
+    """The tablet watches as the last round finishes the game: its next pulse answer draws
+    the game panel again without the red "End the game", so the one next step is "Close
+    game 1 and go on" at the top of the round."""
+    game = start(actions, rounds="1")
+    page = text(game.keeper.get(f"/t/{game.code}"))
+    assert 'data-testid="end-game"' in page
+    pulse = html.unescape(re.search(r'id="pulse" hidden hx-get="([^"]*)"', page).group(1))
+    game.play(**TWO_MAKE_IT)
+    answer = text(game.keeper.get(pulse, headers=HTMX))
+    panel = re.search(r'<section class="panel game-area" id="game-area".*?</section>', answer,
+                      re.S).group(0)
+    assert 'hx-swap-oob="true"' in panel and "Game 1 (over)" in panel
+    assert 'data-testid="end-game"' not in answer and "End the game" not in answer
+    assert answer.count('data-testid="close-and-next"') == 1
 
 
 def test_after_game_over_the_tablet_offers_the_next_game_at_the_top(actions):

@@ -24,7 +24,7 @@ def test_each_region_is_declared_once_with_its_template_stamp_and_pages(app):
         assert (region.template, region.pages) not in seen
         seen.add((region.template, region.pages))
         assert (ROOT / "templates" / region.template).is_file(), region.template
-        assert region.made_from in {"v", "s", "p"}
+        assert region.made_from in {"v", "s", "p", "g"}
         assert region.pages <= set(regions.PAGES), region  # every page says its context
     assert set(regions.PAGES) == {"tablet", "phone", "game", "join"}
     assert {r.name for r in regions.REGIONS if r.every_answer} == {"round"}
@@ -61,3 +61,56 @@ def _stamps(answer: str) -> str:
     """The scoreboard's and seats' stamps an answer's pulse names (its version left out)."""
     query = re.search(r'id="pulse" hidden hx-get="[^"?]*\?([^"]*)"', answer).group(1)
     return "&".join(part for part in html.unescape(query).split("&") if not part.startswith("v="))
+
+
+def _header(answer: str) -> str | None:
+    """The words of the header's game region in a page or a pulse answer (None: not in it)."""
+    found = re.search(r'<(?:h1|span) class="bar-title" id="bar-title"[^>]*>([^<]*)<', answer)
+    return html.unescape(found.group(1)) if found else None
+
+
+def _title(answer: str) -> str | None:
+    found = re.search(r"<title>([^<]*)</title>", answer)
+    return html.unescape(found.group(1)) if found else None
+
+
+def _pulse_url(answer: str) -> str:
+    return html.unescape(re.search(r'id="pulse" hidden hx-get="([^"]*)"', answer).group(1))
+
+
+def test_the_header_and_title_follow_the_table_on_to_its_next_game(actions):
+    """Every phone's header and title name the game the table plays: once the tablet goes
+    on to the next game, the next pulse answer brings them again (out of band, the title at
+    the top where htmx takes it), and only then."""
+    code = actions.create_table(name="Saturday")
+    phones = actions.seat_everyone(code)
+    actions.start(code)
+    pages = [phone.get(f"/t/{code}/seat").get_data(as_text=True) for phone in phones]
+    tablet = actions.keeper.get(f"/t/{code}").get_data(as_text=True)
+    newcomer = actions.phone()
+    joining = newcomer.get(f"/j/{code}").get_data(as_text=True)
+    assert re.search(r'id="join-game"[^>]*>Tromplemond<', joining)
+    for page in [*pages, tablet]:
+        assert _header(page) == "Saturday · Tromplemond"
+        assert _title(page) == "Saturday · Tromplemond · The companion"
+    # A change that keeps the game brings no header.
+    assert actions.post(f"/t/{code}/seats/1/free").status_code == 303
+    answer = phones[1].get(_pulse_url(pages[1]), headers=HTMX).get_data(as_text=True)
+    assert 'id="round"' in answer and _header(answer) is None and _title(answer) is None
+
+    assert actions.post(f"/t/{code}/games/1/end", {"game": "tremp"}).status_code == 303
+    for phone, page in zip(phones[1:], pages[1:], strict=True):
+        answer = phone.get(_pulse_url(page), headers=HTMX).get_data(as_text=True)
+        assert _header(answer) == "Saturday · Tremp"
+        assert re.search(r'id="bar-title"[^>]*hx-swap-oob="true"', answer)
+        assert _title(answer) == "Saturday · Tremp · The companion"
+        assert answer.index("<title>") < answer.index('id="bar-title"')  # at the top level
+    answer = actions.keeper.get(_pulse_url(tablet), headers=HTMX).get_data(as_text=True)
+    assert _header(answer) == "Saturday · Tremp"
+    assert _title(answer) == "Saturday · Tremp · The companion"
+    assert "<h1" in answer  # the tablet's header is its page's heading
+    answer = newcomer.get(_pulse_url(joining), headers=HTMX).get_data(as_text=True)
+    assert re.search(r'id="join-game"[^>]*hx-swap-oob="true"[^>]*>Tremp<', answer)
+    page = phones[2].get(f"/t/{code}/seat").get_data(as_text=True)
+    assert _header(page) == "Saturday · Tremp"
+    assert _title(page) == "Saturday · Tremp · The companion"

@@ -632,9 +632,9 @@ def test_the_join_page_names_the_game_to_be_played_not_the_last_one(actions):
     code = actions.create_table()
     actions.seat_everyone(code)
     actions.start(code)
-    hint = re.compile(r'data-testid="join-hint">([^&]+)&middot;')
+    hint = re.compile(r'data-testid="join-hint"><span id="join-game"[^>]*>([^<]+)</span> &middot;')
     assert hint.search(actions.phone().get(f"/j/{code}").get_data(as_text=True)).group(1) == \
-        "Tromplemond "
+        "Tromplemond"
     assert actions.post(f"/t/{code}/games/1/end", {"game": "tremp"}).status_code == 303
     page = actions.phone().get(f"/j/{code}").get_data(as_text=True)
-    assert hint.search(page).group(1) == "Tremp "
+    assert hint.search(page).group(1) == "Tremp"

@@ -357,6 +357,10 @@ def test_a_player_who_cannot_cover_a_call_is_offered_to_buy_or_fold(game):
     assert "Call 10" in game.phone("Bo")
     game.acts(("Bo", "call"))
     assert game.facts()["buys"] == [["Ann", 10], ["Bo", 100]]
+    # The hand's story does not say these buys, made to cover a call, came before the hand.
+    story = text(game.keeper.get(f"/t/{game.code}/games/1/trefeltromp/hands/1"))
+    assert "Chips bought in this hand (before the deal or during it): Ann 10, Bo 100." in story
+    assert "before the hand" not in story
 
 
 def test_buys_between_hands_go_into_the_next_hand_and_a_double_tap_buys_once(game):
@@ -1120,3 +1124,47 @@ def test_a_laid_card_is_said_back_on_its_own_phone_only(game):
                      r'data-remind-key="\d+:Ann" hidden', page)
     assert "XXI" not in page.split('data-testid="slip-mine"')[1][:200]
     assert 'data-testid="slip-mine"' not in game.tablet()
+
+
+class SecondGame(Game):
+    """The table's game 2."""
+
+    def url(self, tail: str) -> str:
+        return super().url(tail).replace("/games/1/", "/games/2/", 1)
+
+
+def _share(page: str) -> tuple[str, str]:
+    """The game's share heading and the link to its evening's ledger, as a page shows them."""
+    heading = re.search(r'data-testid="game-share">([^<]+)<', page).group(1)
+    link = re.search(r'<a href="([^"]+)" data-testid="game-ledger-link">([^<]+)<', page)
+    return heading, link.group(1)
+
+
+def test_a_games_transfers_are_its_share_of_the_evening_settled_in_the_ledger(actions):
+    """The end screen's transfers are this game's share: it says so, says the evening's
+    ledger is the one place to settle up, and links that evening's ledger (the evening the
+    game belongs to: the next evening's game links the next evening's)."""
+    game = start(actions, chip_value="0.05")
+    game.deal()
+    game.acts(("Bo", "bet", 50), ("Cy", "fold"), ("Ann", "fold"))
+    game.leave("Ann")
+    game.leave("Bo")
+    for page in [game.tablet(), *(game.phone(name) for name in P3)]:
+        assert _share(page) == ("This game's share of the evening", f"/t/{game.code}/evenings/1")
+        note = page.index('data-testid="settle-in-ledger"')
+        assert page.index('data-testid="game-share"') < note < page.index('data-payer="Ann"')
+        assert "the one place to settle up" in page[note:note + 400]
+    ledger = text(game.keeper.get(f"/t/{game.code}/evenings/1"))
+    assert "Who pays whom" in ledger and "Bo" in ledger
+
+    assert actions.post(f"/t/{game.code}/games/1/end").status_code == 303
+    assert actions.post(f"/t/{game.code}/evenings/1/close").status_code == 303
+    assert actions.post(f"/t/{game.code}/start", OPTIONS | {"chip_value": "0.05"}
+                        ).status_code == 303
+    new = SecondGame(actions, game.code, game.phones)
+    new.deal()
+    first, *others = new.order()
+    new.acts((first, "bet", 30), *((name, "fold") for name in others))
+    new.leave(others[0])
+    new.leave(others[1])
+    assert _share(new.tablet())[1] == f"/t/{game.code}/evenings/2"

@@ -143,6 +143,12 @@ def test_tremp_is_for_exactly_four_seats(actions):
     actions.seat_everyone(code)
     page = text(actions.keeper.get(f"/t/{code}/start"))
     assert 'data-testid="beginners"' in page and "every match to 136" in page
+    # The teams by their players' names, not by seat numbers.
+    assert ("Partners sit opposite: Rob &amp; Nick against Sam &amp; Emily. A full 52-card "
+            "deck.") in page and "seats 1 & 3" not in page
+    unnamed = actions.create_table(game="tremp", players=[None] * 4, phone_names=True)
+    page = text(actions.keeper.get(f"/t/{unnamed}/start"))
+    assert "Partners sit opposite: seats 1 & 3 against seats 2 & 4." in page
     response = actions.post("/new", {"name": "Three", "game": "tremp", "seats": "3",
                                      "player": ["A", "B", "C"], "dealer": "1"})
     assert response.status_code == 400 and "Tremp is for 4 players, not 3" in text(response)

@@ -798,6 +798,8 @@ def test_a_whole_game_of_eight_rounds_to_the_payout(game):
     transfers = settle_up(result["money"])
     tablet = game.tablet()
     assert 'data-phase="end"' in tablet and "Winner: <strong>Sam</strong>" in tablet
+    # Why Sam won, in words: not "(rounds played)".
+    assert '<span class="muted">(the most points after all 8 rounds)</span>' in tablet
     assert totals_on(tablet) == result["totals"]
     assert 'data-testid="fee-payout"' in tablet and "Joining-fee pot £10.00" in tablet
     assert "<td>£7.50</td>" in tablet and "<td>£2.50</td>" in tablet
@@ -805,6 +807,10 @@ def test_a_whole_game_of_eight_rounds_to_the_payout(game):
     assert "best single round (31)" in tablet
     for payer, payee, amount in transfers:
         assert f"{payer} pays {payee} £{amount // 100}.{amount % 100:02d}" in tablet
+    # The game's own transfers are its share: the evening's ledger settles.
+    share = tablet.index("This game's share of the evening")
+    assert share < tablet.index("the one place to settle up") < tablet.index(" pays ")
+    assert f'<a href="/t/{game.code}/evenings/1" data-testid="game-ledger-link">' in tablet
     for name, amount in result["money"].items():
         sign = "+" if amount > 0 else "\u2212"
         assert f'data-money="{name}">{sign}£{abs(amount) // 100}.{abs(amount) % 100:02d}<' \
@@ -832,6 +838,18 @@ def test_a_whole_game_of_eight_rounds_to_the_payout(game):
     assert game.imported(record) == record
 
 
+def test_a_game_won_at_its_target_says_why_in_words(actions):
+    game = start(actions, rounds="3", target="20", joining_fee="1.00", tromp_stake="")
+    game.vote_off("Emily")
+    for name, points in (("Rob", 20), ("Sam", 10), ("Nick", 10)):
+        game.quick(name, points)
+    game.confirm()
+    assert replay(game.record())["rounds"][-1]["breakdown"]["end"]["how"] == "target reached"
+    html = game.tablet()
+    assert "Winner: <strong>Rob</strong>" in html
+    assert '<span class="muted">(the most points once someone reached 20)</span>' in html
+
+
 def test_a_shared_top_plays_an_extra_round_then_a_card_cut(actions):
     game = start(actions, rounds="1", joining_fee="1.00", tromp_stake="")
     game.vote_off("Emily")
@@ -856,7 +874,7 @@ def test_a_shared_top_plays_an_extra_round_then_a_card_cut(actions):
                              {"player": "Nick"}).status_code == 303
     assert game.record()["rounds"][-1]["cut_winner"] == "Nick"
     html = game.tablet()
-    assert "Winner: <strong>Nick</strong>" in html and "(card cut)" in html
+    assert "Winner: <strong>Nick</strong>" in html and "(won the card cut to break a tie)" in html
     assert game.actions.post(f"/t/{game.code}/games/1/tromplemond/cut-winner",
                              {"player": "Nick"}).status_code == 409
     # The cut can be corrected on the round's page, like any other fact.

@@ -21,6 +21,7 @@ from babel.lists import format_list
 from flask import Blueprint, abort
 from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
+from flask_babel import ngettext
 from werkzeug.datastructures import MultiDict
 
 from ....rules import RuleError, ledger, settle_up
@@ -76,9 +77,10 @@ CARD_POINTS_ROWS: tuple[tuple[str, str], ...] = (
 )
 """The card points table the tablet shows (the numbers are the rules')."""
 
-END_HOW = {"rounds played": _l("rounds played"), "target reached": _l("target reached"),
-           "extra round": _l("extra round"), "card cut": _l("card cut")}
-"""How a game was won (the rules' ``end.how``), as the end screen says it."""
+END_HOW = {"extra round": _l("ahead after an extra round to break a tie"),
+           "card cut": _l("won the card cut to break a tie")}
+"""How a game was won (the rules' ``end.how``), as the end screen says it after the winner's
+name (the two that name the game's options are said by :attr:`RoundView.end_how`)."""
 
 MONEY_KINDS = {
     ledger.What.JOINING_FEE: _l("joining fee"), ledger.What.TROMP_STAKE: _l("TROMP! stake"),
@@ -235,6 +237,12 @@ class RoundView(View):
     def end_how(self) -> str:
         """How the game was won, in this screen's language."""
         how = str((self.end or {}).get("how") or "")
+        if how == "rounds played" and self.options is not None:
+            return ngettext("the most points after the only round",
+                            "the most points after all %(num)s rounds", self.options.rounds)
+        if how == "target reached" and self.options is not None:
+            return _("the most points once someone reached %(target)s",
+                     target=self.options.target)
         return str(END_HOW.get(how, how))
 
     @staticmethod
