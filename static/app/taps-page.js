@@ -117,6 +117,7 @@ function newTap(elt, verb, path, submitter) {
     tries: 0,
     xhr: null,  // its request on its way (the one whose end ends it)
     sentAt: null,
+    timeout: 0,  // (its request's)
     armed: false,
     mayHaveArrived: false,
     note: null,
@@ -462,6 +463,7 @@ function follow(tap, xhr, elt) {
   var key = tap.key;
   tap.xhr = xhr;
   tap.sentAt = Date.now();
+  tap.timeout = xhr.timeout || SEND_TIMEOUT_MS;
   tap.orphan = false;
   xhr.addEventListener("readystatechange", function () {
     if (xhr.readyState === 4 && taps[key] && taps[key].xhr === xhr) {
@@ -476,7 +478,7 @@ function follow(tap, xhr, elt) {
       xhr.abort();  // (its loadend ends it; an xhr never sent has none)
       ended(key, xhr);
     }
-  }, OVERDUE_MS + 100);
+  }, tap.timeout + OVERDUE_MS + 100);
 }
 
 function ended(key, xhr) {

@@ -9,7 +9,7 @@ export const TAP_HEADER = "X-Companion-Tap";
 export const SEND_TIMEOUT_MS = 12000;  // a tap unanswered this long counts as not sent (kept, resent)
 export const AUTO_TRIES = 5;           // failed this often, a tap waits for "Send again" (or online)
 export const LEAVE_MS = 1000;          // a tap htmx has not sent in this long is kept (unsent)
-export const OVERDUE_MS = SEND_TIMEOUT_MS + 3000;  // no end of its request by then: stopped, kept
+export const OVERDUE_MS = 3000;        // its request not ended this long after its timeout: stopped
 export const PROBE_MS = 2000;          // a page with a kept tap and no answer asks this often
 export const SETTLE_MS = 1000;         // a toggle just answered ignores a tap on it this long
 export const HERE_URL = "/taps/here";  // what a probe asks (the server answers 204)
@@ -70,10 +70,11 @@ export function heardAgain(tap, deaf) {
 }
 
 export function overdue(tap, now) {
-  // A tap on its way whose request has not ended long after htmx's own timeout (no
-  // answer, error or timeout came): it is stopped and kept, and sent again with its key.
+  // A tap on its way whose request has not ended OVERDUE_MS after its own timeout
+  // (tap.timeout, else SEND_TIMEOUT_MS: no answer, error or timeout came): it is stopped
+  // and kept, and sent again with its key.
   return tap.state === "sending" && typeof tap.sentAt === "number"
-    && now - tap.sentAt > OVERDUE_MS;
+    && now - tap.sentAt > (tap.timeout || SEND_TIMEOUT_MS) + OVERDUE_MS;
 }
 
 export function probeNow(taps, deaf, probing, lastProbe, now) {

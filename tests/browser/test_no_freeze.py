@@ -23,6 +23,7 @@ import time
 from playwright.sync_api import expect
 
 from tests.browser.screens import LIVE_MS, without_stream
+from tests.browser.test_taps import PATIENT
 
 CUT = ("ERR_INTERNET_DISCONNECTED", "net::ERR_FAILED", "htmx:sendError", "htmx:afterRequest",
        "htmx:sendAbort", "Failed to fetch")
@@ -59,6 +60,7 @@ class Held:
     def tap(self, button) -> None:
         """Tap ``button``: its form is remembered, and its tap is on its way, held."""
         button.evaluate("b => { window.tappedForm = b.closest('form'); }")
+        self.page.evaluate(PATIENT)  # (it waits as long as the test holds its tap)
         button.click()
         expect(self.page.locator("body")).to_have_attribute("data-taps", "1")
         for _ in range(LIVE_MS // 50):  # (the route is called while Playwright waits)

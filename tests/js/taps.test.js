@@ -122,9 +122,13 @@ test("heard again after a spell with no answer, a kept tap goes by itself again"
 
 test("a tap whose request never ends is stopped after htmx's own timeout and a margin", () => {
   const sent = tap({ state: "sending", sentAt: 1000 });
-  assert.equal(taps.overdue(sent, 1000 + taps.OVERDUE_MS), false);
-  assert.equal(taps.overdue(sent, 1001 + taps.OVERDUE_MS), true);
-  assert.ok(taps.OVERDUE_MS > taps.SEND_TIMEOUT_MS, "htmx's timeout ends it first");
+  const bound = taps.SEND_TIMEOUT_MS + taps.OVERDUE_MS;
+  assert.equal(taps.overdue(sent, 1000 + bound), false, "htmx's timeout ends it first");
+  assert.equal(taps.overdue(sent, 1001 + bound), true);
+  const patient = tap({ state: "sending", sentAt: 1000, timeout: 60000 });
+  assert.equal(taps.overdue(patient, 1000 + 60000 + taps.OVERDUE_MS), false,
+               "a request given longer (htmx.config.timeout) is waited for longer");
+  assert.equal(taps.overdue(patient, 1001 + 60000 + taps.OVERDUE_MS), true);
   assert.equal(taps.overdue(tap({ state: "unsent", sentAt: 0 }), 1e12), false, "kept already");
   assert.equal(taps.overdue(tap({ state: "sending" }), 1e12), false, "never left: LEAVE_MS");
 });
