@@ -50,8 +50,10 @@ function check() {
   if (page.following && askNow(silent(page), asked, now)) {
     // Its stream is silent past its heartbeat (the Wi-Fi blipped, the stream died without
     // a word): the page is marked lost now, and asks with a poll until it hears again.
+    if (asked === null) {
+      document.dispatchEvent(new CustomEvent("companion:silent"));  // (sync-page.js: a new stream)
+    }
     asked = now;
-    document.dispatchEvent(new CustomEvent("companion:silent"));  // (sync-page.js: a new stream)
     body.dispatchEvent(new CustomEvent("companion:tick"));
   }
   const was = state;

@@ -19,7 +19,22 @@
  *     may have gone in is always sent again: the server answers a repeat from the first,
  *     and refuses a tap meant for a round that is over, with its own message;
  *  4. a link tapped with no connection and no service worker (plain http on a LAN) keeps
- *     the page and says "No connection" (boosted.js sends companion:no-connection).
+ *     the page and says "No connection" (boosted.js sends companion:no-connection);
+ *  5. a tap is followed by its own request (XMLHttpRequest's loadend), not by htmx's events
+ *     on the element that sent it: a poll, a push or another tap's answer may take that
+ *     element out of the page meanwhile, and htmx then tells the document nothing. Its
+ *     answer, error or timeout ends it wherever its form went (and the page asks for what
+ *     it shows now); a request that never ends is stopped OVERDUE_MS after its timeout,
+ *     and the tap kept: sent again with its key, the server answers it from the first or
+ *     applies it. A page is never left waiting on a tap it no longer shows;
+ *  6. after a spell with no answer at all (a dead Wi-Fi, while the browser still says it
+ *     is online), the first thing heard sends the kept taps again by themselves; a page
+ *     that follows no table asks the server (HERE_URL) every PROBE_MS meanwhile;
+ *  7. a double tap on a toggle (a button with aria-pressed: a tick, a TROMP! call, the
+ *     dealer's forfeit) is one tap: the toggle takes no tap while its tap is on its way,
+ *     nor for SETTLE_MS after its answer redrew it in the other state (<button
+ *     data-settling>); and a form drawn before htmx took it in hand is sent by htmx, with
+ *     its key, never posted plainly (wireLateForms).
  *
  * The decisions are plain functions in taps.js; this module wires them to htmx's events and
  * the page's buttons. A kept tap goes again when the page hears the server: a request
@@ -588,24 +603,27 @@ function wired(form) {
 function onLateSubmit(event) {
   // A form drawn a moment ago, which htmx has not taken in hand yet (it does once the
   // swap settles): sent now, the browser would post it plainly, with no tap key, and load
-  // a whole page. htmx takes it in hand first, and it goes as a tap.
+  // a whole page. htmx takes it in hand now, and this very submit goes on to htmx's
+  // listener on the form (an event calls the listeners its target has when it gets
+  // there), as a tap.
   var form = event.target;
   if (!window.htmx || !wanted(form) || wired(form) || !document.body.contains(form)) {
     return;
   }
-  event.preventDefault();
-  event.stopImmediatePropagation();
   window.htmx.process(form);
-  var submitter = event.submitter;
-  if (wired(form) && form.requestSubmit) {
-    form.requestSubmit(submitter && form.contains(submitter) ? submitter : undefined);
+  if (wired(form)) {
+    // (htmx learns a form's button from the click, which came before it took the form.)
+    var submitter = event.submitter;
+    form["htmx-internal-data"].lastButtonClicked =
+      submitter && form.contains(submitter) ? submitter : null;
   }
 }
 
 /* A page with a kept tap that hears nothing asks whether the server is there. */
 function probe() {
-  if (!probeNow(list(), deaf, probing, lastProbe, Date.now()) || !window.fetch) {
-    return;
+  if (!probeNow(list(), deaf, probing, lastProbe, Date.now()) || !window.fetch
+      || !navigator.onLine) {
+    return;  // (offline: the browser says when it is back)
   }
   probing = true;
   lastProbe = Date.now();
@@ -687,7 +705,7 @@ export function startTaps() {
 }
 
 /** A form htmx has not taken in hand yet is sent by htmx all the same, never plainly (run
- * before confirmSubmits: the form asks its question once, as htmx sends it). */
+ * before confirmSubmits, which may still stop the submit). */
 export function wireLateForms() {
   window.addEventListener("submit", onLateSubmit, true);
 }
