@@ -108,6 +108,21 @@ def install(app: Flask) -> None:
     app.before_request(_claim_or_repeat)
     app.after_request(_after_the_tap)
     app.jinja_env.globals["tap_key"] = form_key
+    app.add_url_rule(HERE, "taps.here", here)
+
+
+HERE = "/taps/here"
+"""What a page with a kept tap asks while it hears nothing (``static/app/taps.js``,
+HERE_URL): a page that follows no table (a hand being entered) has no stream or poll to
+tell it the Wi-Fi is back, whatever the browser says of its connection."""
+
+
+def here() -> Response:
+    """The server is there: an empty answer, never stored (a page whose kept taps wait for
+    the server asks this; the first answer sends them)."""
+    response = make_response("", 204)
+    response.headers["Cache-Control"] = "no-store"
+    return response
 
 
 def form_key() -> str:
@@ -262,5 +277,5 @@ def _after_the_tap(response: Response) -> Response:
     return response
 
 
-__all__ = ["KEY", "TAP_FIELD", "TAP_HEADER", "after_repeat", "answer_will_be", "form_key",
-           "install", "tap_digest"]
+__all__ = ["HERE", "KEY", "TAP_FIELD", "TAP_HEADER", "after_repeat", "answer_will_be", "form_key",
+           "here", "install", "tap_digest"]

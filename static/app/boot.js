@@ -37,7 +37,7 @@ import { startSteppers } from "./stepper.js";
 import {
   dropLatePolls, followMovedTargets, keepUp, sendPageStamps, startTicks,
 } from "./sync-page.js";
-import { startTaps } from "./taps-page.js";
+import { startTaps, wireLateForms } from "./taps-page.js";
 import { watchThemeSwitch } from "./theme.js";
 import { watchWakeLock } from "./wakelock.js";
 // Imported by the modules above, and named here too: the browser then fetches every
@@ -59,6 +59,7 @@ function start() {
   registerServiceWorker();
   startTicks();
   watchWakeLock();
+  wireLateForms(); // before confirmSubmits: a form htmx had not taken in hand asks once
   confirmSubmits();
   syncBoostedBody();
   dropLatePolls();

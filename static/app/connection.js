@@ -2,8 +2,8 @@
  *
  * A page that follows a table (it has a #pulse or a live region) says when it has lost it:
  * no poll answered for a few seconds (without a stream), or its stream silent for longer
- * than the heartbeat allows and then no answer to the poll it sends to ask, or the device
- * offline: "Reconnecting…" (#connection), and <body data-connection="lost"> marks what it
+ * than the heartbeat allows (it then asks with a poll, every few seconds until it hears),
+ * or the device offline: "Reconnecting…" (#connection), and <body data-connection="lost"> marks what it
  * shows as possibly out of date; when it hears again it polls at once to catch up.
  *
  * The decisions are sync.js's (connection, silent, caughtUp). The page hears the server
@@ -11,13 +11,15 @@
  * answered; whether it hears its stream is <body data-stream> (sync-page.js).
  */
 
-import { caughtUp, connection, silent } from "./sync.js";
+import { askNow, caughtUp, connection, silent } from "./sync.js";
+
+const CHECK_MS = 500;   // how often the page looks whether it still hears
 
 let heard = Date.now(); // when the page last heard the server
 let since = Date.now(); // when it began listening the way it does now
 let streaming = null;   // whether it hears its table's stream (body data-stream)
 let state = "idle";     // what #connection says: connection()
-let asking = false;     // its stream went silent: a poll asks whether the server is there
+let asked = null;       // its stream went silent: when a poll last asked whether the server is there
 
 function following() {
   return Boolean(document.getElementById("pulse")
@@ -26,7 +28,7 @@ function following() {
 
 function hear() {
   heard = Date.now();
-  asking = false;
+  asked = null;
   check();
 }
 
@@ -39,15 +41,19 @@ function check() {
   const nowStreaming = body.getAttribute("data-stream") === "on";
   if (nowStreaming !== streaming) {
     streaming = nowStreaming;
-    since = now;
+    if (state !== "lost") {
+      since = now;  // (a page marked lost stays so until it hears)
+    }
   }
   const page = { now, online: navigator.onLine, following: following(),
-                 streaming: streaming && !asking, heard, since };
-  if (page.following && silent(page)) {
-    asking = true;
-    since = now;
-    page.streaming = false;
-    page.since = now;
+                 streaming, heard, since };
+  if (page.following && askNow(silent(page), asked, now)) {
+    // Its stream is silent past its heartbeat (the Wi-Fi blipped, the stream died without
+    // a word): the page is marked lost now, and asks with a poll until it hears again.
+    if (asked === null) {
+      document.dispatchEvent(new CustomEvent("companion:silent"));  // (sync-page.js: a new stream)
+    }
+    asked = now;
     body.dispatchEvent(new CustomEvent("companion:tick"));
   }
   const was = state;
@@ -66,7 +72,7 @@ function check() {
   }
 }
 
-/** Say on #connection whether the page has its table, every second and as things happen. */
+/** Say on #connection whether the page has its table, twice a second and as things happen. */
 export function watchConnection() {
   document.addEventListener("htmx:afterRequest", (event) => {
     const xhr = event.detail.xhr;
@@ -78,6 +84,6 @@ export function watchConnection() {
   document.addEventListener("companion:heard", hear);
   window.addEventListener("online", check);
   window.addEventListener("offline", check);
-  window.setInterval(check, 1000);
+  window.setInterval(check, CHECK_MS);
   check();
 }

@@ -189,6 +189,14 @@ export function startTicks() {
   });
   // A boosted page change may bring a page that follows another table, or none.
   document.addEventListener("htmx:afterSettle", listen);
+  // Its stream went silent past its heartbeat (connection.js): it has probably died
+  // without a word (a Wi-Fi blip); a new one is opened, which speaks at once.
+  document.addEventListener("companion:silent", () => {
+    if (source) {
+      streamKey = "";
+      listen();
+    }
+  });
   listen();
 }
 

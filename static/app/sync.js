@@ -20,11 +20,12 @@
  */
 
 export const TICK_MS = 2000;          // a page without a stream polls this often
-export const QUIET_MS = 40000;        // a stream that said nothing this long is opened again
+export const QUIET_MS = 8000;         // a stream that said nothing this long is opened again
 export const REFUSED_MS = 60000;      // a server that held no stream is asked again after
-export const LOST_MS = 5000;          // without a stream: this long without an answer is lost
-export const HEARTBEAT_MS = 15000;    // the stream's heartbeat (the server's HEARTBEAT)
-export const STREAM_GRACE_MS = 5000;  // ... and how late one may be before the page asks
+export const LOST_MS = 3500;          // without a stream: this long without an answer is lost
+export const HEARTBEAT_MS = 2000;     // the stream's heartbeat (the server's HEARTBEAT)
+export const STREAM_GRACE_MS = 1000;  // ... and how late one may be before the page asks
+export const ASK_EVERY_MS = TICK_MS;  // a page whose stream went silent asks this often
 
 /** A page's id, from a random number in [0, 1) and the time: its stream and taps say it. */
 export function newPageId(random, now) {
@@ -167,12 +168,18 @@ export function underWay(requests) {
 }
 
 /** Whether a page that hears its stream has heard nothing for longer than the stream's
- * heartbeat allows: it then asks with a poll, and counts as lost only when that finds no
- * answer either (connection() with streaming false from then on).
+ * heartbeat allows: it is then lost (connection()) and asks with a poll (askNow()), which
+ * brings it back at once if the server is there and only its stream died.
  * page: {now, streaming, heard, since}, as for connection(). */
 export function silent(page) {
   return page.streaming && page.now - Math.max(page.heard, page.since)
     > HEARTBEAT_MS + STREAM_GRACE_MS;
+}
+
+/** Whether a page whose stream went silent sends a poll to ask now: at once, then every
+ * ASK_EVERY_MS until it hears (asked: when it last asked, or null). */
+export function askNow(isSilent, asked, now) {
+  return isSilent && (asked === null || now - asked >= ASK_EVERY_MS);
 }
 
 /** Whether a page has lost its table: "live", "lost" (it says "Reconnecting…") or "idle"

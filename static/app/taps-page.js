@@ -19,7 +19,22 @@
  *     may have gone in is always sent again: the server answers a repeat from the first,
  *     and refuses a tap meant for a round that is over, with its own message;
  *  4. a link tapped with no connection and no service worker (plain http on a LAN) keeps
- *     the page and says "No connection" (boosted.js sends companion:no-connection).
+ *     the page and says "No connection" (boosted.js sends companion:no-connection);
+ *  5. a tap is followed by its own request (XMLHttpRequest's loadend), not by htmx's events
+ *     on the element that sent it: a poll, a push or another tap's answer may take that
+ *     element out of the page meanwhile, and htmx then tells the document nothing. Its
+ *     answer, error or timeout ends it wherever its form went (and the page asks for what
+ *     it shows now); a request that never ends is stopped OVERDUE_MS after its timeout,
+ *     and the tap kept: sent again with its key, the server answers it from the first or
+ *     applies it. A page is never left waiting on a tap it no longer shows;
+ *  6. after a spell with no answer at all (a dead Wi-Fi, while the browser still says it
+ *     is online), the first thing heard sends the kept taps again by themselves; a page
+ *     that follows no table asks the server (HERE_URL) every PROBE_MS meanwhile;
+ *  7. a double tap on a toggle (a button with aria-pressed: a tick, a TROMP! call, the
+ *     dealer's forfeit) is one tap: the toggle takes no tap while its tap is on its way,
+ *     nor for SETTLE_MS after its answer redrew it in the other state (<button
+ *     data-settling>); and a form drawn before htmx took it in hand is sent by htmx, with
+ *     its key, never posted plainly (wireLateForms).
  *
  * The decisions are plain functions in taps.js; this module wires them to htmx's events and
  * the page's buttons. A kept tap goes again when the page hears the server: a request
@@ -28,8 +43,9 @@
  */
 
 import {
-  MESSAGES, SEND_TIMEOUT_MS, TAP_HEADER, afterFailure, held, newKey, nextWaiting, outcome,
-  plan, rearmed, sameFields, sameValues, toResend,
+  HERE_URL, LEAVE_MS, MESSAGES, OVERDUE_MS, PROBE_MS, SEND_TIMEOUT_MS, SETTLE_MS, TAP_HEADER,
+  afterFailure, heardAgain, held, newKey, nextWaiting, outcome, overdue, plan, probeNow,
+  rearmed, sameFields, sameValues, settleLeft, settling, toResend,
 } from "./taps.js";
 import { word } from "./words.js";
 
@@ -41,6 +57,10 @@ function message(state) {
 
 var taps = {};          // the taps not yet answered, by key
 var sending = null;     // the key of the tap on its way
+var deaf = false;       // the page's last request found no answer, and it heard nothing since
+var probing = false;    // a probe (HERE_URL) is on its way
+var lastProbe = 0;      // when the last one went
+var settled = null;     // the last toggle tap answered: {toggle, at}
 
 function makeKey() {
   var bytes = new Uint8Array(16);
@@ -107,12 +127,28 @@ function newTap(elt, verb, path, submitter) {
     boosted: false,  // (what htmx says, at configRequest)
     target: elt && elt.getAttribute ? (form || elt).getAttribute("hx-target") : null,
     swap: form ? form.getAttribute("hx-swap") : null,
+    toggle: toggleOf(submitter),  // the toggle it switches, if it is one (settling())
     state: "sending",
     tries: 0,
+    xhr: null,  // its request on its way (the one whose end ends it)
+    sentAt: null,
+    timeout: 0,  // (its request's)
     armed: false,
     mayHaveArrived: false,
     note: null,
   };
+}
+
+function toggleOf(button) {
+  // The name of the toggle a button switches (a button that says aria-pressed: a tick, a
+  // TROMP! call, the dealer's forfeit), the same in both its states: its form's action
+  // and its data-toggle (or its value); null for any other button.
+  if (!button || !button.hasAttribute || !button.hasAttribute("aria-pressed")) {
+    return null;
+  }
+  var form = formOf(button);
+  var action = form ? form.getAttribute("action") || form.getAttribute("hx-post") || "" : "";
+  return action + " " + (button.getAttribute("data-toggle") || button.value || "");
 }
 
 /* Where a kept tap is on the screen now: its own form, or the one that took its place. */
@@ -286,7 +322,7 @@ function sendAgain(key, why) {
     if (now && sending === key && now.tries === tries) {
       failed(now);
     }
-  }, 1000);
+  }, LEAVE_MS);
 }
 
 function soon(then) {
@@ -356,6 +392,14 @@ function onConfirm(event) {
     detail.triggeringEvent.companionTap = tap;
   }
   taps[tap.key] = tap;
+  window.setTimeout(function () {
+    // htmx never sent it (its element went from the page first, or a handler stopped it):
+    // it is kept, and shown as such, not left "on its way" for ever.
+    var now = taps[tap.key];
+    if (now && now.state === "sending" && now.tries === 0 && !now.xhr) {
+      failed(now);
+    }
+  }, LEAVE_MS);
 }
 
 function onConfigRequest(event) {
@@ -420,31 +464,175 @@ function onBeforeRequest(event) {
   sending = tap.key;
   tap.state = "sending";
   tap.tries += 1;
+  follow(tap, event.detail.xhr, event.detail.elt);
   show(tap);
 }
 
-function onAnswer(event) {
-  var detail = event.detail;
-  var xhr = detail.xhr;
-  if (!xhr || !xhr.status) {
-    return; // no answer: the failure events below
-  }
-  hear();
-  var tap = tapOf(detail);
-  if (!tap) {
+function follow(tap, xhr, elt) {
+  // A tap is ended by its own request, wherever its form has gone: htmx says a request's
+  // end only on the element that sent it, and an element a poll, a push or another tap's
+  // answer took out of the page tells the document nothing. The request itself does.
+  if (!xhr || !xhr.addEventListener) {
     return;
   }
-  if (sending === tap.key) {
+  var key = tap.key;
+  tap.xhr = xhr;
+  tap.sentAt = Date.now();
+  tap.timeout = xhr.timeout || SEND_TIMEOUT_MS;
+  tap.orphan = false;
+  xhr.addEventListener("readystatechange", function () {
+    if (xhr.readyState === 4 && taps[key] && taps[key].xhr === xhr) {
+      // Its answer comes to a page that no longer shows its form: htmx swaps it nowhere.
+      taps[key].orphan = !(elt && document.body.contains(elt));
+    }
+  });
+  xhr.addEventListener("loadend", function () { ended(key, xhr); });
+  window.setTimeout(function () {
+    var now = taps[key];
+    if (now && now.xhr === xhr && overdue(now, Date.now())) {
+      xhr.abort();  // (its loadend ends it; an xhr never sent has none)
+      ended(key, xhr);
+    }
+  }, tap.timeout + OVERDUE_MS + 100);
+}
+
+function ended(key, xhr) {
+  // A tap's request ended: answered, refused, failed, timed out or stopped.
+  var tap = taps[key];
+  if (!tap || tap.xhr !== xhr) {
+    return;  // (ended already)
+  }
+  tap.xhr = null;
+  if (sending === key) {
     sending = null;
   }
-  if (outcome(xhr.status) === "failed") {
+  var status = xhr.readyState === 4 ? xhr.status : 0;
+  if (status) {
+    hear();
+  } else {
+    deaf = true;
+  }
+  if (outcome(status) === "failed") {
     failed(tap);
     return;
   }
   forget(tap);
   say("");
+  if (tap.toggle) {
+    settle(tap.toggle);
+  }
+  if (tap.orphan) {
+    tick();  // its region was drawn again meanwhile: the page asks for what it shows now
+  }
   sendWaiting();
   sendKept("after");
+}
+
+function tick() {
+  if (document.body) {
+    document.body.dispatchEvent(new CustomEvent("companion:tick"));
+  }
+}
+
+function onAnswer(event) {
+  // Any request answered (a poll too): the page hears the server. None: it does not.
+  var xhr = event.detail.xhr;
+  if (xhr && xhr.status) {
+    hear();
+  } else if (xhr && xhr.readyState === 4) {
+    deaf = true;
+  }
+}
+
+/* A double tap on a toggle is one tap. */
+function settle(toggle) {
+  // The toggle's tap is answered: its button, drawn again in the other state, ignores taps
+  // for SETTLE_MS (<button data-settling> says so meanwhile).
+  settled = { toggle: toggle, at: Date.now() };
+  markSettling();
+}
+
+function markSettling() {
+  // <button data-settling> on the settling toggle, wherever it is drawn meanwhile: it takes
+  // no tap until the mark goes.
+  var now = Date.now();
+  var buttons = document.querySelectorAll("button[aria-pressed]:not([data-settling])");
+  Array.prototype.forEach.call(buttons, function (button) {
+    var left = settleLeft(toggleOf(button), settled, now);
+    if (left > 0) {
+      button.setAttribute("data-settling", "");
+      window.setTimeout(function () { button.removeAttribute("data-settling"); }, left);
+    }
+  });
+}
+
+function onToggleClick(event) {
+  // (Capturing, before htmx or the browser submit anything.)
+  var button = event.target && event.target.closest
+    && event.target.closest("button[aria-pressed]");
+  if (!button) {
+    return;
+  }
+  markSettling();  // (a button drawn by a swap that said nothing yet)
+  if (button.hasAttribute("data-settling") || settling(toggleOf(button), list())) {
+    event.preventDefault();
+    event.stopImmediatePropagation();
+  }
+}
+
+function wanted(form) {
+  // Whether htmx sends this form (hx-post, or boosted), rather than the browser.
+  if (!form || form.tagName !== "FORM") {
+    return false;
+  }
+  if (form.hasAttribute("hx-post") || form.hasAttribute("hx-put")
+      || form.hasAttribute("hx-patch") || form.hasAttribute("hx-delete")) {
+    return true;
+  }
+  var boost = form.closest("[hx-boost]");
+  return Boolean(boost) && boost.getAttribute("hx-boost") === "true"
+    && (form.getAttribute("method") || "get").toLowerCase() === "post";
+}
+
+function wired(form) {
+  // Whether htmx has taken the form in hand (it marks what it processed).
+  var data = form["htmx-internal-data"];
+  return Boolean(data && data.initHash);
+}
+
+function onLateSubmit(event) {
+  // A form drawn a moment ago, which htmx has not taken in hand yet (it does once the
+  // swap settles): sent now, the browser would post it plainly, with no tap key, and load
+  // a whole page. htmx takes it in hand now, and this very submit goes on to htmx's
+  // listener on the form (an event calls the listeners its target has when it gets
+  // there), as a tap.
+  var form = event.target;
+  if (!window.htmx || !wanted(form) || wired(form) || !document.body.contains(form)) {
+    return;
+  }
+  window.htmx.process(form);
+  if (wired(form)) {
+    // (htmx learns a form's button from the click, which came before it took the form.)
+    var submitter = event.submitter;
+    form["htmx-internal-data"].lastButtonClicked =
+      submitter && form.contains(submitter) ? submitter : null;
+  }
+}
+
+/* A page with a kept tap that hears nothing asks whether the server is there. */
+function probe() {
+  if (!probeNow(list(), deaf, probing, lastProbe, Date.now()) || !window.fetch
+      || !navigator.onLine) {
+    return;  // (offline: the browser says when it is back)
+  }
+  probing = true;
+  lastProbe = Date.now();
+  window.fetch(HERE_URL, { cache: "no-store", credentials: "same-origin" }).then(
+    function () {
+      probing = false;
+      hear();
+    },
+    function () { probing = false; });
 }
 
 function failed(tap) {
@@ -464,16 +652,11 @@ function failed(tap) {
   });
 }
 
-function onFailure(event) {
-  var tap = tapOf(event.detail);
-  if (tap) {
-    failed(tap);
-  }
-}
-
 function onSettle() {
-  // A swap may have drawn a kept tap's form again (or taken it away): say it there again.
+  // A swap may have drawn a kept tap's form again (or taken it away): say it there again;
+  // or a settling toggle (markSettling).
   count();
+  markSettling();
   list().forEach(function (tap) {
     if (tap.state === "unsent" && !tap.mayHaveArrived && !formNow(tap)) {
       forget(tap);
@@ -485,7 +668,13 @@ function onSettle() {
 }
 
 function hear() {
-  // The page heard the server (connection.js says so on the line): kept taps may go again.
+  // The page heard the server (connection.js says so on the line): kept taps may go again;
+  // after a spell with no answer at all, each goes by itself again (heardAgain).
+  var was = deaf;
+  deaf = false;
+  if (was) {
+    list().forEach(function (tap) { taps[tap.key] = heardAgain(tap, was); });
+  }
   sendKept("heard");
 }
 
@@ -495,10 +684,11 @@ export function startTaps() {
   window.addEventListener("htmx:configRequest", onConfigRequest, true);
   document.addEventListener("htmx:beforeRequest", onBeforeRequest);
   document.addEventListener("htmx:afterRequest", onAnswer);
-  document.addEventListener("htmx:sendError", onFailure);
-  document.addEventListener("htmx:timeout", onFailure);
-  document.addEventListener("htmx:sendAbort", onFailure);
   document.addEventListener("htmx:afterSettle", onSettle);
+  document.addEventListener("htmx:afterSwap", markSettling);  // (as the toggle is drawn)
+  document.addEventListener("htmx:oobAfterSwap", markSettling);
+  window.addEventListener("click", onToggleClick, true);
+  window.setInterval(probe, PROBE_MS / 4);
   document.addEventListener("companion:heard", hear);
   document.addEventListener("companion:no-connection", function () { say(message("gone")); });
   document.addEventListener("click", function (event) {
@@ -511,4 +701,11 @@ export function startTaps() {
     list().forEach(function (tap) { taps[tap.key] = rearmed(tap); });
     sendKept("online");
   });
+  window.addEventListener("offline", function () { deaf = true; });
+}
+
+/** A form htmx has not taken in hand yet is sent by htmx all the same, never plainly (run
+ * before confirmSubmits, which may still stop the submit). */
+export function wireLateForms() {
+  window.addEventListener("submit", onLateSubmit, true);
 }

@@ -8,6 +8,11 @@
 export const TAP_HEADER = "X-Companion-Tap";
 export const SEND_TIMEOUT_MS = 12000;  // a tap unanswered this long counts as not sent (kept, resent)
 export const AUTO_TRIES = 5;           // failed this often, a tap waits for "Send again" (or online)
+export const LEAVE_MS = 1000;          // a tap htmx has not sent in this long is kept (unsent)
+export const OVERDUE_MS = 3000;        // its request not ended this long after its timeout: stopped
+export const PROBE_MS = 2000;          // a page with a kept tap and no answer asks this often
+export const SETTLE_MS = 1000;         // a toggle just answered ignores a tap on it this long
+export const HERE_URL = "/taps/here";  // what a probe asks (the server answers 204)
 const NOT_FORM = ["csrf_token", "tap"];  // fields that do not make two forms different
 
 export const MESSAGES = {
@@ -54,6 +59,49 @@ export function rearmed(tap) {
   // The connection came back (the browser says it is online again): a kept tap goes by
   // itself again, however often it failed while the device was offline.
   return tap.state === "unsent" ? Object.assign({}, tap, { armed: true, tries: 0 }) : tap;
+}
+
+export function heardAgain(tap, deaf) {
+  // The page hears the server again (an answer, its stream, a probe): after a spell with no
+  // answer at all (a dead Wi-Fi, whatever the browser says of its connection) a kept tap
+  // goes by itself again, as when the browser says it is back online. An answer heard
+  // while the page was not deaf (a 503, say) re-arms nothing: AUTO_TRIES still holds.
+  return deaf ? rearmed(tap) : tap;
+}
+
+export function overdue(tap, now) {
+  // A tap on its way whose request has not ended OVERDUE_MS after its own timeout
+  // (tap.timeout, else SEND_TIMEOUT_MS: no answer, error or timeout came): it is stopped
+  // and kept, and sent again with its key.
+  return tap.state === "sending" && typeof tap.sentAt === "number"
+    && now - tap.sentAt > (tap.timeout || SEND_TIMEOUT_MS) + OVERDUE_MS;
+}
+
+export function probeNow(taps, deaf, probing, lastProbe, now) {
+  // Whether a page asks the server whether it is there: it has a kept tap, its last
+  // request found no answer, nothing was heard since, and it is not asking already
+  // (every PROBE_MS: a page that follows no table hears nothing by itself).
+  return deaf && !probing && now - lastProbe >= PROBE_MS
+    && taps.some(function (tap) { return tap.state === "unsent"; });
+}
+
+export function settling(toggle, taps) {
+  // Whether a tap on a toggle (a tick, a TROMP! call, the dealer's forfeit: one thing
+  // switched on or off, `toggle` its name) comes while a tap on the same toggle is on its
+  // way: it is the second tap of a double tap, and is ignored.
+  return Boolean(toggle) && taps.some(function (tap) {
+    return tap.toggle === toggle && tap.state === "sending";
+  });
+}
+
+export function settleLeft(toggle, settled, now) {
+  // How long a toggle still ignores taps (ms, 0: it takes them): SETTLE_MS after a tap on
+  // it was answered (settled: {toggle, at}, the last one answered). Its button is drawn
+  // again in the other state; a second tap there would undo the first.
+  if (!toggle || !settled || settled.toggle !== toggle) {
+    return 0;
+  }
+  return Math.max(0, settled.at + SETTLE_MS - now);
 }
 
 export function held(tap, why) {

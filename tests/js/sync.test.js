@@ -196,3 +196,19 @@ test("offline is lost at once; a page that follows nothing is never lost", () =>
   assert.equal(sync.connection(Object.assign({}, page, { following: false })), "idle");
 });
 
+
+test("a blip is marked within a few seconds: the heartbeat is short, and the page asks", () => {
+  assert.ok(sync.HEARTBEAT_MS + sync.STREAM_GRACE_MS + 1000 <= 5000,
+            "a silent stream is marked within 5 s (the page looks twice a second)");
+  assert.ok(sync.LOST_MS + 1000 <= 5000, "a page that polls: within 5 s too");
+  assert.ok(sync.LOST_MS > sync.TICK_MS, "one poll's answer may be a little late");
+  const limit = sync.HEARTBEAT_MS + sync.STREAM_GRACE_MS;
+  const page = { now: 100000, online: true, following: true, streaming: true,
+                 heard: 100000 - limit - 1, since: 0 };
+  assert.equal(sync.silent(page), true);
+  assert.equal(sync.connection(page), "lost", "marked as it asks, not a poll later");
+  assert.equal(sync.askNow(true, null, 100000), true, "it asks at once");
+  assert.equal(sync.askNow(true, 100000 - sync.ASK_EVERY_MS + 1, 100000), false);
+  assert.equal(sync.askNow(true, 100000 - sync.ASK_EVERY_MS, 100000), true, "and again");
+  assert.equal(sync.askNow(false, null, 100000), false, "a page that hears asks nothing");
+});

@@ -107,3 +107,58 @@ test("what the button says", () => {
   assert.equal(taps.MESSAGES.unsent, "Not sent: no connection — will send when you're back");
   assert.equal(taps.MESSAGES.sending, "Sending…");
 });
+
+test("heard again after a spell with no answer, a kept tap goes by itself again", () => {
+  const tired = taps.afterFailure(tap({ tries: taps.AUTO_TRIES }), true);
+  assert.equal(tired.armed, false, "failed often with answers: it waits for Send again");
+  const back = taps.heardAgain(tired, true);
+  assert.deepEqual([back.state, back.armed, back.tries], ["unsent", true, 0],
+                   "the Wi-Fi was dead (no answer at all), and is back: it goes");
+  assert.equal(taps.heardAgain(tired, false), tired,
+               "an answer heard while the page was not deaf (a 503) re-arms nothing");
+  const answered = tap({ state: "sending" });
+  assert.equal(taps.heardAgain(answered, true), answered, "only kept taps");
+});
+
+test("a tap whose request never ends is stopped after htmx's own timeout and a margin", () => {
+  const sent = tap({ state: "sending", sentAt: 1000 });
+  const bound = taps.SEND_TIMEOUT_MS + taps.OVERDUE_MS;
+  assert.equal(taps.overdue(sent, 1000 + bound), false, "htmx's timeout ends it first");
+  assert.equal(taps.overdue(sent, 1001 + bound), true);
+  const patient = tap({ state: "sending", sentAt: 1000, timeout: 60000 });
+  assert.equal(taps.overdue(patient, 1000 + 60000 + taps.OVERDUE_MS), false,
+               "a request given longer (htmx.config.timeout) is waited for longer");
+  assert.equal(taps.overdue(patient, 1001 + 60000 + taps.OVERDUE_MS), true);
+  assert.equal(taps.overdue(tap({ state: "unsent", sentAt: 0 }), 1e12), false, "kept already");
+  assert.equal(taps.overdue(tap({ state: "sending" }), 1e12), false, "never left: LEAVE_MS");
+});
+
+test("a page with a kept tap and no answer asks whether the server is there, now and then", () => {
+  const kept = [tap({ state: "unsent" })];
+  const now = 10 * taps.PROBE_MS;
+  assert.equal(taps.probeNow(kept, true, false, 0, now), true);
+  assert.equal(taps.probeNow(kept, false, false, 0, now), false, "it hears the server");
+  assert.equal(taps.probeNow(kept, true, true, 0, now), false, "it is asking already");
+  assert.equal(taps.probeNow(kept, true, false, now - taps.PROBE_MS + 1, now), false,
+               "it asked a moment ago");
+  assert.equal(taps.probeNow(kept, true, false, now - taps.PROBE_MS, now), true);
+  assert.equal(taps.probeNow([tap({ state: "sending" })], true, false, 0, now), false,
+               "no kept tap: nothing to ask for");
+});
+
+test("a toggle takes no second tap while its first is on its way, nor just after", () => {
+  const onItsWay = [tap({ toggle: "/tick deal:0", state: "sending" })];
+  assert.equal(taps.settling("/tick deal:0", onItsWay), true);
+  assert.equal(taps.settling("/tick deal:1", onItsWay), false, "another step takes taps");
+  assert.equal(taps.settling(null, onItsWay), false, "not a toggle");
+  assert.equal(taps.settling("/tick deal:0", [tap({ toggle: "/tick deal:0",
+                                                    state: "unsent" })]), false,
+               "a kept tap: tapped again, it is sent again (the same tap)");
+  const settled = { toggle: "/tick deal:0", at: 5000 };
+  assert.equal(taps.settleLeft("/tick deal:0", settled, 5000), taps.SETTLE_MS);
+  assert.equal(taps.settleLeft("/tick deal:0", settled, 5000 + taps.SETTLE_MS - 1), 1);
+  assert.equal(taps.settleLeft("/tick deal:0", settled, 5000 + taps.SETTLE_MS), 0);
+  assert.equal(taps.settleLeft("/tick deal:1", settled, 5000), 0, "another step");
+  assert.equal(taps.settleLeft("/tick deal:0", null, 5000), 0, "nothing answered yet");
+  assert.ok(taps.SETTLE_MS >= 600, "a double tap 600 ms apart is one tap");
+});
