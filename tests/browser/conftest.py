@@ -26,7 +26,6 @@ import pytest
 from companion.config import HTMX_COPY
 from companion.config import HTMX_URL as HTMX_CDN_URL
 from tests.browser.fit import check_screen
-from tests.browser.fit import report as fit_report
 from tests.browser.screens import LIVE_MS, TableScreens, card_code, in_first_screen
 from tests.waiting import HANG_MS
 
@@ -303,13 +302,8 @@ def screenshot(request) -> Iterator[Callable]:
     assert not problems, "screens that do not fit or fail axe:\n" + "\n".join(problems)
 
 
-def pytest_terminal_summary(terminalreporter):
-    """The fit and axe counts of every page state the browser tests checked (fit.py)."""
-    lines = fit_report()
-    if lines:
-        terminalreporter.section("screens: sideways scroll and axe serious/critical nodes")
-        for line in lines:
-            terminalreporter.write_line(line)
+# (The fit and axe counts are printed at the end of the run by tests/conftest.py, which
+# adds up those of the xdist workers.)
 
 
 def fill_new_table(tablet, name: str, players, game: str, *, dealer: str | None = None) -> None:

@@ -21,14 +21,15 @@ from pathlib import Path
 import psycopg
 import pytest
 
-from tests.conftest import sealed_fields
+from tests.conftest import sealed_fields, worker_number
 from tests.waiting import HANG, Ceiling
 from tests.web.served import GUNICORN, ROOT, Device, free_port, make_table, served
 
 pytestmark = pytest.mark.db
 
-REDIS = "redis://127.0.0.1:6379/13"
-"""The machine's Redis (shared with others: a database number of these tests' own)."""
+REDIS = f"redis://127.0.0.1:6379/{max(1, 13 - worker_number())}"
+"""The machine's Redis (shared with others: a database number of these tests' own, one for
+each xdist worker)."""
 
 COUNTING = f'''
 exec(open({str(ROOT / "gunicorn.conf.py")!r}).read())
