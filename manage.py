@@ -17,6 +17,7 @@ import shutil
 import socket
 import subprocess
 import sys
+import time
 import venv
 from pathlib import Path
 
@@ -26,6 +27,9 @@ BIN = VENV / ("Scripts" if os.name == "nt" else "bin")
 PYTHON = BIN / ("python.exe" if os.name == "nt" else "python")
 STAMP = VENV / ".companion-installed"
 RULES_COVERAGE_GOAL = 95
+PARALLEL = ["-n", os.environ.get("COMPANION_TEST_WORKERS", "auto"), "--dist", "loadfile"]
+"""pytest-xdist: a worker per core (``COMPANION_TEST_WORKERS`` to choose), each test file's
+tests on one worker (a worker's browser tests share its live server and its Chromium)."""
 
 
 def ensure_venv() -> None:
@@ -121,26 +125,42 @@ def fetch_front_end() -> None:
                    cwd=ROOT, check=False)
 
 
+def took(seconds: float) -> str:
+    """``seconds`` as minutes and seconds, for the times ``manage.py test`` prints."""
+    minutes, rest = divmod(round(seconds), 60)
+    return f"{minutes} min {rest:02d} s" if minutes else f"{rest} s"
+
+
 def test(args: list[str]) -> int:
     """Run pytest; with no arguments, the whole suite with the rules coverage goal.
 
     The rules layer is tested on its own (``tests/rules`` and its doctests): those run under
     coverage, whose goal is the rules' branch coverage; the rest of the suite runs without
     it, since coverage's tracer slows every test it runs under, the web and browser tests
-    most (``docs/performance.md``).
+    most (``docs/performance.md``). Both parts run on a worker per core (pytest-xdist), and
+    the time each part took is printed at the end. With arguments, pytest gets them as they
+    are (add ``-n auto`` to run them in parallel too).
     """
     fetch_front_end()
     pytest = [str(PYTHON), "-m", "pytest"]
     if args:
         return subprocess.run([*pytest, *args], cwd=ROOT).returncode
     rules = ["tests/rules", "companion/rules"]
-    code = subprocess.run([*pytest, "--cov", "--cov-report=", "-q", *rules], cwd=ROOT).returncode
+    started = time.monotonic()
+    code = subprocess.run([*pytest, *PARALLEL, "--cov", "--cov-report=", "-q", *rules],
+                          cwd=ROOT).returncode
     report = [str(PYTHON), "-m", "coverage", "report", "--include=companion/rules/*",
               "--skip-empty", f"--fail-under={RULES_COVERAGE_GOAL}"]
     print(f"\nBranch coverage of companion/rules (goal {RULES_COVERAGE_GOAL}%):", flush=True)
     covered = subprocess.run(report, cwd=ROOT).returncode
+    rules_done = time.monotonic()
     rest = [f"--ignore={path}" for path in rules]
-    others = subprocess.run([*pytest, "-q", "--durations=15", *rest], cwd=ROOT).returncode
+    others = subprocess.run([*pytest, *PARALLEL, "-q", "--durations=15", *rest],
+                            cwd=ROOT).returncode
+    done = time.monotonic()
+    print(f"\nThe suite took {took(done - started)}: the rules with their coverage "
+          f"{took(rules_done - started)}, the rest (web, store, browser) "
+          f"{took(done - rules_done)}.", flush=True)
     return code or covered or others
 
 

@@ -8,7 +8,9 @@ going (huge targets and the like). The script prints the rounds replayed and
 the median and best time of ``replay`` next to the 5 ms goal, then the cost of
 a round for games of 10 to 100 rounds: replay is linear in the rounds (each
 round is scored once, from the running totals of the rounds before it), so
-that cost stays the same as a game grows. It only reports: a missing
+that cost stays the same as a game grows; last, the time ``settle_up`` takes for
+twelve players (the goal: under a second; tests/rules/test_settle.py checks only what it
+settles, not how fast). It only reports: a missing
 generator, an error or a slow game never makes it fail.
 """
 
@@ -106,6 +108,23 @@ def growth(game: str, runs: int, seed: int) -> str:
     return f"{game:<17}{cells}   x{per_round[-1] / per_round[0]:.2f}"
 
 
+def settle_twelve(runs: int) -> str:
+    """The median and worst time of settling up twelve players' random balances."""
+    from companion.rules.settle import settle_up
+
+    seconds = []
+    for seed in range(runs):
+        rng = random.Random(seed)
+        values = [rng.randint(-500, 500) for _ in range(11)]
+        balances = {f"P{i}": v for i, v in enumerate(values)} | {"P11": -sum(values)}
+        started = time.perf_counter()
+        settle_up(balances)
+        seconds.append(time.perf_counter() - started)
+    return (f"settle_up, twelve players, {runs} runs: median "
+            f"{1000 * statistics.median(seconds):.1f} ms, worst {1000 * max(seconds):.1f} ms "
+            "(goal: under 1000 ms)")
+
+
 def main(argv: list[str] | None = None) -> int:
     """Print the report; always exit 0."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -122,6 +141,8 @@ def main(argv: list[str] | None = None) -> int:
     print(f"{'game':<17}" + "".join(f"{length:>9}" for length in GROWTH) + "   longest/shortest")
     for game in GAMES:
         print(growth(game, max(1, args.runs // 2), args.seed), flush=True)
+    print()
+    print(settle_twelve(max(1, args.runs // 5)), flush=True)
     return 0
 
 

@@ -3,11 +3,20 @@
 The database is a temporary SQLite file, or the one in ``DATABASE_URL`` when
 it is set (PostgreSQL in CI): then every table is dropped and made again
 around each test. Tests that touch the database are marked ``db``.
+
+The suite runs in parallel (pytest-xdist, a worker per core: ``manage.py test``). Each
+worker has a database of its own on the server: ``DATABASE_URL``'s database with the
+worker's name after it (``test_gw0``, made at the worker's start), which the worker's
+processes (gunicorn servers, scripts) are given in ``DATABASE_URL`` in its place.
+
+A test waits for the event it means, never for a time, and never asserts how long
+something took; every wait's ceiling is :data:`tests.waiting.HANG` (tests/README.md).
 """
 
 from __future__ import annotations
 
 import base64
+import dataclasses
 import html
 import os
 import re
@@ -22,7 +31,7 @@ from weakref import WeakKeyDictionary
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
-from sqlalchemy import event, inspect, text
+from sqlalchemy import event, inspect, make_url, text
 from werkzeug.test import TestResponse
 
 from companion import create_app
@@ -49,6 +58,75 @@ def sealed_fields(page: str, choice: str) -> dict[str, str] | None:
     public = base64.urlsafe_b64decode(key + "=" * (-len(key) % 4))
     return {"sealed": encode_blob(seal_slip(public, int(sealing), html.unescape(chooser),
                                             choice))}
+
+
+def worker_name() -> str:
+    """This xdist worker's name (``gw0``, ``gw1`` …), or ``""`` when the run is not split."""
+    return os.environ.get("PYTEST_XDIST_WORKER", "")
+
+
+def worker_number() -> int:
+    """This xdist worker's number (0 for the first, and when the run is not split)."""
+    name = worker_name()
+    return int(name[2:]) if name.startswith("gw") and name[2:].isdigit() else 0
+
+
+def own_server_database(url: str, worker: str) -> str:
+    """``url`` with the worker's own database on the same server (``test`` → ``test_gw0``),
+    made when it is not there yet: parallel workers never empty each other's tables."""
+    import psycopg
+
+    given = make_url(database_url(url, ""))
+    name = f"{given.database}_{worker}"
+    admin = given.set(drivername="postgresql").render_as_string(hide_password=False)
+    with psycopg.connect(admin, autocommit=True) as connection:
+        if connection.execute("SELECT 1 FROM pg_database WHERE datname = %s",
+                              (name,)).fetchone() is None:
+            connection.execute(f'CREATE DATABASE "{name}"')
+    return given.set(database=name).render_as_string(hide_password=False)
+
+
+def pytest_configure(config) -> None:
+    """On an xdist worker with ``DATABASE_URL`` set: point ``DATABASE_URL`` at the worker's
+    own database (for the app fixture and every process a test starts)."""
+    url, worker = os.environ.get("DATABASE_URL"), worker_name()
+    if url and worker and not url.startswith("sqlite"):
+        os.environ["DATABASE_URL"] = own_server_database(url, worker)
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_testnodedown(node, error) -> None:
+    """(xdist, in the process that shares the tests out) Keep what each worker sent back at
+    its end, for the reports made at the end of the run (the rules' codes said, the
+    browser's fit checks): ``config.companion_from_workers``."""
+    output = getattr(node, "workeroutput", None) or {}
+    kept = getattr(node.config, "companion_from_workers", None)
+    if kept is None:
+        kept = node.config.companion_from_workers = []
+    kept.append(output)
+
+
+def pytest_sessionfinish(session) -> None:
+    """On an xdist worker: send the browser tests' fit checks back with its end."""
+    from tests.browser import fit
+
+    output = getattr(session.config, "workeroutput", None)
+    if output is not None:
+        output["companion_fit"] = [dataclasses.asdict(result) for result in fit.RESULTS]
+
+
+def pytest_terminal_summary(terminalreporter) -> None:
+    """The fit and axe counts of every page state the browser tests checked (fit.py), the
+    workers' with this process's own."""
+    from tests.browser import fit
+
+    for output in getattr(terminalreporter.config, "companion_from_workers", ()):
+        fit.RESULTS.extend(fit.ScreenResult(**found) for found in output.get("companion_fit", ()))
+    lines = fit.report()
+    if lines:
+        terminalreporter.section("screens: sideways scroll and axe serious/critical nodes")
+        for line in lines:
+            terminalreporter.write_line(line)
 
 
 MANY_TABLES = {"NEW_TABLE_LIMIT": "1000/minute", "API_LIMIT": "1000/minute"}

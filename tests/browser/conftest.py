@@ -26,8 +26,8 @@ import pytest
 from companion.config import HTMX_COPY
 from companion.config import HTMX_URL as HTMX_CDN_URL
 from tests.browser.fit import check_screen
-from tests.browser.fit import report as fit_report
 from tests.browser.screens import LIVE_MS, TableScreens, card_code, in_first_screen
+from tests.waiting import HANG_MS
 
 try:
     from playwright.sync_api import expect
@@ -137,26 +137,21 @@ def live_server(tmp_path_factory, live_wsgi) -> Iterator[str]:
 
 
 @pytest.fixture
-def restart_server(live_server, live_wsgi) -> Callable[[], float]:
+def restart_server(live_server, live_wsgi) -> Callable[[], None]:
     """``restart_server()``: the live server restarts, as a server process would on the same
     database: a new app (with a new, empty sealing key store) answers from now on, and the
-    old one's event streams end (their connections close, as a stopped process's do).
-    Returns the moment (``time.monotonic()``) the new app answers."""
-    import time
-
+    old one's event streams end (their connections close, as a stopped process's do)."""
     from companion import create_app
     from companion.live.streams import EXTENSION
 
-    def restart() -> float:
+    def restart() -> None:
         old = live_wsgi.app
         live_wsgi.app = create_app(live_wsgi.config)
-        serving = time.monotonic()
         bell = old.extensions[EXTENSION]
         bell.stopping = lambda: True
         with bell._lock:
             for table in bell._tables.values():
                 table.news.notify_all()
-        return serving
 
     return restart
 
@@ -250,7 +245,7 @@ def new_context(request, browser, live_server, htmx_file, console_errors) -> Ite
         device = TABLET if kind == "tablet" else PHONE
         context = browser.new_context(java_script_enabled=js,
                                       **{"base_url": live_server, **device, **options})
-        context.set_default_timeout(20_000)
+        context.set_default_timeout(HANG_MS)
         context.companion_js = js  # (fit.py checks only the pages that run scripts)
         context.route(HTMX_CDN_URL, serve_htmx)
         context.on("page", lambda page: console_errors.watch(page, label))
@@ -307,13 +302,8 @@ def screenshot(request) -> Iterator[Callable]:
     assert not problems, "screens that do not fit or fail axe:\n" + "\n".join(problems)
 
 
-def pytest_terminal_summary(terminalreporter):
-    """The fit and axe counts of every page state the browser tests checked (fit.py)."""
-    lines = fit_report()
-    if lines:
-        terminalreporter.section("screens: sideways scroll and axe serious/critical nodes")
-        for line in lines:
-            terminalreporter.write_line(line)
+# (The fit and axe counts are printed at the end of the run by tests/conftest.py, which
+# adds up those of the xdist workers.)
 
 
 def fill_new_table(tablet, name: str, players, game: str, *, dealer: str | None = None) -> None:

@@ -9,15 +9,16 @@ from __future__ import annotations
 import re
 from typing import ClassVar
 
+from tests.waiting import HANG_MS
+
 try:
     from playwright.sync_api import expect
 except ImportError:  # reported by the ``browser`` fixture in conftest.py
     expect = None
 
-LIVE_MS = 15_000
-"""How long something may take to show up "without a reload": two live ticks, and a margin
-that holds on a busy 2-core machine running the whole suite. Tests wait for the state, never
-a time."""
+LIVE_MS = HANG_MS
+"""How long something may take to show up "without a reload": the hang ceiling
+(tests/waiting.py). Tests wait for the state, never a time."""
 
 SCORE_ROWS = '[data-testid="score-table"] tbody tr[data-round]:not([data-round="0"])'
 """The played rounds (or hands) of a score table; a chip game's row 0 is the starting stacks."""

@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import socket
 import threading
-import time
 from urllib.parse import unquote_plus
 
 import pytest
@@ -213,7 +212,7 @@ def test_a_trefeltromp_reveal_on_plain_http_shows_no_card_and_has_one_size(
 
 
 def test_a_restart_during_a_vote_tells_every_screen_to_vote_again(
-        tromplemond_table, restart_server, screenshot, capsys):
+        tromplemond_table, restart_server, screenshot):
     table = tromplemond_table()
     table.start()
     table.open_vote()
@@ -221,19 +220,17 @@ def test_a_restart_during_a_vote_tells_every_screen_to_vote_again(
     screens = [table.tablet, *table.phones.values()]
     for page in screens:
         expect(page.get_by_test_id("slips-in")).to_contain_text("2 of 4", timeout=LIVE_MS)
-    serving = restart_server()
+    restart_server()
+    # Every screen says so by itself (its stream ends and opens again on the new server),
+    # with no reload: waited for, up to the hang ceiling. (How soon is a figure for a real
+    # server killed and started again, measured by hand, not a test's.)
     for page in screens:
         expect(page.locator("#round")).to_contain_text(
-            "The server restarted: please vote again.", timeout=10_000)
-    took = time.monotonic() - serving
-    with capsys.disabled():
-        print(f"\nevery screen said 'vote again' {took:.2f} s after the restart")
+            "The server restarted: please vote again.", timeout=LIVE_MS)
     for page in screens:
         expect(page.get_by_test_id("slips-in")).to_contain_text("0 of 4")
     screenshot(table.phones["Rob"], "phone-restarted")
     screenshot(table.tablet, "tablet-restarted")
-    # (A stream comes back within a second of a restart; the margin holds on a busy machine.)
-    assert took < 5.0, f"the screens said it {took:.1f} s after the restart"
     table.wait_slips("choose", PLAYERS)
     table.vote({"Rob": "Emily", "Sam": "Emily", "Nick": "Emily", "Emily": "Rob"})
     table.expect_counts({"Rob": 1, "Sam": 0, "Nick": 0, "Emily": 3})

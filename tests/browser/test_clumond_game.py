@@ -27,8 +27,9 @@ import html
 from playwright.sync_api import expect
 
 from companion.rules import replay, settle_up
+from tests.waiting import HANG_MS
 
-WAIT_MS = 15_000  # a busy machine (three other test runs) may take a few ticks more
+WAIT_MS = HANG_MS  # a wait for the state, up to the hang ceiling
 PLAYERS = ("Ann", "Bo", "Cy")
 
 

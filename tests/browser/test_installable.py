@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from playwright.sync_api import expect
 
-LIVE_MS = 15_000
+from tests.waiting import HANG_MS
+
+LIVE_MS = HANG_MS  # a wait for the state, up to the hang ceiling
 
 
 def wait_for_service_worker(page) -> None:

@@ -25,8 +25,9 @@ from playwright.sync_api import expect
 
 from companion.rules import evening as ledger_of
 from tests.browser.screens import accept_next_dialog, end_game, one_round_tromplemond
+from tests.waiting import HANG_MS
 
-WAIT_MS = 15_000  # generous: a busy two-core machine runs other tests too
+WAIT_MS = HANG_MS  # a wait for the state, up to the hang ceiling
 CLUMOND_ROUND = {"Rob": (3, ["3♥", "7♠", "4♦"]),   # declares 2 + 1 + 0 = 3: made it
                  "Sam": (4, ["A♣", "2♣", "K♥"]),   # declares 3 + 3 + 2 = 8: 4 off
                  "Nick": (6, ["5♦", "6♦", "Q♠"])}  # declares 0 + 0 + 1 = 1: 5 off

@@ -9,8 +9,9 @@ from __future__ import annotations
 from playwright.sync_api import expect
 
 from tests.browser.screens import in_first_screen
+from tests.waiting import HANG_MS
 
-LIVE_MS = 15_000
+LIVE_MS = HANG_MS  # a wait for the state, up to the hang ceiling
 TABLET = {"width": 800, "height": 1280}
 
 

@@ -13,11 +13,12 @@ from __future__ import annotations
 from playwright.sync_api import expect
 
 from companion.config import HTMX_COPY, HTMX_PACKAGE, HTMX_SRI, HTMX_URL, pinned_version
+from tests.waiting import HANG_MS
 
 # Generous: two live ticks, and a busy two-core machine.
-LIVE_MS = 10_000
+LIVE_MS = HANG_MS  # a wait for the state, up to the hang ceiling
 # The app waits 3 s for a CDN that does not answer; then loads its own copy.
-FALLBACK_MS = 15_000
+FALLBACK_MS = HANG_MS
 OWN_COPY = f"/static/{HTMX_COPY}"
 # Chromium's console line for a request that found no network.
 NO_NETWORK = "Failed to load resource: net::ERR_INTERNET_DISCONNECTED"

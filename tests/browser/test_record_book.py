@@ -23,8 +23,9 @@ from playwright.sync_api import expect
 from companion.rules import evening as ledger_of
 from companion.rules.records import record_book
 from tests.browser.screens import accept_next_dialog, one_round_tromplemond
+from tests.waiting import HANG_MS
 
-WAIT_MS = 15_000
+WAIT_MS = HANG_MS  # a wait for the state, up to the hang ceiling
 AXE = Path(__file__).resolve().parents[2] / "node_modules" / "axe-core" / "axe.min.js"
 
 SHARE_STUB = """

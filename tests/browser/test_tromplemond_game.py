@@ -28,8 +28,9 @@ import re
 from playwright.sync_api import expect
 
 from companion.rules import replay, settle_up
+from tests.waiting import HANG_MS
 
-LIVE_MS = 15_000
+LIVE_MS = HANG_MS  # a wait for the state, up to the hang ceiling
 PLAYERS = ("Rob", "Sam", "Nick", "Emily")
 
 # Round 1: the rules' worked example, with Nick's 10♦ the typo the rules text makes.

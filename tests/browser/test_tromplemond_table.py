@@ -19,8 +19,9 @@ from playwright.sync_api import expect
 
 from companion.rules import replay
 from tests.browser.screens import without_stream
+from tests.waiting import HANG_MS
 
-LIVE_MS = 15_000
+LIVE_MS = HANG_MS  # a wait for the state, up to the hang ceiling
 PLAYERS = ("Rob", "Sam", "Nick", "Emily")
 
 
@@ -112,16 +113,17 @@ def test_the_interrogation_clock_counts_down_on_every_screen_and_stops_when_paus
     for page in watched:
         expect(page.get_by_test_id("timer")).to_have_attribute("data-timer", "running",
                                                                timeout=LIVE_MS)
-    table.tablet.wait_for_timeout(3_500)  # nothing else happens at the table meanwhile
-    for page in watched:
-        assert 240 < clock(page) <= 297, "three seconds went by, on every screen"
+    for page in watched:  # it counts down on every screen: 4:57 and below, within the minute
+        expect(page.get_by_test_id("timer-clock")).to_have_text(
+            re.compile(r"^0?4:([0-4]\d|5[0-7])$"), timeout=LIVE_MS)
 
     table.tablet.get_by_test_id("timer-pause").click()
     for page in watched:
         expect(page.get_by_test_id("timer")).to_have_attribute("data-timer", "paused",
                                                                timeout=LIVE_MS)
     paused = [clock(page) for page in watched]
-    table.tablet.wait_for_timeout(2_500)
+    table.tablet.wait_for_timeout(2_500)  # more than two seconds' ticks: none moves it (a
+    # busy machine only makes a tick later, so this cannot fail for want of time)
     assert [clock(page) for page in watched] == paused, "a paused clock stands still"
 
 

@@ -28,9 +28,10 @@ from playwright.sync_api import expect
 
 from companion.rules import replay
 from tests.browser.screens import TableScreens, in_first_screen, without_push
+from tests.waiting import HANG_MS
 
-LIVE_MS = 5_000
-WAIT_MS = 3 * LIVE_MS  # a change that takes a tap, a commit and then a poll, on a busy machine
+LIVE_MS = HANG_MS  # a wait for the state, up to the hang ceiling
+WAIT_MS = HANG_MS  # a wait for the state, up to the hang ceiling
 PLAYERS = ("Ann", "Bo", "Cy", "Di")
 
 

@@ -6,7 +6,9 @@ Phrases and wrapped errors whose own params are facts), never a piece of
 English; an English piece makes the test that raised it fail there. Every
 template said (``errors.say``) is counted, and when the whole of tests/rules
 has run and passed, a code of ``MESSAGES`` that no test said fails the run:
-each code's English is read by at least one test.
+each code's English is read by at least one test. Split over xdist workers, each worker
+sends its count back at its end, and the process that shared the tests out adds them up
+(with tests/conftest.py's ``pytest_testnodedown``).
 """
 
 from __future__ import annotations
@@ -80,17 +82,28 @@ def pytest_collection_modifyitems(items):
 
 
 def pytest_runtest_logreport(report):
-    if report.when == "call" and report.passed and report.nodeid in _collected:
+    # (Every test that passed: split over xdist workers, the process that hears the reports
+    # collected nothing itself; the rules tests among them are picked out at the end.)
+    if report.when == "call" and report.passed:
         _passed.add(report.nodeid)
 
 
 def pytest_sessionfinish(session):
     """Fail a whole, green run of tests/rules that left a code of MESSAGES unsaid."""
+    output = getattr(session.config, "workeroutput", None)
+    if output is not None:  # an xdist worker: the process that shared the tests out counts
+        output["rules_said"] = dict(SAID)
+        output["rules_collected"] = sorted(_collected)
+        return
+    said, collected = Counter(SAID), set(_collected)
+    for worker in getattr(session.config, "companion_from_workers", ()):
+        said.update(worker.get("rules_said", {}))
+        collected.update(worker.get("rules_collected", ()))
     files = {p.name for p in _HERE.glob("test_*.py")}
-    ran = {nodeid.split("::")[0].rsplit("/", 1)[-1] for nodeid in _passed}
-    if session.testsfailed or files - ran or _collected - _passed:
+    ran = {nodeid.split("::")[0].rsplit("/", 1)[-1] for nodeid in _passed & collected}
+    if session.testsfailed or files - ran or not collected or collected - _passed:
         return  # not the whole rules suite (or not green): the count would mean nothing
-    unsaid = sorted(set(errors.MESSAGES) - errors.ADDED - set(SAID))
+    unsaid = sorted(set(errors.MESSAGES) - errors.ADDED - set(said))
     if unsaid:
         reporter = session.config.pluginmanager.get_plugin("terminalreporter")
         if reporter is not None:

@@ -50,6 +50,7 @@ from companion.store.sealed import (
 from companion.store.sealing_keys import KEY_BYTES, MemoryKeys, make_store
 from tests.store import conftest
 from tests.store.conftest import PLAYERS, rows, version
+from tests.waiting import Ceiling
 
 pytestmark = pytest.mark.db
 
@@ -584,14 +585,14 @@ def run_vote(app, slips: dict[str, str]) -> list[dict[str, list[tuple]]]:
 
 def wait_for_statistics(relation: str, inserted: int) -> tuple[int, int, int]:
     """PostgreSQL's row counters of ``relation`` once its inserts are counted (sent ~1 s late)."""
-    deadline = time.monotonic() + 30
+    ceiling = Ceiling()
     with db.engine.connect().execution_options(isolation_level="AUTOCOMMIT") as conn:
         while True:
             conn.execute(text("SELECT pg_stat_clear_snapshot()"))
             counters = conn.execute(text(
                 "SELECT n_tup_ins, n_tup_upd, n_tup_del FROM pg_stat_user_tables "
                 "WHERE relname = :name"), {"name": relation}).one()
-            if counters[0] >= inserted or time.monotonic() > deadline:
+            if counters[0] >= inserted or ceiling.passed:
                 return tuple(counters)
             time.sleep(0.2)
 

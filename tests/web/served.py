@@ -24,6 +24,8 @@ from http.cookies import SimpleCookie
 from pathlib import Path
 from urllib.parse import urlencode, urlsplit
 
+from tests.waiting import HANG, Ceiling
+
 ROOT = Path(__file__).resolve().parents[2]
 GUNICORN = Path(sys.executable).parent / "gunicorn"
 CSRF = re.compile(r'name="csrf_token" value="([^"]+)"|"X-CSRFToken": "([^"]+)"')
@@ -72,10 +74,10 @@ def served(database_url: str, folder: Path, config: Path = ROOT / "gunicorn.conf
                                    start_new_session=True)
     server = Server(port, log, process)
     try:
-        deadline = time.monotonic() + 60
+        ceiling = Ceiling()
         while True:
             assert process.poll() is None, f"gunicorn stopped:\n{server.log_text()}"
-            assert time.monotonic() < deadline, f"gunicorn never answered:\n{server.log_text()}"
+            assert not ceiling.passed, f"gunicorn never answered:\n{server.log_text()}"
             try:
                 if server.device().get("/")[0] == 200:
                     break
@@ -97,7 +99,7 @@ class Device:
     token, as a page would. Each request answers (status, text, seconds it took)."""
 
     def __init__(self, port: int) -> None:
-        self.connection = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
+        self.connection = http.client.HTTPConnection("127.0.0.1", port, timeout=HANG)
         self.cookies: dict[str, str] = {}
         self.token = ""
         self.location = ""

@@ -21,13 +21,15 @@ from pathlib import Path
 import psycopg
 import pytest
 
-from tests.conftest import sealed_fields
-from tests.web.served import GUNICORN, ROOT, Device, free_port, make_table, percentile, served
+from tests.conftest import sealed_fields, worker_number
+from tests.waiting import HANG, Ceiling
+from tests.web.served import GUNICORN, ROOT, Device, free_port, make_table, served
 
 pytestmark = pytest.mark.db
 
-REDIS = "redis://127.0.0.1:6379/13"
-"""The machine's Redis (shared with others: a database number of these tests' own)."""
+REDIS = f"redis://127.0.0.1:6379/{max(1, 13 - worker_number())}"
+"""The machine's Redis (shared with others: a database number of these tests' own, one for
+each xdist worker)."""
 
 COUNTING = f'''
 exec(open({str(ROOT / "gunicorn.conf.py")!r}).read())
@@ -70,12 +72,11 @@ def sql(url: str, statement: str, *values) -> list[tuple]:
 
 
 class Stream:
-    """A screen's event stream on a server, read in a thread: each version it says, with
-    the moment it came."""
+    """A screen's event stream on a server, read in a thread: each version it says."""
 
     def __init__(self, port: int, code: str, cookies: dict[str, str]) -> None:
-        self.said: queue.Queue[tuple[int, float]] = queue.Queue()
-        self.connection = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
+        self.said: queue.Queue[int] = queue.Queue()
+        self.connection = http.client.HTTPConnection("127.0.0.1", port, timeout=HANG)
         self.connection.request("GET", f"/t/{code}/events", headers={
             "Cookie": "; ".join(f"{k}={v}" for k, v in cookies.items())})
         self.answer = self.connection.getresponse()
@@ -95,21 +96,21 @@ class Stream:
     def _read(self) -> None:
         try:
             while (version := self._next_version()) is not None:
-                self.said.put((version, time.perf_counter()))
+                self.said.put(version)
         except (OSError, ValueError, AttributeError):  # (closed)
             pass
 
-    def heard(self, version: int, within: float) -> float:
-        """When the stream said ``version`` (heartbeats skipped); fails after ``within`` s."""
-        deadline = time.perf_counter() + within
+    def heard(self, version: int) -> None:
+        """Wait until the stream says ``version`` (heartbeats skipped)."""
+        ceiling = Ceiling()
         while True:
             try:
-                got, when = self.said.get(timeout=max(0.0, deadline - time.perf_counter()))
+                got = self.said.get(timeout=ceiling.left())
             except queue.Empty:
-                raise AssertionError(f"version {version} not heard within {within} s") from None
+                raise AssertionError(f"version {version} never heard") from None
             if got >= version:
                 assert got == version
-                return when
+                return
 
     def close(self) -> None:
         self.connection.close()
@@ -141,22 +142,18 @@ def test_two_servers_push_each_other_s_changes_at_once_and_read_nothing_on_a_tim
         code, keeper, phones = make_table(a)
         same = Stream(a.port, code, phones[0].cookies)
         cross = Stream(b.port, code, phones[1].cookies)
-        rename(keeper, code, 0)  # (both listen by now: the first change of each is timed)
-        same.heard(version_of(database, code), 5)
-        cross.heard(version_of(database, code), 5)
+        rename(keeper, code, 0)
+        same.heard(version_of(database, code))
+        cross.heard(version_of(database, code))
 
-        # A tap through A: its screens on A and on B show it.
-        seen = {"same-server": [], "cross-server": []}
-        for n in range(1, 51):
+        # A tap through A: its screens on A and on B show it, each tap, told (no server
+        # reads versions on a timer: below). How soon, same server and across:
+        # scripts/bench_load.py --servers 2 (docs/performance.md).
+        for n in range(1, 6):
             version = version_of(database, code) + 1
-            started = time.perf_counter()
             rename(keeper, code, n)
-            seen["same-server"].append(same.heard(version, 5) - started)
-            seen["cross-server"].append(cross.heard(version, 5) - started)
-        p95 = {where: 1000 * percentile(times, 0.95) for where, times in seen.items()}
-        print(f"\nseen p95 over 50 taps: same-server {p95['same-server']:.0f} ms, "
-              f"cross-server {p95['cross-server']:.0f} ms")
-        assert p95["cross-server"] <= 1.5 * p95["same-server"]
+            same.heard(version)
+            cross.heard(version)
 
         # Idle with both streams open: no statement at all from either server.
         assert any("UPDATE tables" in line for line in statements(log)), "the count counts"
@@ -172,9 +169,8 @@ def test_two_servers_push_each_other_s_changes_at_once_and_read_nothing_on_a_tim
         assert len(listening) == 1
         sql(database, "SELECT pg_terminate_backend(%s)", listening[0][0])
         version = version_of(database, code) + 1
-        started = time.perf_counter()
         rename(keeper, code, 51)
-        assert cross.heard(version, 2.0) - started < 2.0
+        cross.heard(version)
         assert len(sql(database, "SELECT pid FROM pg_stat_activity WHERE application_name "
                        "= 'club-B' AND query LIKE 'LISTEN%%'")) == 1, "listening again"
         same.close()
@@ -197,8 +193,8 @@ def test_a_second_server_whose_sealing_keys_are_not_shared_is_refused(database, 
 def worker_of(device: Device, access: Path, probe: str) -> str:
     """The pid of the worker that answers ``device``'s connection (from the access log)."""
     device.get(f"/?probe={probe}")
-    deadline = time.monotonic() + 5
-    while time.monotonic() < deadline:
+    ceiling = Ceiling()
+    while not ceiling.passed:
         found = re.search(rf"^<(\d+)> /\?probe={probe}$", access.read_text(), re.MULTILINE)
         if found:
             return found.group(1)

@@ -8,6 +8,7 @@ import time
 import pytest
 
 from companion.live.door import Gate as Places
+from tests import waiting
 from tests.conftest import at_once
 
 
@@ -77,16 +78,14 @@ class Held:
     def __call__(self, environ, start_response):
         with self.lock:
             self.inside.append(environ["REQUEST_METHOD"])
-        self.go.wait(30)
+        self.go.wait(waiting.HANG)
         start_response("200 OK", [("Content-Type", "text/plain")])
         return [b"done"]
 
 
-def wait_until(condition, patience: float = 30.0) -> None:
-    deadline = time.monotonic() + patience
-    while not condition():
-        assert time.monotonic() < deadline, "the gate never let the request in"
-        time.sleep(0.005)
+def wait_until(condition) -> None:
+    """Wait until ``condition()`` (the gate let the request in), up to the hang ceiling."""
+    waiting.wait_until(condition, "the gate never let the request in", every=0.005)
 
 
 def sending(gate: Gate, method: str) -> threading.Thread:
@@ -111,7 +110,7 @@ def test_changes_leave_a_place_for_the_screens_polls():
     wait_until(lambda: app.inside == ["POST", "GET"])
     app.go.set()
     for thread in (*taps, poll):
-        thread.join(30)
+        thread.join(waiting.HANG)
     assert app.inside == ["POST", "GET", "POST"]
 
 
@@ -125,7 +124,7 @@ def test_a_waiting_tap_goes_in_before_the_polls_that_came_before_it():
     wait_until(lambda: len(gate._requests) == 2)
     app.go.set()
     for thread in (first, poll, tap):
-        thread.join(30)
+        thread.join(waiting.HANG)
     assert app.inside == ["POST", "POST", "GET"]
 
 
@@ -153,7 +152,7 @@ def test_a_streams_answer_waits_while_a_request_waits():
     wait_until(lambda: len(gate._requests) == 1)
     app.go.set()
     for thread in (tap, *pushes, poll):
-        thread.join(30)
+        thread.join(waiting.HANG)
     assert app.inside == ["POST", "GET", "push", "push"]
 
 
@@ -174,7 +173,7 @@ def test_a_wait_cut_short_leaves_the_places_as_they_were(monkeypatch):
     monkeypatch.undo()
     assert not gate._later  # it no longer waits, and will never be let in
     app.go.set()
-    tap.join(30)
+    tap.join(waiting.HANG)
     assert b"".join(gate({"REQUEST_METHOD": "GET"}, lambda *_: None)) == b"done"
     assert gate._inside == 0  # the tap's place given back, and the poll's
 
@@ -219,6 +218,6 @@ def test_a_request_stepping_out_lets_the_others_in_and_goes_back_in_first():
     wait_until(lambda: len(gate._requests) == 2)
     b_may_leave.set()
     for thread in (a, b, c):
-        thread.join(30)
+        thread.join(waiting.HANG)
     assert seen == ["A", "B", "A back", "C"]
     assert gate._inside == 0 and not gate._requests

@@ -17,6 +17,7 @@ import time
 import pytest
 
 from companion.live.door import BODY_RATE, time_limit
+from tests.waiting import HANG
 
 pytestmark = pytest.mark.db
 
@@ -140,16 +141,13 @@ def test_a_read_that_would_wait_for_ever_is_cut_off_at_the_deadline(app):
         body = b"".join(app.wsgi_app(environ, lambda status, *_: answers.append(status)))
         answers.append(json.loads(body)["error"])
 
-    started = time.monotonic()
-    reader = threading.Thread(target=post)
+    reader = threading.Thread(target=post, daemon=True)
     reader.start()
-    reader.join(10)
-    took = time.monotonic() - started
+    reader.join(HANG)
     client_side.close()
     server_side.close()
     assert not reader.is_alive(), "the read was never cut off"
     assert answers[0].startswith("408") and "took more than 1 second to" in answers[1]
-    assert 0.4 < took < 5
     assert tables(app) == 0
 
 

@@ -18,26 +18,26 @@ import time
 import pytest
 
 from companion.serving import STOOD_STILL, after_a_sleep
+from tests.waiting import HANG, Ceiling, wait_until
 from tests.web.served import served
 
 pytestmark = pytest.mark.skipif(os.name == "nt", reason="gunicorn runs on Unix")
 
 
-def first_line(port: int, data: bytes, wait: float = 10) -> tuple[str, float]:
-    """Send ``data`` on a new connection: the answer's status line, and how long it took."""
-    started = time.monotonic()
+def first_line(port: int, data: bytes) -> str:
+    """Send ``data`` on a new connection: the answer's status line (waited for up to
+    :data:`~tests.waiting.HANG`)."""
     with socket.create_connection(("127.0.0.1", port)) as sock:
         sock.sendall(data)
-        sock.settimeout(wait)
-        answer = sock.recv(200).split(b"\r\n", 1)[0].decode()
-    return answer, time.monotonic() - started
+        sock.settimeout(HANG)
+        return sock.recv(200).split(b"\r\n", 1)[0].decode()
 
 
 def test_a_requests_head_is_held_to_the_servers_limits(app, tmp_path):
     with served(app.config["SQLALCHEMY_DATABASE_URI"], tmp_path) as server:
         def ask(line: str, headers: list[str]) -> str:
             head = "\r\n".join([line, "Host: 127.0.0.1", *headers]) + "\r\n\r\n"
-            return first_line(server.port, head.encode())[0]
+            return first_line(server.port, head.encode())
 
         def address(length: int) -> str:  # a request line of ``length`` characters
             return "GET /" + "a" * (length - len("GET / HTTP/1.1")) + " HTTP/1.1"
@@ -63,22 +63,26 @@ def test_both_workers_answer_a_late_body_408_at_its_deadline(app, tmp_path, work
                 COMPANION_BODY_SECONDS="1") as server:
         head = (b"POST /api/games HTTP/1.1\r\nHost: 127.0.0.1\r\n"
                 b"Content-Type: application/json\r\nContent-Length: 100\r\n\r\n")
-        answer, took = first_line(server.port, head)  # and no body
-        assert answer == "HTTP/1.1 408 REQUEST TIMEOUT" and 0.9 < took < 5, (answer, took)
+        assert first_line(server.port, head) == "HTTP/1.1 408 REQUEST TIMEOUT"  # and no body
+        # A byte every 0.1 s of 1000: each read is quick, the whole body would take 100 s.
+        # The 408 comes while the body is still coming (a deadline on each read alone would
+        # let it go on to its last byte, and answer only then).
         with socket.create_connection(("127.0.0.1", server.port)) as sock:
-            sock.sendall(head)
+            sock.sendall(head.replace(b"Content-Length: 100", b"Content-Length: 1000"))
             sock.settimeout(0.1)
-            started, answer = time.monotonic(), b""
-            while not answer and time.monotonic() - started < 10:
-                sock.sendall(b" ")  # a byte every 0.1 s: 99 would take 10 s
+            answer, sent, ceiling = b"", 0, Ceiling()
+            while not answer and not ceiling.passed:
+                if sent < 999:
+                    sock.sendall(b" ")
+                    sent += 1
                 try:
                     answer = sock.recv(200)
                 except TimeoutError:
                     pass
-            took = time.monotonic() - started
-        assert answer.startswith(b"HTTP/1.1 408 REQUEST TIMEOUT") and 0.9 < took < 5, took
-        # Neither request got in, and the server answers at once.
-        assert first_line(server.port, b"GET / HTTP/1.1\r\nHost: x\r\n\r\n")[0] == (
+        assert answer.startswith(b"HTTP/1.1 408 REQUEST TIMEOUT"), (answer, sent)
+        assert sent < 999, "answered only once the body had all but come"
+        # Neither request got in, and the server answers.
+        assert first_line(server.port, b"GET / HTTP/1.1\r\nHost: x\r\n\r\n") == (
             "HTTP/1.1 200 OK")
 
 
@@ -99,15 +103,13 @@ def test_a_sleep_of_the_whole_machine_does_not_stop_the_worker(app, tmp_path):
             time.sleep(STOOD_STILL + 1)
             os.killpg(group, signal.SIGCONT)
             time.sleep(3)  # more than the timeout, awake
-            assert first_line(server.port, b"GET / HTTP/1.1\r\nHost: x\r\n\r\n")[0] == (
+            assert first_line(server.port, b"GET / HTTP/1.1\r\nHost: x\r\n\r\n") == (
                 "HTTP/1.1 200 OK")
         log = server.log_text()
         assert "WORKER TIMEOUT" not in log and workers(log) == [worker], log[-2000:]
         os.kill(worker, signal.SIGSTOP)
-        deadline = time.monotonic() + 20
-        while len(workers(server.log_text())) < 2:
-            assert time.monotonic() < deadline, server.log_text()[-2000:]
-            time.sleep(0.2)
+        wait_until(lambda: len(workers(server.log_text())) >= 2,
+                   lambda: server.log_text()[-2000:], every=0.2)
         assert "WORKER TIMEOUT" in server.log_text()
         with contextlib.suppress(ProcessLookupError):  # (it was killed)
             os.kill(worker, signal.SIGCONT)
