@@ -13,7 +13,7 @@ from pathlib import Path
 from tests.waiting import HANG, HANG_MS
 
 TESTS = Path(__file__).resolve().parent
-CLOCKS = r"monotonic|perf_counter|time\.time"
+CLOCKS = r"monotonic|perf_counter|time\.time|timeit"
 """The clocks a stopwatch reads."""
 STOPWATCH = re.compile("assert " + f".*({CLOCKS})")
 """What tests/README.md's grep looks for (written in two pieces, there and here, so that
