@@ -112,14 +112,20 @@ def accept_next_dialog(page) -> None:
 def enter_quick_hands(table) -> None:
     """The tablet enters the survivors' hands the quick way (:data:`QUICK`, no jacks) on a
     ``TromplemondTable`` whose vote has put Emily off; each hand's line shows it entered."""
-    tablet = table.tablet
     for position, (name, points) in enumerate(QUICK.items(), 1):
-        tablet.get_by_test_id(f"edit-hand-{position}").click()
-        tablet.get_by_test_id("quick-points").fill(points)
-        tablet.get_by_test_id("quick-public-jacks").fill("0")
-        tablet.get_by_test_id("quick-secret-jacks").fill("0")
-        tablet.get_by_test_id("save-quick").click()
-        expect(table.hand_row(name)).to_have_attribute("data-entered", "yes", timeout=LIVE_MS)
+        enter_quick_hand(table, position, name, points)
+
+
+def enter_quick_hand(table, position: int, name: str, points: str) -> None:
+    """The tablet enters one hand the quick way (``points``, no jacks) for the player at
+    ``position`` on a ``TromplemondTable``; the hand's line shows it entered."""
+    tablet = table.tablet
+    tablet.get_by_test_id(f"edit-hand-{position}").click()
+    tablet.get_by_test_id("quick-points").fill(points)
+    tablet.get_by_test_id("quick-public-jacks").fill("0")
+    tablet.get_by_test_id("quick-secret-jacks").fill("0")
+    tablet.get_by_test_id("save-quick").click()
+    expect(table.hand_row(name)).to_have_attribute("data-entered", "yes", timeout=LIVE_MS)
 
 
 def end_game(tablet) -> None:

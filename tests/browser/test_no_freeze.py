@@ -22,7 +22,7 @@ import time
 
 from playwright.sync_api import expect
 
-from tests.browser.screens import LIVE_MS, without_stream
+from tests.browser.screens import LIVE_MS, enter_quick_hand, without_stream
 from tests.browser.test_taps import PATIENT
 
 CUT = ("ERR_INTERNET_DISCONNECTED", "net::ERR_FAILED", "htmx:sendError", "htmx:afterRequest",
@@ -375,12 +375,7 @@ def test_a_double_tap_on_a_toggle_is_one_tap_and_a_hand_kept_on_dead_wifi_goes_b
     expect(table.hand_row("Rob")).to_have_attribute("data-entered", "yes", timeout=LIVE_MS)
 
     for position, name, points in ((2, "Sam", "12"), (3, "Nick", "10")):  # (the tablet's)
-        tablet.get_by_test_id(f"edit-hand-{position}").click()
-        tablet.get_by_test_id("quick-points").fill(points)
-        tablet.get_by_test_id("quick-public-jacks").fill("0")
-        tablet.get_by_test_id("quick-secret-jacks").fill("0")
-        tablet.get_by_test_id("save-quick").click()
-        expect(table.hand_row(name)).to_have_attribute("data-entered", "yes", timeout=LIVE_MS)
+        enter_quick_hand(table, position, name, points)
 
     # F3: Rob's TROMP! call, double-tapped: ticked or unticked once each time.
     calls = Sent(tablet, r"/called$")
