@@ -27,6 +27,7 @@ from companion.config import HTMX_COPY
 from companion.config import HTMX_URL as HTMX_CDN_URL
 from tests.browser.fit import check_screen
 from tests.browser.fit import report as fit_report
+from tests.browser.long_evening import report as long_evening_report
 from tests.browser.screens import LIVE_MS, TableScreens, card_code, in_first_screen
 
 try:
@@ -312,6 +313,11 @@ def pytest_terminal_summary(terminalreporter):
     lines = fit_report()
     if lines:
         terminalreporter.section("screens: sideways scroll and axe serious/critical nodes")
+        for line in lines:
+            terminalreporter.write_line(line)
+    lines = long_evening_report()
+    if lines:
+        terminalreporter.section("end screens of a long evening: problems found a page")
         for line in lines:
             terminalreporter.write_line(line)
 

@@ -11,7 +11,9 @@ tablet, and finds:
 
 * ``sideways``: the page scrolls sideways;
 * ``narrow``: an element whose text is laid out narrower than 4 characters of its font
-  while the text is longer (a letter-per-line column);
+  (the average of its own letters) while the text is longer (a letter-per-line column);
+* ``split``: a word broken inside ("Ha|l", "£0.6|2"), though its line could hold it whole
+  (a break after a hyphen or a slash is a word's own; a URL's token is let be);
 * ``tall``: the page is taller than its bound (:data:`HEIGHT`: a height per page and per
   round);
 * ``settles``: a cell of a column that settles the question (Net, money, total: marked
@@ -22,7 +24,8 @@ tablet, and finds:
   scheme; the colours' contrast in the dark one).
 
 Each page is checked in light and dark at 100 % text, and at 200 % root font size for what
-larger text changes (sideways, narrow, settles). :data:`RESULTS` keeps the counts a page,
+larger text changes (sideways, narrow, split, settles). What a closed ``<details>`` holds is
+not looked at until it is opened. :data:`RESULTS` keeps the counts a page,
 printed at the end of the session (tests/browser/conftest.py).
 """
 
@@ -32,7 +35,7 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from tests.browser.fit import PHONE_SIZE, ROOT_FONT, TABLET_SIZE, _axe, _wide
+from tests.browser.fit import ROOT_FONT, _axe, _wide
 
 ROOT = Path(__file__).resolve().parents[2]
 LOG = ROOT / "test-output" / "long-evening-results.txt"
@@ -217,7 +220,8 @@ NARROW = """(least) => {
         const box = el.getBoundingClientRect();
         if (box.width <= 2 || box.height <= 2) { continue; }  // a visually hidden label
         const style = getComputedStyle(el);
-        measure.font = `${style.fontStyle} ${style.fontWeight} ${style.fontSize} ${style.fontFamily}`;
+        measure.font = [style.fontStyle, style.fontWeight, style.fontSize, style.fontFamily]
+            .join(" ");
         const char = measure.measureText(text).width / text.length;  // its font's average
         const widest = Math.max(...rects.map((r) => r.width));
         const where = el.tagName.toLowerCase() + (el.id ? "#" + el.id : "")
@@ -271,7 +275,8 @@ SETTLES = """() => {
             out.push(`${el.closest("table")?.dataset.testid || "table"} `
                      + `${(row?.dataset.player || row?.textContent || "").trim().slice(0, 12)}`
                      + ` "${el.textContent.trim().slice(0, 16)}" at ${Math.round(r.left)}`
-                     + `–${Math.round(r.right)} px, in view ${Math.round(left)}–${Math.round(right)}`);
+                     + `–${Math.round(r.right)} px, in view `
+                     + `${Math.round(left)}–${Math.round(right)}`);
         }
     }
     return out;
