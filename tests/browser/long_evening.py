@@ -18,7 +18,7 @@ tablet, and finds:
   round);
 * ``settles``: a cell of a column that settles the question (Net, money, total: marked
   ``data-settles`` in the templates) is outside the viewport with neither the page nor its
-  table scrolled;
+  table scrolled, or is drawn over its row's name;
 * ``labels``: two labels of a chart whose boxes overlap;
 * ``axe``: an axe-core violation of impact serious or critical (every rule in the light
   scheme; the colours' contrast in the dark one).
@@ -270,8 +270,15 @@ SETTLES = """() => {
             left = Math.max(left, box.left + a.clientLeft);
             right = Math.min(right, box.left + a.clientLeft + a.clientWidth);
         }
-        if (r.left < left - 1 || r.right > right + 1) {
-            const row = el.closest("tr");
+        const row = el.closest("tr");
+        const name = row && el.tagName === "TD" && row.querySelector("th[scope=row]");
+        const said = name && document.createRange();
+        if (said) { said.selectNodeContents(name); }
+        if (said && said.getBoundingClientRect().right > r.left + 1) {  // drawn over the name
+            out.push(`${el.closest("table")?.dataset.testid || "table"} `
+                     + `"${el.textContent.trim().slice(0, 16)}" over the name `
+                     + `"${name.textContent.trim().slice(0, 16)}"`);
+        } else if (r.left < left - 1 || r.right > right + 1) {
             out.push(`${el.closest("table")?.dataset.testid || "table"} `
                      + `${(row?.dataset.player || row?.textContent || "").trim().slice(0, 12)}`
                      + ` "${el.textContent.trim().slice(0, 16)}" at ${Math.round(r.left)}`

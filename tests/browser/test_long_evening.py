@@ -43,7 +43,7 @@ PAGES = (
 def carry_cookies(client, context, base_url: str) -> None:
     """The browser ``context`` becomes the device of the Flask test ``client``: it takes
     the client's session cookie (the same app signs and reads it)."""
-    cookie = client.get_cookie("companion")
+    cookie = client.get_cookie(client.application.config["SESSION_COOKIE_NAME"])
     assert cookie is not None, "the device has no session yet"
     context.add_cookies([{"name": cookie.key, "value": cookie.value, "url": base_url}])
 
