@@ -107,26 +107,34 @@ def pytest_testnodedown(node, error) -> None:
 
 
 def pytest_sessionfinish(session) -> None:
-    """On an xdist worker: send the browser tests' fit checks back with its end."""
-    from tests.browser import fit
+    """On an xdist worker: send the browser tests' fit checks and the long evening's end
+    screens back with its end."""
+    from tests.browser import fit, long_evening
 
     output = getattr(session.config, "workeroutput", None)
     if output is not None:
         output["companion_fit"] = [dataclasses.asdict(result) for result in fit.RESULTS]
+        output["companion_long_evening"] = [dataclasses.asdict(result)
+                                            for result in long_evening.RESULTS]
 
 
 def pytest_terminal_summary(terminalreporter) -> None:
-    """The fit and axe counts of every page state the browser tests checked (fit.py), the
+    """The fit and axe counts of every page state the browser tests checked (fit.py), and the
+    problems found a page on the end screens of a long evening (long_evening.py): the
     workers' with this process's own."""
-    from tests.browser import fit
+    from tests.browser import fit, long_evening
 
     for output in getattr(terminalreporter.config, "companion_from_workers", ()):
         fit.RESULTS.extend(fit.ScreenResult(**found) for found in output.get("companion_fit", ()))
-    lines = fit.report()
-    if lines:
-        terminalreporter.section("screens: sideways scroll and axe serious/critical nodes")
-        for line in lines:
-            terminalreporter.write_line(line)
+        long_evening.RESULTS.extend(long_evening.PageResult(**found)
+                                    for found in output.get("companion_long_evening", ()))
+    for title, lines in (("screens: sideways scroll and axe serious/critical nodes", fit.report()),
+                         ("end screens of a long evening: problems found a page",
+                          long_evening.report())):
+        if lines:
+            terminalreporter.section(title)
+            for line in lines:
+                terminalreporter.write_line(line)
 
 
 MANY_TABLES = {"NEW_TABLE_LIMIT": "1000/minute", "API_LIMIT": "1000/minute"}

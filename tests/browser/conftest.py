@@ -302,8 +302,8 @@ def screenshot(request) -> Iterator[Callable]:
     assert not problems, "screens that do not fit or fail axe:\n" + "\n".join(problems)
 
 
-# (The fit and axe counts are printed at the end of the run by tests/conftest.py, which
-# adds up those of the xdist workers.)
+# (The fit and axe counts, and the long evening's, are printed at the end of the run by
+# tests/conftest.py, which adds up those of the xdist workers.)
 
 
 def fill_new_table(tablet, name: str, players, game: str, *, dealer: str | None = None) -> None:

@@ -817,7 +817,7 @@ def test_a_whole_game_of_eight_rounds_to_the_payout(game):
             in tablet
     # Where each player's money came from: the fees, the stakes, the pots, the kitty.
     header = re.search(r'data-testid="net-money">.*?<thead>(.*?)</thead>', tablet, re.S).group(1)
-    assert re.findall(r'<th scope="col">([^<]+)</th>', header) == [
+    assert re.findall(r'<th scope="col"[^>]*>([^<]+)</th>', header) == [
         "joining fee", "TROMP! stake", "round pot won", "fee payout", "kitty", "Net"]
     for name, amount in result["money"].items():
         row = re.search(rf'<tr[^>]*data-player="{name}">(.*?)</tr>', tablet.split(
