@@ -251,7 +251,7 @@ def test_a_tap_answer_brings_the_page_up_to_date_so_its_next_poll_is_a_204(clien
     new_url = pulse_of(answer)
     assert f"v={version(actions, code)}&" in new_url
     assert client.get(new_url, headers=HTMX).status_code == 204
-    # A confirmed round changes the scoreboard too: the tap's answer brings it.
+    # A confirmed round changes the scoreboard too: the tap's answer brings it
     game.vote_off("Emily")
     for name in ("Rob", "Sam", "Nick"):
         game.quick(name, 20)
@@ -259,7 +259,8 @@ def test_a_tap_answer_brings_the_page_up_to_date_so_its_next_poll_is_a_204(clien
     answer = actions.post(f"/t/{code}/games/1/confirm", {"round": "1"},
                           headers={**HTMX, "X-Companion-Pulse": keeper_url}).get_data(
         as_text=True)
-    assert oob_ids(answer) == ["pulse", "scoreboard"]
+    # (and the tablet's game panel, which offers the next step once the rules end the game)
+    assert oob_ids(answer) == ["pulse", "scoreboard", "game-area"]
     assert 'data-total="Rob"' in answer
     assert client.get(pulse_of(answer), headers=HTMX).status_code == 204
     # A phone's tap: its own page's pulse (the tablet's pulse URL is not its page).
