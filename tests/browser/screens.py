@@ -37,6 +37,21 @@ def in_first_screen(page, locator, what: str = "") -> None:
            ).to_be_in_viewport(ratio=1, timeout=LIVE_MS)
 
 
+def touch_sized(locator, what: str = "", least: int = 1) -> None:
+    """Every visible element of ``locator`` is at least 44×44 px (a thumb's width), and there
+    are at least ``least`` of them.
+
+    The boxes are measured in one step inside the page, so a live update swapping the
+    region in between two measurements cannot leave one button half-measured."""
+    boxes = locator.evaluate_all("""els => els
+        .filter(e => e.checkVisibility ? e.checkVisibility() : e.offsetParent !== null)
+        .map(e => { const r = e.getBoundingClientRect();
+                    return {text: e.innerText.trim(), width: r.width, height: r.height}; })""")
+    assert len(boxes) >= least, (what, boxes)
+    small = [box for box in boxes if box["width"] < 44 or box["height"] < 44]
+    assert not small, (what, small)
+
+
 EVENTS = re.compile(r"/t/[^/?]+/events(\?.*)?$")
 """A table's event stream (its page's id and pulse after the ``?``)."""
 

@@ -27,16 +27,11 @@ import html
 from playwright.sync_api import expect
 
 from companion.rules import replay, settle_up
+from tests.browser.screens import touch_sized
 from tests.waiting import HANG_MS
 
 WAIT_MS = HANG_MS  # a wait for the state, up to the hang ceiling
 PLAYERS = ("Ann", "Bo", "Cy")
-
-
-def touch_size(locator) -> None:
-    """Every element of ``locator`` is at least 44×44 px."""
-    for box in (element.bounding_box() for element in locator.all()):
-        assert box is not None and box["width"] >= 44 and box["height"] >= 44, box
 
 
 def test_a_whole_clumond_game(new_context, make_table, clumond_table, screenshot):
@@ -81,7 +76,7 @@ def test_a_whole_clumond_game(new_context, make_table, clumond_table, screenshot
         "Your stack 100 · you ante 5 · pot 15 after the antes")
     expect(phones["Ann"].get_by_test_id("go-for-clumond")).to_be_visible()
     above_the_fold(phones["Ann"], phones["Ann"].get_by_test_id("offer-no"))
-    touch_size(phones["Ann"].locator("#round button:visible"))
+    touch_sized(phones["Ann"].locator("#round button:visible"))
     above_the_fold(tablet, tablet.get_by_test_id("next-action"))
     expect(phones["Bo"].get_by_test_id("offer-turn")).to_contain_text("Ann is deciding")
     expect(tablet.locator('[data-testid="offers"] li[data-said="now"]')).to_contain_text("Ann")
@@ -95,7 +90,7 @@ def test_a_whole_clumond_game(new_context, make_table, clumond_table, screenshot
     above_the_fold(phones["Cy"], phones["Cy"].get_by_test_id("enter-mine"))
     table.open_entry("Ann")
     above_the_fold(phones["Ann"], phones["Ann"].get_by_test_id("save-entry"))
-    touch_size(phones["Ann"].locator("label.tile, label.pick"))
+    touch_sized(phones["Ann"].locator("label.tile, label.pick"))
     table.pick("Ann", 3, ["3♥", "7♠", "4♦"])
     expect(phones["Ann"].get_by_test_id("working")).to_contain_text(
         "3 tricks: 3 count · declaration 3♥ 7♠ 4♦: 2 + 1 + 0 = 3")

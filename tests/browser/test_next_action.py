@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from playwright.sync_api import expect
 
-from tests.browser.screens import in_first_screen
+from tests.browser.screens import in_first_screen, touch_sized
 from tests.waiting import HANG_MS
 
 LIVE_MS = HANG_MS  # a wait for the state, up to the hang ceiling
@@ -18,12 +18,6 @@ TABLET = {"width": 800, "height": 1280}
 def first_screen(page, locator, what: str) -> None:
     """``locator`` is visible without scrolling: wholly inside the viewport at the top."""
     in_first_screen(page, locator, what)
-
-
-def touch_size(locator, what: str) -> None:
-    """Every element of ``locator`` is at least 44×44 px."""
-    for box in (element.bounding_box() for element in locator.all()):
-        assert box is not None and box["width"] >= 44 and box["height"] >= 44, (what, box)
 
 
 def test_the_next_action_is_in_the_first_screen_at_every_step(tromplemond_table):
@@ -36,7 +30,7 @@ def test_the_next_action_is_in_the_first_screen_at_every_step(tromplemond_table)
     first_screen(tablet, tablet.get_by_test_id("open-vote"), "Claims done: vote now")
     for name, phone in phones.items():
         first_screen(phone, phone.get_by_test_id("next-action"), f"{name}'s claims")
-    touch_size(tablet.locator("#round button:visible"), "the tablet's buttons")
+    touch_sized(tablet.locator("#round button:visible"), "the tablet's buttons")
     # A checklist folds away once every step is ticked, and opens again on a tap.
     deck = tablet.locator("#deck-steps")
     for step in deck.locator("button.tick-button").all():
@@ -51,7 +45,7 @@ def test_the_next_action_is_in_the_first_screen_at_every_step(tromplemond_table)
     table.open_vote()
     for name, phone in phones.items():
         first_screen(phone, phone.get_by_test_id("slip-confirm"), f"{name}'s drop button")
-        touch_size(phone.locator(".slip-choice"), f"{name}'s slip names")
+        touch_sized(phone.locator(".slip-choice"), f"{name}'s slip names")
     first_screen(tablet, tablet.get_by_test_id("slips-in"), "the slips in")
     table.vote({"Rob": "Emily", "Sam": "Emily", "Nick": "Emily", "Emily": "Rob"})
     table.wait_phase("hands")
@@ -68,7 +62,7 @@ def test_the_next_action_is_in_the_first_screen_at_every_step(tromplemond_table)
     nick = phones["Nick"]
     nick.locator("#round").get_by_test_id("enter-hand").click()
     expect(nick.get_by_test_id("picker-form")).to_be_visible()
-    touch_size(nick.locator("label.pick"), "the picker's tiles")
+    touch_sized(nick.locator("label.pick"), "the picker's tiles")
     for card in ("AC", "2D", "10D", "4S", "KD"):  # Sam's five
         expect(nick.locator(f'label.pick:has(> [value="{card}"][name="public"])')).to_have_class(
             "pick taken")

@@ -30,7 +30,7 @@ from playwright.sync_api import expect
 
 from companion.rules import tremp as rules
 from companion.web.filters import number
-from tests.browser.screens import TableScreens, card_code, in_first_screen
+from tests.browser.screens import TableScreens, card_code, in_first_screen, touch_sized
 from tests.waiting import HANG_MS
 
 LIVE_MS = HANG_MS  # a wait for the state, up to the hang ceiling
@@ -46,14 +46,6 @@ HAND_5 = ["2♣", "3♣", "4♣", "5♣", "6♣", "7♣", "8♣", "9♣", "10♣
 def above_the_fold(page, testid: str) -> None:
     """The element ``testid`` is whole within the first screen of the page, unscrolled."""
     in_first_screen(page, page.get_by_test_id(testid), testid)
-
-
-def touch_size(locator, what: str) -> None:
-    """Every element of ``locator`` is at least 44×44 px."""
-    boxes = [element.bounding_box() for element in locator.all()]
-    assert boxes, what
-    for box in boxes:
-        assert box is not None and box["width"] >= 44 and box["height"] >= 44, (what, box)
 
 
 class TrempTable(TableScreens):
@@ -196,8 +188,8 @@ def test_a_whole_game_of_tremp(new_context, make_table, screenshot):
     assert phones["Nick"].get_by_test_id("bid-form").count() == 0
     above_the_fold(phones["Sam"], "display")
     above_the_fold(phones["Sam"], "pass")
-    touch_size(phones["Sam"].locator("#round label.pick"), "the 52 tiles of Sam's picker")
-    touch_size(phones["Sam"].locator("#round button:visible"), "Sam's buttons")
+    touch_sized(phones["Sam"].locator("#round label.pick"), "the 52 tiles of Sam's picker")
+    touch_sized(phones["Sam"].locator("#round button:visible"), "Sam's buttons")
     screenshot(phones["Sam"], "01-sam-to-bid")
 
     # --- Hand 1: the first three pass; the dealer must bid -----------------------------------
@@ -224,8 +216,8 @@ def test_a_whole_game_of_tremp(new_context, make_table, screenshot):
     assert phones["Sam"].get_by_test_id("tricks-form").count() == 0  # the opponents do not
     above_the_fold(phones["Nick"], "tricks-13")
     above_the_fold(tablet, "tricks-13")
-    touch_size(phones["Nick"].locator("#round button:visible"), "Nick's tricks")
-    touch_size(tablet.locator("#round button:visible"), "the tablet's buttons")
+    touch_sized(phones["Nick"].locator("#round button:visible"), "Nick's tricks")
+    touch_sized(tablet.locator("#round button:visible"), "the tablet's buttons")
     table.tricks(6, phones["Nick"])  # the bidder's partner enters them on his phone
     table.wait_phase("score")
     expect(tablet.get_by_test_id("preview").get_by_test_id("points-line")).to_have_text(
@@ -250,7 +242,7 @@ def test_a_whole_game_of_tremp(new_context, make_table, screenshot):
     # Emily asks the judge on her phone: an ace beats the king of its suit.
     emily = phones["Emily"]
     table.judge(emily, ["K♥", "A♥", "2♠", "3♠"])
-    touch_size(emily.locator(".judge-picker label.pick"), "the judge's tiles")
+    touch_sized(emily.locator(".judge-picker label.pick"), "the judge's tiles")
     expect(emily.get_by_test_id("judge-verdict")).to_have_text("Sam takes the trick with A♥.")
     expect(emily.get_by_test_id("judge-why")).to_contain_text(
         "A♥ beats K♥: an ace beats the king of its suit")

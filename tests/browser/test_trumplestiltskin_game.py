@@ -27,7 +27,7 @@ from fractions import Fraction
 from playwright.sync_api import expect
 
 from companion.rules import replay
-from tests.browser.screens import TableScreens, in_first_screen, without_push
+from tests.browser.screens import TableScreens, in_first_screen, touch_sized, without_push
 from tests.waiting import HANG_MS
 
 LIVE_MS = HANG_MS  # a wait for the state, up to the hang ceiling
@@ -48,14 +48,6 @@ def value(shown: str) -> Fraction:
 def first_screen(page, locator, what: str) -> None:
     """``locator`` is wholly inside the first screen, unscrolled (the next action comes first)."""
     in_first_screen(page, locator, what)
-
-
-def touch_sized(page, what: str) -> None:
-    """Every button shown in the round region is at least 44×44 px."""
-    for button in page.locator("#round button:visible").all():
-        box = button.bounding_box()
-        assert box is not None and box["width"] >= 44 and box["height"] >= 44, (
-            what, button.inner_text(), box)
 
 
 class TrumpTable(TableScreens):
@@ -113,7 +105,7 @@ class TrumpTable(TableScreens):
         phone = self.phones[player]
         expect(phone.get_by_test_id("gnome-picker")).to_be_visible(timeout=WAIT_MS)
         first_screen(phone, phone.locator(".gnome-cards"), f"{player}'s Gnome cards")
-        touch_sized(phone, f"{player}'s Gnome cards")
+        touch_sized(phone.locator("#round button"), f"{player}'s Gnome cards")
         phone.get_by_test_id(f"gnome-{card.replace(' ', '-')}").click()
         if trump is not None:
             phone.get_by_test_id(f"trump-{trump}").click()
@@ -241,7 +233,7 @@ def test_a_whole_game_of_trumplestiltskin(new_context, make_table, screenshot, c
 
     # --- Hand 1: the auction on the phones -----------------------------------------------------
     table.wait_turn("Bo")
-    touch_sized(bo, "Bo's bid control")
+    touch_sized(bo.locator("#round button"), "Bo's bid control")
     first_screen(tablet, tablet.get_by_test_id("turn"), "whose turn, on the tablet")
     expect(bo.get_by_test_id("bid-input")).to_have_value("1")  # the least, as a value
     expect(bo.get_by_test_id("bid-minus")).to_be_disabled()
@@ -315,7 +307,7 @@ def test_a_whole_game_of_trumplestiltskin(new_context, make_table, screenshot, c
         expect(page.get_by_test_id("gnome-card")).to_have_text("Gnome red joker")
 
     # --- Hand 1: four phones enter their points in the same instant ----------------------------
-    touch_sized(bo, "Bo's points and counter")
+    touch_sized(bo.locator("#round button"), "Bo's points and counter")
     working = table.count("Bo", honours=3, trumps=1, jokers=1)
     assert working == "A/K 3 + trumps 1 + jokers 2×1 = 6"
     expect(bo.get_by_test_id("count-submit")).to_have_text("Enter 6 points")
@@ -329,7 +321,7 @@ def test_a_whole_game_of_trumplestiltskin(new_context, make_table, screenshot, c
     expect(bo.get_by_test_id("tally-line")).to_contain_text("top bid 7 · took 6 points")
     expect(cy.get_by_test_id("tally-line")).to_contain_text("never bid")
     screenshot(tablet, "06-tablet-tally", docs="trumplestiltskin-tablet-tally")
-    touch_sized(tablet, "the tablet's tally")
+    touch_sized(tablet.locator("#round button"), "the tablet's tally")
     table.confirm("Confirm hand 1 (Bo deals next)")
     table.expect_totals({"Ann": 28, "Bo": 6, "Cy": 0, "Di": 2, "Gnome": 3})
 
