@@ -2,13 +2,40 @@
  *
  *  - The new page's <body> class, data-* and hx-headers attributes come with it;
  *  - a boosted link tapped with no connection opens the offline page (where a service
- *    worker serves it; else the page stays and taps-page.js says "No connection").
+ *    worker serves it; else the page stays and taps-page.js says "No connection");
+ *  - a page asked for earlier never replaces a page asked for later (sync.js pageOrder).
  */
+
+import { pageOrder } from "./sync.js";
 
 let pendingBody = null;
 
 function isSyncedAttribute(name) {
   return name === "class" || name === "hx-headers" || name.indexOf("data-") === 0;
+}
+
+/** The newest page asked for stays: an older page's late answer is not swapped in. */
+export function newestPageWins() {
+  // htmx sends beforeRequest on the link or form (in the page then) and beforeSwap on
+  // the target (<body>, always in the page), so both reach the document.
+  const pages = pageOrder();
+  const asked = new WeakMap();
+  document.addEventListener("htmx:beforeRequest", (event) => {
+    const detail = event.detail;
+    if (detail.boosted && detail.xhr) {
+      asked.set(detail.xhr, pages.ask());
+    }
+  });
+  document.addEventListener("htmx:beforeSwap", (event) => {
+    const detail = event.detail;
+    if (!detail.boosted || detail.target !== document.body || !detail.shouldSwap ||
+        !detail.xhr || !asked.has(detail.xhr)) {
+      return;
+    }
+    if (!pages.mayShow(asked.get(detail.xhr))) {
+      detail.shouldSwap = false;
+    }
+  });
 }
 
 /** Boosted pages keep their <body> attributes. */

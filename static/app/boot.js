@@ -13,7 +13,8 @@
  *   forms.js       confirm first, picker counts, dealer names, choices kept across updates,
  *                  one amount at a time (a chip or a typed one);
  *   boosted.js     a boosted page change brings the new <body>'s attributes; a link with
- *                  no connection opens the offline page;
+ *                  no connection opens the offline page; an older page's late answer
+ *                  never replaces a newer page;
  *   countdown.js   running countdowns tick between polls;
  *   slip.js        a slip is sealed on the device before it is sent;
  *   stepper.js     a bid's −1 / +1 / +5 change the field in the page, with no round trip;
@@ -27,7 +28,7 @@
  * relies on that. Nothing here needs an inline script, so the CSP forbids them all.
  */
 
-import { offlineFallback, syncBoostedBody } from "./boosted.js";
+import { newestPageWins, offlineFallback, syncBoostedBody } from "./boosted.js";
 import { watchConnection } from "./connection.js";
 import { runCountdowns } from "./countdown.js";
 import { confirmSubmits, countPicks, keepChoices, nameDealers, oneAmount } from "./forms.js";
@@ -55,6 +56,7 @@ function registerServiceWorker() {
 }
 
 function start() {
+  newestPageWins(); // first: a late page dropped is seen by no other duty's beforeSwap
   loadHtmx();
   registerServiceWorker();
   startTicks();

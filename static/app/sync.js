@@ -202,3 +202,26 @@ export function connection(page) {
 export function caughtUp(was, now) {
   return was === "lost" && now === "live";
 }
+
+/** The order of the pages a screen asked for (boosted links and forms whose answer is a
+ * whole page): each is numbered when asked (ask), and a page asked for before the one
+ * shown is never shown over it (mayShow). A tap's answer that is a page (the dealer set,
+ * then the start page) may come after a page asked for later; showing it would take the
+ * newer page away. */
+export function pageOrder() {
+  let asked = 0;
+  let shown = 0;
+  return {
+    ask() {
+      asked += 1;
+      return asked;
+    },
+    mayShow(number) {
+      if (number < shown) {
+        return false;
+      }
+      shown = number;
+      return true;
+    },
+  };
+}

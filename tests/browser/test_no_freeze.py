@@ -388,3 +388,46 @@ def test_a_double_tap_on_a_toggle_is_one_tap_and_a_hand_kept_on_dead_wifi_goes_b
         calls.once()
     assert tablet.evaluate("window.companionNoReload") is True, "no whole page was loaded"
     allow_cut(console_errors)
+
+
+# --------------------------------------------------------------------------- a late page
+
+
+def test_a_tap_whose_answer_is_a_page_coming_after_the_next_page_does_not_replace_it(
+        new_context, make_table):
+    """The scorekeeper sets the dealer (its answer is the table's page again) and taps
+    Start at once; the dealer's answer, late, comes after the start page: the start page
+    stays, and the dealer was set once."""
+    tablet = new_context("tablet", viewport={"width": 800, "height": 1280}).new_page()
+    make_table(tablet, "Late answers", ["Ann", "Bo", "Cy"], "clumond")
+    held: list = []
+
+    def hold_the_answer(route) -> None:  # the server applies it; its answer waits
+        if route.request.method == "POST":
+            held.append((route, route.fetch(max_redirects=0)))
+        else:
+            route.fallback()
+
+    tablet.route(re.compile(r"/dealer$"), hold_the_answer)
+    tablet.get_by_test_id("dealer-choice").select_option("3")
+    tablet.get_by_test_id("set-dealer").click()
+    for _ in range(LIVE_MS // 50):  # (the route is called while Playwright waits)
+        if held:
+            break
+        tablet.wait_for_timeout(50)
+    assert held, "the dealer's tap left the page"
+    tablet.get_by_test_id("start-game").click()
+    expect(tablet.get_by_test_id("options-form")).to_be_visible(timeout=LIVE_MS)
+    start_page = tablet.url
+
+    route, answer = held.pop()
+    with tablet.expect_response(lambda response: response.request.redirected_from is not None
+                                and response.request.redirected_from.url.endswith("/dealer"),
+                                timeout=LIVE_MS):
+        route.fulfill(response=answer)
+    all_answered(tablet)
+    expect(tablet.get_by_test_id("options-form")).to_be_visible()
+    assert tablet.url == start_page
+    tablet.go_back()  # the table's page, with the dealer the tap set
+    expect(tablet.locator("#first-dealer")).to_have_text("Cy (seat 3) deals first.",
+                                                          timeout=LIVE_MS)

@@ -212,3 +212,19 @@ test("a blip is marked within a few seconds: the heartbeat is short, and the pag
   assert.equal(sync.askNow(true, 100000 - sync.ASK_EVERY_MS, 100000), true, "and again");
   assert.equal(sync.askNow(false, null, 100000), false, "a page that hears asks nothing");
 });
+
+test("a page asked for before the page shown never replaces it; pages in order all show", () => {
+  const pages = sync.pageOrder();
+  const dealer = pages.ask();
+  const start = pages.ask();
+  assert.equal(pages.mayShow(start), true, "the start page answers first");
+  assert.equal(pages.mayShow(dealer), false, "the dealer tap's page, asked for before it");
+  const next = pages.ask();
+  assert.equal(pages.mayShow(next), true);
+
+  const inOrder = sync.pageOrder();
+  const first = inOrder.ask();
+  const second = inOrder.ask();
+  assert.equal(inOrder.mayShow(first), true);
+  assert.equal(inOrder.mayShow(second), true, "answers in the order asked all show");
+});
