@@ -61,6 +61,18 @@ call may buy; :func:`card_to_show` checks a card laid down at a reveal and
 who leaves with whom; :func:`hand_story` tells a hand step by step with the pot
 before and after each step; :func:`figures` gives the final figures and who pays whom.
 
+The hand in progress
+--------------------
+While a hand is played the app keeps it as a round's draft: the hand's fields
+in the record's form plus a few working facts (:func:`log_of`). Each thing done
+in it is a function of the record, those facts and the action, as a poker
+engine applies an operation to a state: :func:`deal`, :func:`act`,
+:func:`draw`, :func:`buy`, :func:`lay` (a reveal's cards) and :func:`undo`
+check it first (``RuleError``, the facts unchanged) and return a
+:class:`Change`: the new facts, and what follows from them (the hand joins the
+record once it is over; the cards of the reveal due are laid, and by whom).
+:func:`follows` says what the facts call for with nothing done.
+
 Result
 ------
 The common result, where ``totals`` are the stacks and ``money`` is each
@@ -151,6 +163,7 @@ Where the rules leave a question open, the companion reads it this way
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Mapping, Sequence, Set
 from dataclasses import dataclass, replace
 from enum import Enum
@@ -1363,6 +1376,262 @@ def who_leaves(seated: Sequence[str], leaving: Set[str] | Sequence[str]) -> tupl
     """
     gone = tuple(p for p in seated if p in leaving)
     return tuple(seated) if len(seated) - len(gone) == 1 else gone
+
+
+# --------------------------------------------------------------------------- the hand in progress
+#
+# While a hand is played, the app keeps it in the round's draft: the record's own fields
+# (``buys``, ``leave``, ``calls``, ``shows``) and working facts the record does not keep:
+# ``started`` (the antes are in), ``drawn`` (the discard and draw is done), ``log`` (what
+# was done, in order, for the tablet's undo) and, when two players laid the same card at a
+# reveal, ``clash`` (the cards, who laid one twice, and the cards ``kept``). Each thing done
+# in the hand is a function here: given the record, the draft's facts and the action, it
+# checks the action and returns a :class:`Change` (the new facts, and what follows from
+# them), or raises :class:`RuleError` with the facts unchanged.
+
+errors.add_messages({
+    "trefeltromp.not_dealt": "the hand has not been dealt yet: the scorekeeper deals it first",
+    "trefeltromp.draw_first": "the discard and draw comes first: the scorekeeper taps done "
+                              "when everyone has drawn",
+    "trefeltromp.hand_over": "the hand is over",
+    "trefeltromp.nothing_to_undo": "nothing has happened in this hand yet: there is nothing "
+                                   "to undo",
+})
+
+
+class Done(Enum):
+    """What the tablet's undo takes back, as the draft's ``log`` keeps it."""
+
+    BUY = "buy"
+    START = "start"
+    ACT = "act"
+    DRAW = "draw"
+    SHOW = "show"
+
+
+_DONE = frozenset(done.value for done in Done)
+
+
+def started(facts: Mapping[str, Any]) -> bool:
+    """True once the hand is dealt (its antes are in)."""
+    return bool(facts.get("started") or facts.get("calls") or facts.get("shows"))
+
+
+def drawn(facts: Mapping[str, Any]) -> bool:
+    """True once the discard and draw after fyrsturkalla is done."""
+    return bool(facts.get("drawn") or len(facts.get("calls") or ()) > 1
+                or facts.get("shows"))
+
+
+def hand_facts(facts: Mapping[str, Any]) -> dict[str, Any]:
+    """The hand in the record's form (buys, leave, calls, shows), working facts left out."""
+    return {"buys": [list(b) for b in facts.get("buys") or ()],
+            "leave": list(facts.get("leave") or ()),
+            "calls": [list(c) for c in facts.get("calls") or ()],
+            "shows": [dict(s) for s in facts.get("shows") or ()]}
+
+
+def finished_hand(facts: Mapping[str, Any]) -> dict[str, Any]:
+    """The hand as it joins the record once it is over: each player's buys added up."""
+    hand = hand_facts(facts)
+    hand["buys"] = [[p, n] for p, n in bought(hand["buys"]).items()]
+    return hand
+
+
+def log_of(facts: Mapping[str, Any]) -> list[Done]:
+    """What was done in the hand so far, in order (the tablet's undo takes the last).
+
+    A hand put back from the record has no log: it is read from the facts
+    (the buys first, then the deal, the actions and reveals in order), as is
+    a log that does not add up to the facts.
+    """
+    log = [Done.BUY] * len(facts.get("buys") or ())
+    if started(facts):
+        log.append(Done.START)
+        calls, shows = facts.get("calls") or [], facts.get("shows") or []
+        for k, call in enumerate(calls):
+            if k == 1:
+                log.append(Done.DRAW)
+            log += [Done.ACT] * len(call)
+            if 1 <= k <= len(shows):  # reveal k − 1 follows betting round k
+                log.append(Done.SHOW)
+        if len(calls) == 1 and facts.get("drawn"):
+            log.append(Done.DRAW)
+    kept = facts.get("log")
+    if isinstance(kept, list) and all(done in _DONE for done in kept):
+        kept_log = [Done(done) for done in kept]
+        if Counter(kept_log) == Counter(log):
+            return kept_log
+    return log
+
+
+@dataclass(frozen=True)
+class Change:
+    """The hand in progress after one thing done in it, and what follows from its facts."""
+
+    facts: dict[str, Any]
+    """The draft's facts, working facts and all."""
+    finished: dict[str, Any] | None = None
+    """The hand in the record's form, once it is over: it joins the record."""
+    reveal: Stage | None = None
+    """The reveal due, whose cards are to be laid (None: no card is laid now)."""
+    layers: tuple[str, ...] = ()
+    """Who lays a card at it: everyone still in, or the players who laid one card twice."""
+    forgotten: Stage | None = None
+    """A reveal taken back: every card laid at it is forgotten, unread."""
+
+
+def _with(facts: Mapping[str, Any], changes: Mapping[str, Any]) -> dict[str, Any]:
+    """``facts`` with ``changes`` (a value of None takes that fact out); with a new ``log``,
+    ``started`` and ``drawn`` follow it."""
+    new = {**facts, **changes}
+    if "log" in changes:
+        log = [Done(done) for done in changes["log"]]
+        new["started"] = True if Done.START in log else None
+        new["drawn"] = True if Done.DRAW in log else None
+    return {k: v for k, v in new.items() if v is not None}
+
+
+def _logged(facts: Mapping[str, Any], changes: Mapping[str, Any], done: Done) -> dict[str, Any]:
+    """``facts`` with ``changes``, and ``done`` the last thing done."""
+    return _with(facts, {**changes, "log": [d.value for d in [*log_of(facts), done]]})
+
+
+def _hand_of(record: Mapping[str, Any], facts: Mapping[str, Any]) -> Hand | None:
+    """Where the draft's facts leave the hand after ``record`` (None: not dealt, or over);
+    RuleError when they do not fit it."""
+    if not started(facts):
+        return None
+    return _replay({**record, "rounds": [*record["rounds"], hand_facts(facts)]})[1].hand
+
+
+def _change(facts: dict[str, Any], hand: Hand | None, forgotten: Stage | None = None,
+            ) -> Change:
+    """What follows from ``facts``, which leave the hand at ``hand`` (None: not dealt, or
+    over)."""
+    if hand is None or hand.over:
+        finished = finished_hand(facts) if started(facts) else None
+        return Change(facts, finished=finished, forgotten=forgotten)
+    if not hand.stage.is_reveal:
+        return Change(facts, forgotten=forgotten)
+    twice = (facts.get("clash") or {}).get("twice")
+    layers = tuple(p for p in hand.in_hand
+                   if not twice or any(p in who for who in twice.values()))
+    return Change(facts, reveal=hand.stage, layers=layers, forgotten=forgotten)
+
+
+def _hand_to_play(record: Mapping[str, Any], facts: Mapping[str, Any]) -> Hand:
+    """The hand being played (RuleError when it is not dealt, or over)."""
+    hand = _hand_of(record, facts)
+    if hand is None and not started(facts):
+        raise RuleError("trefeltromp.not_dealt")
+    if hand is None:
+        raise RuleError("trefeltromp.hand_over")
+    return hand
+
+
+def follows(record: Mapping[str, Any], facts: Mapping[str, Any],
+            forgotten: Stage | None = None) -> Change:
+    """What the draft's facts call for, nothing done: the hand joins the record once it is
+    over, and the cards of the reveal due are laid. Facts that do not fit the record call
+    for nothing (the screens say why)."""
+    try:
+        hand = _hand_of(record, facts)
+    except RuleError:
+        return Change(dict(facts), forgotten=forgotten)
+    return _change(dict(facts), hand, forgotten)
+
+
+def deal(record: Mapping[str, Any], facts: Mapping[str, Any]) -> Change:
+    """Deal the hand: every seated player antes. RuleError when someone cannot cover the
+    ante (they buy chips first)."""
+    new = _logged(facts, {}, Done.START)
+    return _change(new, _hand_of(record, new))
+
+
+def act(record: Mapping[str, Any], facts: Mapping[str, Any], action: Action) -> Change:
+    """A betting action, checked against the rules (its turn, its verb, the limit, the
+    stack: RuleError), then written into its betting round's ``calls``."""
+    hand = _hand_to_play(record, facts)
+    if hand.stage is Stage.BANENKALLA and not drawn(facts):
+        raise RuleError("trefeltromp.draw_first")
+    after = hand.act(action)
+    k = BETTING_ROUNDS.index(hand.stage)
+    calls = [list(c) for c in facts.get("calls") or []]
+    calls += [[] for _ in range(k + 1 - len(calls))]
+    calls[k].append(action.as_entry())
+    return _change(_logged(facts, {"calls": calls}, Done.ACT), after)
+
+
+def draw(record: Mapping[str, Any], facts: Mapping[str, Any]) -> Change:
+    """The discard and draw after fyrsturkalla is done: banenkalla's betting opens."""
+    new = _logged(facts, {}, Done.DRAW)
+    return _change(new, _hand_of(record, new))
+
+
+def buy(record: Mapping[str, Any], facts: Mapping[str, Any], player: str, amount: int,
+        ) -> Change:
+    """``player`` buys ``amount`` chips: between hands for the next one, or during the hand
+    (RuleError when they are not in it, or the amount is no whole number of chips)."""
+    hand = _hand_of(record, facts)
+    if hand is not None:
+        hand = hand.buy(player, amount)
+    else:
+        whole_number(amount, Phrase("field.buy_of", {"player": player}), minimum=1)
+    buys = [*(facts.get("buys") or []), [player, amount]]
+    return _change(_logged(facts, {"buys": buys}, Done.BUY), hand)
+
+
+def lay(record: Mapping[str, Any], facts: Mapping[str, Any], cards: Mapping[str, str],
+        ) -> Change:
+    """Every card of the reveal due is in (``cards``, with those kept after a clash): the
+    reveal is shown; or, a card laid twice, the clash is kept and those players lay again."""
+    clash = facts.get("clash") or {}
+    laid = {**(clash.get("kept") or {}), **cards}
+    hand = _hand_to_play(record, facts)
+    if not hand.stage.is_reveal:
+        raise RuleError("trefeltromp.no_reveal_now", stage=hand.stage)
+    cards = {p: laid[p] for p in hand.in_hand if p in laid}
+    twice = shown_twice(cards)
+    if twice:
+        again = {p for who in twice.values() for p in who}
+        new = _with(facts, {"clash": {
+            "cards": cards, "twice": {card: list(who) for card, who in twice.items()},
+            "kept": {p: c for p, c in cards.items() if p not in again}}})
+        return _change(new, hand)
+    after = hand.show(cards)
+    new = _logged(facts, {"shows": [*(facts.get("shows") or []), cards], "clash": None},
+                  Done.SHOW)
+    return _change(new, after)
+
+
+def undo(record: Mapping[str, Any], facts: Mapping[str, Any]) -> Change:
+    """Take back the last thing done in the hand: an action, a reveal (its cards are
+    forgotten), the draw, a buy, the deal; after a clash, the cards laid at the reveal (all
+    lay again). RuleError when nothing was done yet."""
+    shows = list(facts.get("shows") or [])
+    if facts.get("clash"):
+        return follows(record, _with(facts, {"clash": None}), REVEALS[len(shows)])
+    log = log_of(facts)
+    if not log:
+        raise RuleError("trefeltromp.nothing_to_undo")
+    last = log.pop()
+    changes: dict[str, Any] = {"leave": None, "log": [done.value for done in log]}
+    forgotten = None
+    if last is Done.BUY:
+        changes["buys"] = list(facts.get("buys") or [])[:-1] or None
+    elif last is Done.SHOW:
+        forgotten = REVEALS[len(shows) - 1]
+        changes["shows"] = shows[:-1] or None
+    elif last is Done.ACT:
+        calls = [list(c) for c in facts.get("calls") or []]
+        while not calls[-1]:
+            calls.pop()
+        calls[-1].pop()
+        while calls and not calls[-1]:
+            calls.pop()
+        changes["calls"] = calls or None
+    return follows(record, _with(facts, changes), forgotten)
 
 
 SHARE_NAMES: dict[Stage, str] = {Stage.BANEN: "⅓", Stage.DETUILER: "½",

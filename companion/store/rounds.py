@@ -21,7 +21,7 @@ is the caller's.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from sqlalchemy import JSON, ForeignKey, Select, inspect, select
@@ -30,6 +30,7 @@ from sqlalchemy.orm import Mapped, mapped_column, relationship
 from sqlalchemy.orm.attributes import set_committed_value
 
 from ..extensions import db
+from . import sealed
 from .changes import bump, hold, locked_first
 from .models import Game, Table
 from .queries import last_game_number
@@ -166,6 +167,26 @@ def update_facts(draft: RoundDraft, changes: Mapping[str, Any]) -> None:
     bump(draft.game.table)
 
 
+def play_on(draft: RoundDraft, facts: Mapping[str, Any], *,
+            finished: Mapping[str, Any] | None = None,
+            sealing: tuple[str | None, Sequence[str]] | None = None,
+            forgotten: str | None = None) -> None:
+    """A step of play, written at once: the round's facts (all of them, in place of the old
+    ones); a ``finished`` round (its facts in the record's form) joins the record and the
+    draft moves on; with ``sealing`` (a step and its choosers, or None and nobody) the
+    round's sealings are made what the facts call for, and those of step ``forgotten``
+    go, unread (:func:`companion.store.sealed.settle`). The table's version is raised once.
+    """
+    game = draft.game
+    draft.facts = dict(facts)
+    if finished is not None:
+        game.rounds = [*game.rounds, dict(finished)]
+        _clear(draft, len(game.rounds))
+    if sealing is not None:
+        sealed.settle(game, draft.round_index, *sealing, forgotten=forgotten)
+    bump(game.table)
+
+
 def set_tick(draft: RoundDraft, key: str, ticked: bool) -> bool:
     """Tick a checklist step (``ticked``) or untick it; returns True when that changed it
     (a step already as wanted is left alone: nothing changes, nothing is bumped)."""
@@ -235,5 +256,5 @@ def set_flag(game: Game, name: str, value: Any) -> None:
 
 
 __all__ = ["RoundDraft", "amend_round", "confirm_round", "current_draft", "draft_of",
-           "locked_draft", "replace_round", "set_flag", "set_tick", "start_draft", "toggle_tick",
-           "undo_round", "update_facts"]
+           "locked_draft", "play_on", "replace_round", "set_flag", "set_tick", "start_draft",
+           "toggle_tick", "undo_round", "update_facts"]

@@ -492,6 +492,14 @@ def statuses(game: Game, round_index: int) -> list[SealedStatus]:
 def open_sealing(game: Game, round_index: int, step: str, mode: Mode,
                  choosers: Sequence[str], choices: Sequence[str] | None = None) -> Sealing:
     """Open the round's next sealing (the stage after its latest), with a key pair of its own."""
+    sealing = _open(game, round_index, step, mode, choosers, choices)
+    bump(game.table)
+    return sealing
+
+
+def _open(game: Game, round_index: int, step: str, mode: Mode, choosers: Sequence[str],
+          choices: Sequence[str] | None = None) -> Sealing:
+    """:func:`open_sealing`, the table's version left to the caller."""
     if not choosers:
         raise SealError(Phrase("seal.nobody_to_choose"), 409)
     before = latest(game, round_index)
@@ -507,7 +515,6 @@ def open_sealing(game: Game, round_index: int, step: str, mode: Mode,
     except IntegrityError:  # another screen opened this stage a moment earlier
         sealing_keys().destroy(public)
         raise SealError(Phrase("seal.opened_a_moment_ago"), 409) from None
-    bump(game.table)
     return sealing
 
 
@@ -601,14 +608,51 @@ def set_verdict(game: Game, sealing: Sealing, verdict: str) -> None:
 
 def drop(game: Game, sealing: Sealing) -> None:
     """Forget an open sealing, with any slips in it, unread."""
-    _end_key(sealing.public_key)
+    _drop([sealing])
+    bump(game.table)
+
+
+def _drop(sealings: Sequence[Sealing]) -> None:
+    """Forget ``sealings`` with their slips, unread (the table's version is the caller's)."""
+    ids = [sealing.id for sealing in sealings]
+    for sealing in sealings:
+        _end_key(sealing.public_key)
     for model in (Slip, Tally):
-        db.session.execute(delete(model).where(model.sealing_id == sealing.id)
+        db.session.execute(delete(model).where(model.sealing_id.in_(ids))
                            .execution_options(synchronize_session=False))
-    db.session.execute(delete(Sealing).where(Sealing.id == sealing.id)
+    db.session.execute(delete(Sealing).where(Sealing.id.in_(ids))
                        .execution_options(synchronize_session=False))
     db.session.expire_all()
-    bump(game.table)
+
+
+def settle(game: Game, round_index: int, step: str | None, choosers: Sequence[str], *,
+           forgotten: str | None = None) -> None:
+    """Make the round's sealings what its facts call for: every sealing of step
+    ``forgotten`` (taken back) goes, unread; the one open is of ``step`` for ``choosers``
+    (kept when it is already, else opened; with ``step`` None none is open: an open one goes,
+    unread). Attributed: each chooser's choice is shown by name. The table's version is the
+    caller's to raise (:func:`companion.store.rounds.play_on` raises it once)."""
+    if forgotten is not None:
+        gone = [s for s in db.session.scalars(sealings_of(game.id, round_index))
+                if s.step == forgotten]
+        if gone:
+            _drop(gone)
+    last = latest(game, round_index, lock=True)
+    open_ = last if last is not None and not last.revealed and last.verdict is None else None
+    if (open_ is not None and step is not None and open_.step == step
+            and list(open_.choosers) == list(choosers)):
+        return
+    if open_ is not None:
+        _drop([open_])
+    if step is not None:
+        _open(game, round_index, step, Mode.ATTRIBUTED, choosers)
+
+
+def latest_of(game: Game, round_index: int, step: str) -> SealedStatus | None:
+    """The status of the round's latest sealing of ``step`` (None: there is none)."""
+    found = db.session.scalars(sealings_of(game.id, round_index)
+                               .where(Sealing.step == step)).all()
+    return status(found[-1]) if found else None
 
 
 def discard(game: Game, round_index: int) -> None:
@@ -706,6 +750,6 @@ def scrub() -> None:
 __all__ = ["BLOB_BYTES", "PLAIN_BYTES", "SEALED_FIELD", "SERVERS_LOCK", "KeysNotShared",
            "Mode", "OpenedSlip", "SealError", "SealedStatus", "Sealing", "Slip", "Tally",
            "claim_database", "decode_blob", "discard", "drop", "encode_blob", "install_keys",
-           "keys_of", "latest", "lost", "open_sealing", "open_slip", "scrub", "seal",
-           "seal_slip", "sealing_keys", "sealings_of", "set_verdict", "slip_plaintext",
-           "status", "statuses", "void", "void_lost", "void_lost_at_start"]
+           "keys_of", "latest", "latest_of", "lost", "open_sealing", "open_slip", "scrub", "seal",
+           "seal_slip", "sealing_keys", "sealings_of", "set_verdict", "settle",
+           "slip_plaintext", "status", "statuses", "void", "void_lost", "void_lost_at_start"]

@@ -177,7 +177,9 @@ class View:
     phase: Enum
     result: dict[str, Any] | None
     """``replay`` of the record (None when the rules refuse it: see ``problem``)."""
-    problem: str | None = None
+    problem: RuleError | None = None
+    """Why the rules refuse the record (or the round in progress): a fact, said in each
+    screen's language where it is shown (``|say``)."""
     round_index: int = 0
     """The round in progress (0-based): the number of confirmed rounds."""
     dealer: str | None = None
@@ -432,7 +434,7 @@ class GameFlow:
             result = self.replay(record)
         except RuleError as error:
             return View(table=table, game=game, me=None, phase=DefaultPhase.OVER, result=None,
-                        problem=say(error))
+                        problem=error)
         over = result["finished"] or not self.playing(game)
         dealer = None if over else self.dealer_now(record, result)
         lists = () if over else self.checklists(game, draft, dealer)

@@ -232,7 +232,7 @@ class ClumondFlow(GameFlow, folder="clumond", stylesheet=True):
             now = rules.progress(record)
         except RuleError as error:
             return RoundView(table=table, game=game, me=None, phase=Phase.END, result=None,
-                             problem=error)  # type: ignore[arg-type]
+                             problem=error)
         draft = round_store.current_draft(game)
         result = now.result
         fields: dict[str, Any] = {

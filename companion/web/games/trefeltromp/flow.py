@@ -7,19 +7,18 @@ fyrsturkalla), until the hand is over; it then joins the record at once and
 the next hand is ``ready``. ``end`` is the end of the game.
 
 The hand in progress lives in the round's draft, in the record's own form
-(``buys``, ``calls``, ``shows``), with working facts the record does not keep:
-``started`` (the antes are in), ``drawn`` (the discard and draw is done),
-``log`` (what was done, in order, for the tablet's undo), and, when two
-players laid the same card at a reveal, ``kept`` and ``clash``. Whose turn it
-is, what is legal and every number come from ``companion.rules.trefeltromp``
-(``replay_now`` of the record with the hand in progress, ``legal_actions``,
-``to_call``, ``max_amount``, ``hand_story``, ``figures`` …); this module reads
-the store and picks what to show.
+(``buys``, ``calls``, ``shows``) with working facts the record does not keep
+(``companion.rules.trefeltromp``'s "hand in progress"). Whose turn it is, what
+is legal and every number come from the rules (``replay_now`` of the record
+with the hand in progress, ``legal_actions``, ``to_call``, ``max_amount``,
+``hand_story``, ``figures`` …); so does every change of the hand (``act``,
+``lay``, ``undo`` … return the new facts and what follows from them). This
+module reads the store and picks what to show; :func:`play_on` hands a change
+to the store.
 """
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from enum import Enum
@@ -38,7 +37,7 @@ from ....store import rounds as round_store
 from ...charts import score_chart
 from ...flow import GameFlow, SealedStep, View, checklist, corrected_from
 from ...vote import Slip, slip_for
-from ...words import and_list, say
+from ...words import and_list
 from . import forms
 
 bp = Blueprint("trefeltromp", __name__, template_folder="templates")
@@ -89,68 +88,6 @@ a moment is shared by every screen of the table)."""
 
 DRAW_TITLE = _l("Discard and draw")
 """The stage's name while the table discards and draws (before Banenkalla's betting)."""
-
-
-class Done(Enum):
-    """What the tablet's undo takes back, as the draft's ``log`` keeps it."""
-
-    BUY = "buy"
-    START = "start"
-    ACT = "act"
-    DRAW = "draw"
-    SHOW = "show"
-
-
-# --------------------------------------------------------------------------- the draft's facts
-
-
-def started(facts: Mapping[str, Any]) -> bool:
-    """True once the hand is dealt (its antes are in)."""
-    return bool(facts.get("started") or facts.get("calls") or facts.get("shows"))
-
-
-def drawn(facts: Mapping[str, Any]) -> bool:
-    """True once the discard and draw after fyrsturkalla is done."""
-    return bool(facts.get("drawn") or len(facts.get("calls") or ()) > 1
-                or facts.get("shows"))
-
-
-def hand_facts(facts: Mapping[str, Any]) -> dict[str, Any]:
-    """The hand in the record's form (buys, leave, calls, shows), working facts left out."""
-    return {"buys": [list(b) for b in facts.get("buys") or ()],
-            "leave": list(facts.get("leave") or ()),
-            "calls": [list(c) for c in facts.get("calls") or ()],
-            "shows": [dict(s) for s in facts.get("shows") or ()]}
-
-
-def log_of(facts: Mapping[str, Any]) -> list[Done]:
-    """What was done in the hand so far, in order (the tablet's undo takes the last).
-
-    A hand put back from the record has no log: it is read from the facts
-    (the buys first, then the deal, the actions and reveals in order), as is
-    a log that does not add up to the facts.
-    """
-    log = [Done.BUY] * len(facts.get("buys") or ())
-    if started(facts):
-        log.append(Done.START)
-        calls, shows = facts.get("calls") or [], facts.get("shows") or []
-        for k, call in enumerate(calls):
-            if k == 1:
-                log.append(Done.DRAW)
-            log += [Done.ACT] * len(call)
-            if 1 <= k <= len(shows):  # reveal k − 1 follows betting round k
-                log.append(Done.SHOW)
-        if len(calls) == 1 and facts.get("drawn"):
-            log.append(Done.DRAW)
-    kept = facts.get("log")
-    if isinstance(kept, list) and all(done in DONE for done in kept):
-        kept_log = [Done(done) for done in kept]
-        if Counter(kept_log) == Counter(log):
-            return kept_log
-    return log
-
-
-DONE = frozenset(done.value for done in Done)
 
 
 # --------------------------------------------------------------------------- what the screens show
@@ -361,66 +298,22 @@ class RevealStep(SealedStep):
         sealing = sealed.latest(act.game, act.draft.round_index, lock=True)
         revealed = sealed.seal(act.game, sealing, chooser, card, blob)
         if revealed:
-            turn_over(act, view, dict(sealing.shown or {}))
+            play_on(act, rules.lay(act.game.record(), act.draft.facts,
+                                   dict(sealing.shown or {})))
         return revealed
 
 
 REVEAL_STEPS = {phase.value: RevealStep(phase) for phase in REVEAL_PHASES}
 
 
-def turn_over(act: Any, view: HandView, shown: Mapping[str, str]) -> None:
-    """Every card of the reveal is in: show them, or (a card laid twice) ask those two again."""
-    facts = act.draft.facts
-    laid = {**((view.clash or {}).get("kept") or {}), **shown}
-    cards = {p: laid[p] for p in view.hand.in_hand}
-    twice = rules.shown_twice(cards)
-    if twice:
-        again = {p for who in twice.values() for p in who}
-        round_store.update_facts(act.draft, {"clash": {
-            "cards": cards, "twice": {card: list(who) for card, who in twice.items()},
-            "kept": {p: c for p, c in cards.items() if p not in again}}})
-    else:
-        round_store.update_facts(act.draft, {
-            "shows": [*(facts.get("shows") or []), cards],
-            "log": [d.value for d in log_of(facts)] + [Done.SHOW.value], "clash": None})
-    after_change(act)
-
-
-def after_change(act: Any) -> None:
-    """After any change to the hand: a hand that is over joins the record; the reveal
-    due gets its sealing (and one left open by an undo goes, unread)."""
-    view = act.fresh()
-    if view.phase is Phase.HAND_OVER:
-        round_store.confirm_round(act.draft, FLOW.round_to_confirm(view, act.draft))
-        view = act.fresh()
-    latest = sealed.latest(act.game, act.draft.round_index, lock=True)
-    open_ = latest is not None and not latest.revealed and latest.verdict is None
-    if view.phase in REVEAL_PHASES:
-        again = (view.clash or {}).get("twice")
-        choosers = ([p for p in view.hand.in_hand if any(p in who for who in again.values())]
-                    if again else list(view.hand.in_hand))
-        if open_ and latest.step == view.phase.value and list(latest.choosers) == choosers:
-            return
-        if open_:
-            sealed.drop(act.game, latest)
-        sealed.open_sealing(act.game, act.draft.round_index, view.phase.value,
-                            sealed.Mode.ATTRIBUTED, choosers)
-    elif open_:
-        sealed.drop(act.game, latest)
-
-
-def forget_reveal(game: Game, round_index: int, name: str) -> None:
-    """Drop every sealing of ``name`` in this round (its reveal is undone), unread."""
-    for sealing in list(game_sealings(game, round_index)):
-        if sealing.step == name:
-            sealed.drop(game, sealing)
-
-
-def game_sealings(game: Game, round_index: int) -> list[sealed.Sealing]:
-    """The sealings of a round, stage by stage."""
-    from ....extensions import db
-
-    return list(db.session.scalars(sealed.sealings_of(game.id, round_index)))
+def play_on(act: Any, change: rules.Change) -> None:
+    """Hand a change of the hand to the store, in one write: its facts; the hand, once
+    over, joins the record; the sealing of the reveal due is opened (and any other that is
+    open, or of a reveal taken back, goes, unread)."""
+    reveal = change.reveal.value if change.reveal is not None else None
+    forgotten = change.forgotten.value if change.forgotten is not None else None
+    round_store.play_on(act.draft, change.facts, finished=change.finished,
+                        sealing=(reveal, change.layers), forgotten=forgotten)
 
 
 # --------------------------------------------------------------------------- the flow
@@ -458,9 +351,9 @@ class TrefeltrompFlow(GameFlow, folder="trefeltromp", stylesheet=True):
             figures = rules.figures(record)
         except RuleError as error:
             return HandView(table=table, game=game, me=None, phase=Phase.END, result=None,
-                            problem=say(error))
+                            problem=error)
         facts = draft.facts
-        log = log_of(facts)
+        log = rules.log_of(facts)
         fields: dict[str, Any] = {
             "table": table, "game": game, "me": None, "result": result, "options": options,
             "figures": figures, "round_index": draft.round_index, "at": len(log),
@@ -478,14 +371,14 @@ class TrefeltrompFlow(GameFlow, folder="trefeltromp", stylesheet=True):
             return HandView(phase=Phase.CHECK, **fields, seats=self._seat_lines(
                 table, game.players, None, result["totals"], None), trouble=_last_hand_unfinished(
                 len(result["rounds"])))
-        if not started(facts):
+        if not rules.started(facts):
             return _with_reveal(self._ready(table, game, record, result, now, facts, draft,
                                             fields, log))
         return self._playing(table, game, record, facts, draft, fields, log)
 
     def _ready(self, table: Table, game: Game, record: dict[str, Any], result: dict[str, Any],
                now: rules.Table, facts: Mapping[str, Any], draft: round_store.RoundDraft,
-               fields: dict[str, Any], log: list[Done]) -> HandView:
+               fields: dict[str, Any], log: list[rules.Done]) -> HandView:
         """Between hands: the next dealer, buys, who leaves, and whether it can be dealt."""
         assert now.next_dealer is not None
         buys = facts.get("buys") or []
@@ -518,11 +411,11 @@ class TrefeltrompFlow(GameFlow, folder="trefeltromp", stylesheet=True):
 
     def _playing(self, table: Table, game: Game, record: dict[str, Any],
                  facts: Mapping[str, Any], draft: round_store.RoundDraft,
-                 fields: dict[str, Any], log: list[Done]) -> HandView:
+                 fields: dict[str, Any], log: list[rules.Done]) -> HandView:
         """A hand being played: whose turn, what is legal, the reveal being laid."""
         try:
             played, then = rules.replay_now(
-                {**record, "rounds": [*record["rounds"], hand_facts(facts)]})
+                {**record, "rounds": [*record["rounds"], rules.hand_facts(facts)]})
         except RuleError as error:
             return HandView(phase=Phase.CHECK, **fields,
                             trouble=forms.sentence(error),
@@ -545,7 +438,7 @@ class TrefeltrompFlow(GameFlow, folder="trefeltromp", stylesheet=True):
                 seats=self._seat_lines(table, game.players, None, played["totals"], dealer),
                 checklists=(checklist("deal", deal.title, deal.steps, draft),)))
         phase = Phase(hand.stage.value)
-        if phase is Phase.BANENKALLA and not drawn(facts):
+        if phase is Phase.BANENKALLA and not rules.drawn(facts):
             phase = Phase.DRAW
         clash = facts.get("clash") if phase in REVEAL_PHASES else None
         taken = {text for r in hand.reveals for text in r.spelled}
@@ -561,7 +454,7 @@ class TrefeltrompFlow(GameFlow, folder="trefeltromp", stylesheet=True):
             undo=_undo_text(facts, log, clash), clash=clash, taken=frozenset(taken),
             checklists=(checklist("deal", deal.title, deal.steps, draft),))
         if phase in REVEAL_PHASES:
-            view = replace(view, sealing=_sealing_of(game, draft.round_index, phase.value))
+            view = replace(view, sealing=sealed.latest_of(game, draft.round_index, phase.value))
         return _with_reveal(view)
 
     def personal(self, view: View, table: Table, game: Game, me: str | None) -> View:
@@ -623,9 +516,7 @@ class TrefeltrompFlow(GameFlow, folder="trefeltromp", stylesheet=True):
         """The hand in the record's form, once it is over (working facts left out)."""
         if view.phase is not Phase.HAND_OVER:
             abort(409, _("The hand is not over yet: it joins the record by itself when it is."))
-        facts = hand_facts(draft.facts)
-        facts["buys"] = [[p, n] for p, n in rules.bought(facts["buys"]).items()]
-        return facts
+        return rules.finished_hand(draft.facts)
 
     def correction_values(self, view: View, facts: Mapping[str, Any]) -> dict[str, Any]:
         """The correction form filled in from a hand's facts."""
@@ -649,15 +540,6 @@ def _last_hand_unfinished(number: int) -> str:
              number=number)
 
 
-def _sealing_of(game: Game, round_index: int, name: str) -> sealed.SealedStatus | None:
-    """The latest sealing of reveal ``name`` in this round."""
-    found = None
-    for sealing in game_sealings(game, round_index):
-        if sealing.step == name:
-            found = sealing
-    return sealed.status(found) if found is not None else None
-
-
 def _with_reveal(view: HandView) -> HandView:
     """The view with the latest reveal (or fold win) of its story to show."""
     shown = [e for e in view.story
@@ -665,7 +547,7 @@ def _with_reveal(view: HandView) -> HandView:
     return replace(view, reveal=shown[-1] if shown else None)
 
 
-def _undo_text(facts: Mapping[str, Any], log: list[Done],
+def _undo_text(facts: Mapping[str, Any], log: list[rules.Done],
                clash: Mapping[str, Any] | None) -> str | None:
     """What the tablet's undo would take back, as it says on the button."""
     if clash:
@@ -673,14 +555,14 @@ def _undo_text(facts: Mapping[str, Any], log: list[Done],
     if not log:
         return None
     last = log[-1]
-    if last is Done.BUY:
+    if last is rules.Done.BUY:
         name, chips = (facts.get("buys") or [["?", 0]])[-1]
         return _("%(name)s's buy of %(chips)s", name=name, chips=chips)
-    if last is Done.START:
+    if last is rules.Done.START:
         return _("the deal (the antes go back)")
-    if last is Done.DRAW:
+    if last is rules.Done.DRAW:
         return _("the discard and draw")
-    if last is Done.SHOW:
+    if last is rules.Done.SHOW:
         reveal = rules.REVEALS[len(facts.get("shows") or []) - 1].value
         return _("the %(reveal)s reveal", reveal=reveal)
     call = next(c for c in reversed(facts.get("calls") or []) if c)
@@ -707,6 +589,5 @@ def _action_text(action: rules.Action) -> str:
 FLOW = TrefeltrompFlow()
 
 
-__all__ = ["BETTING_PHASES", "FLOW", "HAND_PHASES", "REVEAL_PHASES", "Done", "HandView",
-           "Phase", "Ready", "RevealStep", "SeatLine", "SeatState", "Turn", "after_change",
-           "bp", "drawn", "forget_reveal", "hand_facts", "log_of", "started"]
+__all__ = ["BETTING_PHASES", "FLOW", "HAND_PHASES", "REVEAL_PHASES", "HandView", "Phase",
+           "Ready", "RevealStep", "SeatLine", "SeatState", "Turn", "bp", "play_on"]

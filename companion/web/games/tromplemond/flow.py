@@ -402,7 +402,7 @@ class TromplemondFlow(GameFlow, folder="tromplemond"):
             options = rules.read_options(record["options"])
         except RuleError as error:
             return RoundView(table=table, game=game, me=None, phase=Phase.END, result=None,
-                             problem=error)  # type: ignore[arg-type]
+                             problem=error)
         draft = round_store.current_draft(game)
         facts = draft.facts
         vote = self.per_version(table, ("vote", game.id, draft.round_index),
