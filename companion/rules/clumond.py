@@ -114,6 +114,7 @@ from .common import (
     the_round,
     whole_number,
 )
+from .contract import RecordFacts, RecordKind, round_scores
 from .errors import Phrase, RuleError
 from .ledger import MoneyLine, What, lines_of
 
@@ -1182,3 +1183,27 @@ def explain_phrase(breakdown: Mapping[str, Any], player: str) -> Phrase:
     if breakdown["players"][declarer]["success"]:
         return Phrase("clumond.explain.against_made", facts)
     return Phrase("clumond.explain.against_missed", facts)
+
+
+# --------------------------------------------------------------------------- the record book
+
+RECORDS = (RecordKind("biggest_clumond_pot", rank=5),)
+"""Its table record: the biggest pot the payouts of a round were worked out on, in chips."""
+
+
+def record_facts(record: Mapping[str, Any], game: Any, unit: str) -> RecordFacts:
+    """What the record book reads of a game (``companion.rules.records``): its rounds, the
+    stack's change (the last round's share-out included); its runner-up by stack; its
+    takes, a round's payout, in chips; its record, the biggest pot (the pot the payouts
+    of a round were worked out on, in chips; held by who took a payout from it, maybe
+    nobody)."""
+    found = []
+    for number, hand in enumerate(game.result["rounds"], 1):
+        b = hand["breakdown"]
+        found.append(("biggest_clumond_pot", b["pot_after_payments"], number,
+                      tuple(p for p, row in b["players"].items() if row["payout"])))
+    takes = tuple((number, p, row["payout"])
+                  for number, hand in enumerate(game.result["rounds"], 1)
+                  for p, row in hand["breakdown"]["players"].items() if row["payout"])
+    return RecordFacts(tuple(round_scores(game.result)), dict(game.result["totals"]),
+                       records=tuple(found), takes=takes)

@@ -171,7 +171,7 @@ from .common import (
     the_round,
     whole_number,
 )
-from .contract import no_next_dealer
+from .contract import RecordFacts, no_next_dealer, round_scores
 from .errors import Phrase, RuleError
 from .ledger import MoneyLine, What, lines_of
 from .settle import settle_up
@@ -1655,3 +1655,28 @@ def deal_steps_phrases(players: Sequence[str], dealer: str, options: Mapping[str
         Phrase("trefeltromp.deal.debekranse"),
         Phrase("trefeltromp.deal.next", {"next": right_of(players, dealer)}),
     ))
+
+
+# --------------------------------------------------------------------------- the record book
+
+
+def record_facts(record: Mapping[str, Any], game: Any, unit: str) -> RecordFacts:
+    """What the record book reads of a game (``companion.rules.records``): its rounds (a
+    hand is a round), the stack's change in a hand the player sat in and that is over
+    (chips bought left out); its runner-up by net chips, as its winners are chosen; its
+    takes, in chips: one reveal won (banen, detuiler or debekranse: a player who wins two
+    reveals of a hand made two takes) or the pot of a hand won by folding (the
+    end-of-game share-out of leftover chips is not a pot won). A player who left early
+    played the game."""
+    rounds = []
+    takes: list[tuple[int | None, str, int]] = []
+    for (number, scores), hand in zip(round_scores(game.result), game.result["rounds"],
+                                      strict=True):
+        b = hand["breakdown"]
+        if b["stage"] == "over":
+            rounds.append((number, {p: scores[p] for p in b["seated"]}))
+        takes += [(number, reveal["winner"], reveal["share"]) for reveal in b["reveals"]
+                  if reveal["winner"] is not None and reveal["share"]]
+        if b["won_by_fold"] is not None and b["won_by_fold"]["share"]:
+            takes.append((number, b["won_by_fold"]["player"], b["won_by_fold"]["share"]))
+    return RecordFacts(tuple(rounds), dict(game.result["money"]), takes=tuple(takes))

@@ -113,7 +113,7 @@ from .common import (
     true_or_false,
     whole_number,
 )
-from .contract import no_money_lines
+from .contract import RecordFacts, RecordKind, no_money_lines, round_scores
 from .errors import Phrase, RuleError
 
 PLAYERS: tuple[int, ...] = (4,)
@@ -1199,3 +1199,26 @@ def deal_steps(players: Sequence[str], dealer: str, options: Mapping[str, Any]) 
         Phrase("tremp.deal.trump"),
         Phrase("tremp.deal.lead"),
     ))
+
+
+# --------------------------------------------------------------------------- the record book
+
+RUNNER_UP = False
+"""Two sides: no runner-up in the record book."""
+
+RECORDS = (RecordKind("longest_tremp_game", rank=4),)
+"""Its table record: the most hands in one game (held by its four players)."""
+
+
+def record_facts(record: Mapping[str, Any], game: Any, unit: str) -> RecordFacts:
+    """What the record book reads of a game (``companion.rules.records``): its rounds (a
+    hand is a round), the player's team's game points in the hand (a match total moved
+    in included); a win counts for both partners; two sides, so no runner-up; no pots;
+    its record, the longest game (the most hands in one game; held by its four
+    players)."""
+    players = game.players
+    teams = team_names(players)
+    rounds = [(number, {p: scores[teams[team_of(players, p)]] for p in players})
+              for number, scores in round_scores(game.result)]
+    found = [("longest_tremp_game", len(rounds), None, players)] if rounds else []
+    return RecordFacts(tuple(rounds), None, records=tuple(found))

@@ -112,7 +112,7 @@ from .common import (
     to_json_number,
     whole_number,
 )
-from .contract import no_money_lines
+from .contract import RecordFacts, RecordKind, exact, no_money_lines, round_scores
 from .errors import Phrase, RuleError
 
 GAME = "trumplestiltskin"
@@ -1051,3 +1051,24 @@ def _share_of_44(n: int) -> Phrase:
     if not extra:
         return Phrase(_SHARES[0, 0], {"n": n, "each": each})
     return Phrase(_SHARES[extra, n - extra], {"n": n, "more": each + 1, "each": each})
+
+
+# --------------------------------------------------------------------------- the record book
+
+RECORDS = (RecordKind("most_gnome_points", rank=3),)
+"""Its table record: the Gnome's total in one game (held by nobody: it is the Gnome's)."""
+
+
+def record_facts(record: Mapping[str, Any], game: Any, unit: str) -> RecordFacts:
+    """What the record book reads of a game (``companion.rules.records``): its rounds, the
+    hand's score, leaving out hands thrown in (nobody played them); its runner-up by
+    total (the Gnome is not a player); no pots; its record, the most Gnome points in a
+    game (the Gnome's total, with at least one hand played; held by nobody, it is the
+    Gnome's)."""
+    hands = game.result["rounds"]
+    rounds = [(number, scores)
+              for (number, scores), hand in zip(round_scores(game.result), hands, strict=True)
+              if not hand["breakdown"]["thrown_in"]]
+    found = [("most_gnome_points", exact(game.result["gnome"]), None, ())] if hands else []
+    return RecordFacts(tuple(rounds), {p: exact(t) for p, t in game.result["totals"].items()},
+                       records=tuple(found))
