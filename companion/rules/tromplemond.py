@@ -153,6 +153,64 @@ from .contract import RecordFacts, RecordKind, no_next_dealer, round_scores
 from .errors import Phrase, RuleError
 from .ledger import MoneyLine, What, lines_of
 
+errors.add_messages({  # the English of its rule codes (companion.rules.errors)
+    "tromplemond.bad_payout": "payout must be two whole percentages (winner, runner-up) adding "
+        "up to 100, not {shown!r}",
+    "tromplemond.call_without_jack": "{where}: {name} is listed as calling TROMP!, but {name}'s "
+        "hand holds no jack",
+    "tromplemond.called_not_a_list": "{where}: called must be a list of players",
+    "tromplemond.called_twice": "{where}: {name} is listed twice in called",
+    "tromplemond.card_twice": "{card} is twice in {owner}'s hand",
+    "tromplemond.cut_not_needed": "{where}: no card cut is needed: {top} has the top total alone "
+        "after the extra round",
+    "tromplemond.cut_winner_not_tied": "{where}: the cut winner {cut_winner} is not one of those "
+        "sharing the top total ({top:list})",
+    "tromplemond.cut_winner_too_early": "{where}: cut_winner is only for the extra round, when "
+        "the top total is still shared after it",
+    "tromplemond.game_over_cut": "{where}: the game already ended after the extra {round}; a "
+        "card cut settles the tie (record its cut_winner on {round})",
+    "tromplemond.hand_incomplete": "{owner}'s hand must give either its public and secret cards, "
+        "or its points, public_jacks and secret_jacks",
+    "tromplemond.hand_missing": "{where}: {p}'s hand is missing",
+    "tromplemond.hand_not_a_card": "{text!r} in {owner}'s hand is not a card",
+    "tromplemond.hand_not_an_object": "{owner}'s hand must be a JSON object",
+    "tromplemond.hand_not_in_deck": "{card} in {owner}'s hand is not in the Tromplemond deck",
+    "tromplemond.hand_too_many_jacks": "{owner}'s hand cannot hold {jacks} jacks: the deck has 4",
+    "tromplemond.hands_not_an_object": "{where}: hands must be a JSON object, one entry per player",
+    "tromplemond.names_not_distinct": "the four players need four different names",
+    "tromplemond.no_tie": "there is no tie to break",
+    "tromplemond.nobody_off": "{where}: nobody went off; name the voted-off player (voted_off) "
+        "or the player who showed cards early (shown_early)",
+    "tromplemond.not_in_deck": "{card} is not in the Tromplemond deck",
+    "tromplemond.off_cannot_call": "{where}: {name} went off and cannot win a TROMP! call",
+    "tromplemond.player_count": "Tromplemond is for 4 players, not {count}",
+    "tromplemond.points_odd": "{owner}'s points must be even (every card is worth an even "
+        "number), not {points}",
+    "tromplemond.points_unreachable": "{owner}'s hand cannot be worth {points} points with "
+        "{jacks} jack{jacks:s} and {others} other cards",
+    "tromplemond.card_in_hands": "{card} is in {owners:possessive} hands",
+    "tromplemond.hand_count": "there are 4 hands in Tromplemond, not {count}",
+    "tromplemond.jacks_too_many": "{jacks} jacks are entered but the deck has only 4 "
+        "({holders:holders})",
+    "tromplemond.jacks_too_few": "only {jacks} jack{jacks:s} in the four hands "
+        "({holders:holders}); all 4 are dealt every round",
+    "tromplemond.aces_too_few": "only {aces} ace{aces:s} in the four hands ({holders:holders}); "
+        "all 4 are dealt every round",
+    "tromplemond.round_not_an_object": "{where} must be a JSON object",
+    "tromplemond.round_unknown_field": "{where}: unknown field {unknown!r}",
+    "tromplemond.row_not_a_list": "{owner}'s {key} cards must be a list of cards",
+    "tromplemond.row_size": "{owner}'s hand must have {size} {what} cards, not {count}",
+    "tromplemond.seat_count": "{game} is for 4 players, not {count}",
+    "tromplemond.shown_early_goes_off": "{where}: {shown} showed cards early, so {shown} goes "
+        "off, not {voted_off}",
+    "tromplemond.tie_break_pair": "a tie-break is between two tied players",
+    "tromplemond.tie_break_slip_count": "there are 2 tie-break slips, not {count}",
+    "tromplemond.tie_break_slip_name": "a tie-break slip must name {pair} or {pair2}, not {name!r}",
+    "tromplemond.too_many_jacks": "a hand cannot hold {secret} jacks: the deck has 4",
+    "tromplemond.vote_not_counts": "the {what} must be counts per player",
+    "tromplemond.vote_total": "the {what} add up to {total}, but there are {slips} slips",
+}, tested=True)
+
 GAME = "tromplemond"
 PLAYERS: tuple[int, ...] = (4,)
 """Tromplemond is for exactly four players."""
