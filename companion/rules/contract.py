@@ -12,8 +12,8 @@ games (``companion.rules.records``); a game that says nothing gets the defaults 
 - ``record_facts(record, game, unit) -> RecordFacts``: the rounds that count, what ranks
   its players for the runner-up, the pots taken, its candidates for the table's records
   (default: no round, no standing, no pot: the book counts its games played and won);
-- ``RUNNER_UP``: False for a game without a runner-up (Tremp's two sides; default True,
-  though without a standing nobody is runner-up);
+- ``RUNNER_UP``: False for a game without a runner-up (two sides; default: True for a
+  game with a ``record_facts`` of its own, whose standing makes the runner-up);
 - ``RECORDS``: its kinds of table records (:class:`RecordKind`; default none).
 """
 
@@ -141,8 +141,9 @@ def record_facts_of(rules: object) -> RecordReader:
 
 
 def runner_up_of(rules: object) -> bool:
-    """Whether a rules module's game has a runner-up (``RUNNER_UP``, True by default)."""
-    return bool(getattr(rules, "RUNNER_UP", True))
+    """Whether a rules module's game has a runner-up (``RUNNER_UP``; by default, when it
+    reads its games for the record book itself: its standing makes the runner-up)."""
+    return bool(getattr(rules, "RUNNER_UP", hasattr(rules, "record_facts")))
 
 
 def record_kinds_of(rules: object) -> tuple[RecordKind, ...]:
