@@ -114,8 +114,56 @@ from .common import (
     the_round,
     whole_number,
 )
+from .contract import RecordFacts, RecordKind, round_scores
 from .errors import Phrase, RuleError
 from .ledger import MoneyLine, What, lines_of
+
+errors.add_messages({  # the English of its rule codes (companion.rules.errors)
+    "clumond.answer_out_of_turn": "It is {turn}'s turn to answer, not {player}'s",
+    "clumond.asked_out_of_order": "going for Clumond is asked in turn ({order:list}), not "
+        "{passed:list}",
+    "clumond.declaration_kept_count": "a declaration is made from {kept} kept cards, not {count}",
+    "clumond.declaration_mismatch": "{label}: {p}'s declared {number} does not match {p}'s kept "
+        "cards ({cards:cards} declare {from_cards})",
+    "clumond.declaration_missing": "{label}: {p}'s declaration is missing (give {p}'s kept cards "
+        "or declared number)",
+    "clumond.field_not_an_object": "{label}: {key} must be an object giving {what}",
+    "clumond.kept_by_two": "{label}: {card} is in both {holder}'s and {p}'s kept cards",
+    "clumond.kept_count": "{label}: {player} kept {count} cards, not {kept}",
+    "clumond.kept_count_each": "{count} kept cards: each player keeps {kept}",
+    "clumond.kept_not_a_card": "{label}: {text!r} in {player}'s kept cards is not a card",
+    "clumond.kept_not_a_list": "{label}: {player}'s kept cards must be a list of {kept} cards",
+    "clumond.kept_not_in_deck": "{label}: {card} in {player}'s kept cards is not in the Clumond "
+        "deck",
+    "clumond.kept_twice": "{label}: {card} is twice in {player}'s kept cards",
+    "clumond.name_a_trump": "name a trump suit (♠ ♥ ♦ ♣) or no trumps",
+    "clumond.no_end": "a Clumond game needs an end: set the number of rounds, a target stack, or "
+        "both",
+    "clumond.nobody_answered": "Nobody has answered yet",
+    "clumond.not_asked_next": "{declarer} was not the one asked after {passed:list}",
+    "clumond.not_asked_first": "{declarer} was not the one asked after nobody",
+    "clumond.asking_over": "Going for Clumond is over for this round",
+    "clumond.asking_over_taken": "Going for Clumond is over for this round: {declarer} went for it",
+    "clumond.not_in_deck": "{card} is not in the Clumond deck",
+    "clumond.picked_count": "{count} cards are picked: each player keeps {kept}",
+    "clumond.ten_not_in_deck": "{card} is not in the Clumond deck: the four 10s are taken out",
+    "clumond.picked_twice": "{card} is picked twice",
+    "clumond.player_count": "clumond is for 3 players, not {count}",
+    "clumond.player_tricks_missing": "{label}: {p}'s tricks are missing",
+    "clumond.round_not_an_object": "{label}: a round must be a JSON object",
+    "clumond.round_not_an_object_raw": "{round}: a round must be a JSON object, not {raw!r}",
+    "clumond.round_tricks_total": "{label}: the tricks add up to {total}, not {tricks}",
+    "clumond.round_unknown_field": "{label}: a round has no field {unknown!r} (only {fields:list})",
+    "clumond.target_below_stack": "the target stack ({target}) must be more than the starting "
+        "stack ({stack})",
+    "clumond.tricks_missing": "{label}: the tricks are missing",
+    "clumond.tricks_total": "the tricks add up to {total}, not {tricks}",
+    "clumond.trump_not_a_suit": "{label}: {declarer}'s trump {value!r} is not a suit (or \"none\")",
+    "clumond.trump_without_declarer": "{label}: a trump ({value}) is named but nobody went for "
+        "Clumond",
+    "clumond.went_clumond_no_trump": "{label}: {declarer} went for Clumond but no trump (or "
+        "\"none\") is given",
+}, tested=True)
 
 PLAYERS: tuple[int, ...] = (3,)
 """Clumond is for exactly three players."""
@@ -1182,3 +1230,27 @@ def explain_phrase(breakdown: Mapping[str, Any], player: str) -> Phrase:
     if breakdown["players"][declarer]["success"]:
         return Phrase("clumond.explain.against_made", facts)
     return Phrase("clumond.explain.against_missed", facts)
+
+
+# --------------------------------------------------------------------------- the record book
+
+RECORDS = (RecordKind("biggest_clumond_pot", rank=5),)
+"""Its table record: the biggest pot the payouts of a round were worked out on, in chips."""
+
+
+def record_facts(record: Mapping[str, Any], game: Any, unit: str) -> RecordFacts:
+    """What the record book reads of a game (``companion.rules.records``): its rounds, the
+    stack's change (the last round's share-out included); its runner-up by stack; its
+    takes, a round's payout, in chips; its record, the biggest pot (the pot the payouts
+    of a round were worked out on, in chips; held by who took a payout from it, maybe
+    nobody)."""
+    found = []
+    for number, hand in enumerate(game.result["rounds"], 1):
+        b = hand["breakdown"]
+        found.append(("biggest_clumond_pot", b["pot_after_payments"], number,
+                      tuple(p for p, row in b["players"].items() if row["payout"])))
+    takes = tuple((number, p, row["payout"])
+                  for number, hand in enumerate(game.result["rounds"], 1)
+                  for p, row in hand["breakdown"]["players"].items() if row["payout"])
+    return RecordFacts(tuple(round_scores(game.result)), dict(game.result["totals"]),
+                       records=tuple(found), takes=takes)

@@ -35,6 +35,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from . import contract
 from .common import positive_whole, read_chip_value
 from .errors import Phrase, RuleError
 from .games import game_module, replay
@@ -47,7 +48,7 @@ UNITS: tuple[str, ...] = ("GBP", "EUR", "USD", "chips")
 FIELDS: tuple[str, ...] = ("evening", "unit", "games", "paid", "player_ids")
 """The fields of an evening record."""
 
-CHIPS = "chips"
+CHIPS = contract.CHIPS
 """The ``unit`` of a chip game's lines when its chips have no value."""
 
 

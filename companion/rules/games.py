@@ -11,15 +11,24 @@ from __future__ import annotations
 import importlib
 from collections.abc import Mapping
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 from .contract import GameRules
 from .errors import RuleError
 
+ROOT = Path(__file__).resolve().parents[2]
+"""The folder a rules text's place is relative to (the repository's, above ``companion``)."""
+
 
 @dataclass(frozen=True)
 class Registered:
-    """One game in the registry: where its rules and its web package are."""
+    """One game in the registry: where its rules, its web package and its rules texts are.
+
+    What else generic code asks of a game, the game's own modules say: its rules module
+    (``companion.rules.contract``: the contract, and what the record book reads of its
+    games) and its web package's flow (``companion.web.flow.GameFlow``: its screens, its
+    round word, its stylesheet, how its records are said)."""
 
     name: str
     """Its record name (``tromplemond``)."""
@@ -28,6 +37,26 @@ class Registered:
     web: str
     """Its web package (``companion.web.games.tromplemond``); a game whose package does not
     exist gets the web layer's default flow."""
+    texts: str
+    """Where its rules texts for players are, one per language: a path with ``{lang}`` in
+    it (and maybe ``{catalogues}``, the app's catalogues folder), relative to :data:`ROOT`
+    unless absolute."""
+    english: str
+    """Where its English rules text is, which a language without a text of its own reads."""
+
+    def translated(self, language: str, catalogues: Path) -> Path | None:
+        """Its rules text in ``language`` (None: it has none of its own)."""
+        path = self._path(self.english if language == "en" else self.texts, language,
+                          catalogues)
+        return path if path.is_file() else None
+
+    def rules_text(self, language: str, catalogues: Path) -> Path | None:
+        """Its rules text in ``language``, else in English (None: it has none)."""
+        return self.translated(language, catalogues) or self.translated("en", catalogues)
+
+    @staticmethod
+    def _path(place: str, language: str, catalogues: Path) -> Path:
+        return ROOT / place.format(lang=language, catalogues=catalogues)
 
 
 _REGISTRY: dict[str, Registered] = {}
@@ -37,12 +66,21 @@ GAMES: list[str] = []
 (the new-table form's order). Changed only by :func:`add_game` and :func:`forget_game`."""
 
 
-def add_game(name: str, *, rules: str | None = None, web: str | None = None) -> None:
+def add_game(name: str, *, rules: str | None = None, web: str | None = None,
+             texts: str | Path | None = None) -> None:
     """Add a game to the registry: its rules in ``rules`` (default
     ``companion.rules.<name>``), its web package in ``web`` (default
-    ``companion.web.games.<name>``). Adding a game again changes where it is found."""
+    ``companion.web.games.<name>``), its rules texts at ``texts``, a path with ``{lang}``
+    (``…/texts/{lang}.md``: ``en`` the English; default: ``docs/rules/<name>.md`` in
+    English and ``<lang>/rules/<name>.md`` beside the app's catalogues). Adding a game
+    again changes where it is found."""
+    if texts is None:
+        place, english = f"{{catalogues}}/{{lang}}/rules/{name}.md", f"docs/rules/{name}.md"
+    else:
+        place = str(texts)
+        english = place.replace("{lang}", "en")
     entry = Registered(name, rules or f"{__package__}.{name}",
-                       web or f"companion.web.games.{name}")
+                       web or f"companion.web.games.{name}", place, english)
     if name not in _REGISTRY:
         GAMES.append(name)
     _REGISTRY[name] = entry

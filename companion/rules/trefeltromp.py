@@ -184,10 +184,84 @@ from .common import (
     the_round,
     whole_number,
 )
-from .contract import no_next_dealer
+from .contract import RecordFacts, no_next_dealer, round_scores
 from .errors import Phrase, RuleError
 from .ledger import MoneyLine, What, lines_of
 from .settle import settle_up
+
+errors.add_messages({  # the English of its rule codes (companion.rules.errors)
+    "trefeltromp.action_after_fold_win": "{where}: the hand ended when everyone but "
+        "{won_by_fold} folded; {p}'s {verb} comes after it",
+    "trefeltromp.action_after_round": "{where}: the betting round is over; {p}'s {verb} is one "
+        "action too many",
+    "trefeltromp.action_malformed": "{entry!r} is not an action: write [name, verb] or [name, "
+        "\"bet\" or \"raise\", N]",
+    "trefeltromp.amount_missing": "{player}'s {verb} needs an amount",
+    "trefeltromp.amount_not_taken": "{player}'s {verb} takes no amount",
+    "trefeltromp.ante_no_stack": "ante: {p} has no stack",
+    "trefeltromp.ante_short": "ante: {p} cannot cover the ante of {ante} with {stack} chips; buy "
+        "more or leave the table",
+    "trefeltromp.bet_short": "{stage}: {p} cannot cover a bet of {pay} with {stack} chips; buy "
+        "more or bet less",
+    "trefeltromp.betting_round_count": "{label}: a hand has 4 betting rounds, not {count}",
+    "trefeltromp.betting_round_not_a_list": "{where}: a betting round must be a list of actions",
+    "trefeltromp.betting_round_unfinished": "{where}: the betting round is not over ({status}) "
+        "but later entries follow",
+    "trefeltromp.buy_after_leaving": "{label}: {name} has left the table and cannot buy chips",
+    "trefeltromp.buy_malformed": "{label}: {entry!r} is not a buy: write [name, chips]",
+    "trefeltromp.buyer_not_seated": "{player} is not seated in this hand",
+    "trefeltromp.call_short": "{stage}: {p} cannot cover the call of {owe} with {stack} chips; "
+        "buy more or fold",
+    "trefeltromp.cannot_bet": "{stage}: {p} cannot bet: there is already a bet (call {owe}, "
+        "raise or fold)",
+    "trefeltromp.cannot_call": "{stage}: {p} cannot call: there is nothing to call (check instead)",
+    "trefeltromp.cannot_check": "{stage}: {p} cannot check: there are {owe} chips to call",
+    "trefeltromp.cannot_raise": "{stage}: {p} cannot raise: nobody has bet yet (bet instead)",
+    "trefeltromp.cannot_show": "{stage}: {name} {why}",
+    "trefeltromp.cannot_stay": "{stage}: {p} cannot stay: only a player who showed the Fool at "
+        "the reveal just before and did not win may stay",
+    "trefeltromp.dealer_not_seated": "the dealer {dealer!r} is not seated in this hand",
+    "trefeltromp.dealer_unknown": "the dealer {dealer!r} is not one of the players",
+    "trefeltromp.entry_gap": "{label}: {entry_name} is given but {entry_name2} is missing",
+    "trefeltromp.fool_privilege_lost": "{stage}: {p} gave up the Fool's privilege by acting "
+        "earlier in this betting round; match or fold",
+    "trefeltromp.hand_unfinished": "round {i}: the hand is not over ({status}) but {label} follows",
+    "trefeltromp.hand_unknown_field": "{label}: a hand has no field {unknown!r} (only buys, "
+        "leave, calls, shows)",
+    "trefeltromp.in_card": "{stage}: {player}'s card: {error}",
+    "trefeltromp.lays_no_card": "{stage}: {player} {why} and lays no card",
+    "trefeltromp.leave_mid_hand": "{label}: {leave} cannot leave before the hand is over "
+        "({status})",
+    "trefeltromp.leave_twice": "{label}: {name} is named twice in leave",
+    "trefeltromp.left_twice": "{label}: {name} has already left the table",
+    "trefeltromp.no_reveal_now": "{stage}: no cards are shown now",
+    "trefeltromp.nobody_to_act": "{stage}: nobody is to act now; {p}'s {verb} is out of place",
+    "trefeltromp.not_a_list": "{what} must be a list",
+    "trefeltromp.not_a_player": "{name!r} is not a player's name",
+    "trefeltromp.not_seated": "{where}: {p} is not seated in this hand",
+    "trefeltromp.not_tarot": "the {card} is not a tarot card",
+    "trefeltromp.not_tarot_court": "{card} is not a tarot card (the court cards are P, N, Q, K)",
+    "trefeltromp.one_player_left": "{label}: only {seated} is still at the table and a hand "
+        "needs at least 2 players; record {seated} as leaving after round {i}",
+    "trefeltromp.out_of_turn": "{stage}: it is {to_act}'s turn, not {p}'s{why}",
+    "trefeltromp.over_limit": "{stage}: {p}'s {verb} of {amount} is over the table limit of "
+        "{limit}",
+    "trefeltromp.player_count": "trefeltromp is for {start} to {stop} players",
+    "trefeltromp.raise_short": "{stage}: {p} cannot cover a raise of {amount} ({pay} in all) "
+        "with {stack} chips; buy more, raise less or fold",
+    "trefeltromp.reveal_after_fold_win": "{label}, {stage}: the hand ended when everyone but "
+        "{won_by_fold} folded; no cards are shown",
+    "trefeltromp.reveal_count": "{label}: a hand has 3 reveals, not {count}",
+    "trefeltromp.reveal_missing": "{stage}: no card shown by {missing:list}",
+    "trefeltromp.reveal_not_an_object": "{stage}: the cards shown must be a JSON object of "
+        "player: card",
+    "trefeltromp.shown_earlier": "{stage}: {text} was shown{by} at {stage2} this hand",
+    "trefeltromp.shown_twice": "{stage}: {name} shows {text}, already shown{by}{at} this hand",
+    "trefeltromp.too_few_seated": "a hand needs at least 2 players",
+    "trefeltromp.unknown_action": "{player}: {verb!r} is not an action",
+    "trefeltromp.unknown_action_listed": "{name}: {verb!r} is not an action (check, bet, raise, "
+        "call, fold or stay)",
+}, tested=True)
 
 PLAYERS = range(2, 20)
 """2 to 19 players (with 19 everyone can still draw a card)."""
@@ -1924,3 +1998,28 @@ def deal_steps_phrases(players: Sequence[str], dealer: str, options: Mapping[str
         Phrase("trefeltromp.deal.debekranse"),
         Phrase("trefeltromp.deal.next", {"next": right_of(players, dealer)}),
     ))
+
+
+# --------------------------------------------------------------------------- the record book
+
+
+def record_facts(record: Mapping[str, Any], game: Any, unit: str) -> RecordFacts:
+    """What the record book reads of a game (``companion.rules.records``): its rounds (a
+    hand is a round), the stack's change in a hand the player sat in and that is over
+    (chips bought left out); its runner-up by net chips, as its winners are chosen; its
+    takes, in chips: one reveal won (banen, detuiler or debekranse: a player who wins two
+    reveals of a hand made two takes) or the pot of a hand won by folding (the
+    end-of-game share-out of leftover chips is not a pot won). A player who left early
+    played the game."""
+    rounds = []
+    takes: list[tuple[int | None, str, int]] = []
+    for (number, scores), hand in zip(round_scores(game.result), game.result["rounds"],
+                                      strict=True):
+        b = hand["breakdown"]
+        if b["stage"] == "over":
+            rounds.append((number, {p: scores[p] for p in b["seated"]}))
+        takes += [(number, reveal["winner"], reveal["share"]) for reveal in b["reveals"]
+                  if reveal["winner"] is not None and reveal["share"]]
+        if b["won_by_fold"] is not None and b["won_by_fold"]["share"]:
+            takes.append((number, b["won_by_fold"]["player"], b["won_by_fold"]["share"]))
+    return RecordFacts(tuple(rounds), dict(game.result["money"]), takes=tuple(takes))

@@ -113,8 +113,53 @@ from .common import (
     true_or_false,
     whole_number,
 )
-from .contract import no_money_lines
+from .contract import RecordFacts, RecordKind, no_money_lines, round_scores
 from .errors import Phrase, RuleError
+
+errors.add_messages({  # the English of its rule codes (companion.rules.errors)
+    "tremp.against_itself": "{played} cannot be played against itself",
+    "tremp.bid_after_end": "{label}: the bidding ended with {ended_by}'s pass; {name}'s entry "
+        "after it is one too many",
+    "tremp.bid_malformed": "{label}: bid {number} must be [player, card] or [player, \"pass\"], "
+        "not {entry!r}",
+    "tremp.bidding_not_started": "{label}: the bidding has not ended: nobody has bid yet",
+    "tremp.bidding_unfinished": "{label}: the bidding has not ended: after {player}'s bid of "
+        "{bid} ({card}) three players in a row must pass",
+    "tremp.bids_missing": "{label}: the bids are missing",
+    "tremp.bids_not_a_list": "{label}: the bids must be a list of [player, card] or [player, "
+        "\"pass\"]",
+    "tremp.dealer_must_bid": "{label}: {name} is the dealer and must bid after three passes "
+        "(house rule)",
+    "tremp.displayed_not_a_card": "{label}: {name} displayed {what!r}, which is not a card (or "
+        "\"pass\")",
+    "tremp.displayed_not_standard": "{label}: {name} displayed {card}, which is not in a "
+        "standard deck",
+    "tremp.displayed_too_many": "{label}: {name} has displayed {count} cards but holds only "
+        "{tricks}",
+    "tremp.displayed_twice": "{label}: {card} was already displayed by {shown_by}; {name} cannot "
+        "display it again",
+    "tremp.hand_not_an_object_raw": "{round}: a hand must be a JSON object, not {raw!r}",
+    "tremp.hand_trick_count": "a hand has {tricks} tricks, not {count}",
+    "tremp.hand_unknown_field": "{label}: a hand has no field {unknown!r} (only bids, tricks)",
+    "tremp.later_card_index": "a later card of a trick is card 2 to {trick_cards}, not card "
+        "{index}",
+    "tremp.missing": "{what} are missing",
+    "tremp.nobody_bid": "somebody must bid: the dealer bids if the other three pass",
+    "tremp.not_standard": "{what}: {card} is not a card of a standard 52-card deck",
+    "tremp.played_twice": "{card} is played twice in the trick (cards {first} and {second})",
+    "tremp.player_count": "tremp is for 4 players, not {count}",
+    "tremp.points_too_large": "{label}: the points have grown too large to be written exactly "
+        "({value})",
+    "tremp.team_tricks": "a team takes 0 to {most} tricks, not {tricks}",
+    "tremp.trick_not_a_list": "a trick is a list of {trick_cards} cards in the order played, not "
+        "{cards!r}",
+    "tremp.trick_not_standard": "a trick is {trick_cards} cards of a standard 52-card deck, not "
+        "{cards!r}",
+    "tremp.trick_size": "a trick is {trick_cards} cards, one from each player, not {count}",
+    "tremp.trick_trump_not_a_suit": "the trump must be a suit, not {trump!r}",
+    "tremp.trump_not_a_suit": "the trump must be a suit (♠ ♥ ♦ ♣), not {value!r}",
+    "tremp.value_not_a_card": "{what}: {value!r} is not a card",
+}, tested=True)
 
 PLAYERS: tuple[int, ...] = (4,)
 """Tremp is for exactly four players."""
@@ -1199,3 +1244,26 @@ def deal_steps(players: Sequence[str], dealer: str, options: Mapping[str, Any]) 
         Phrase("tremp.deal.trump"),
         Phrase("tremp.deal.lead"),
     ))
+
+
+# --------------------------------------------------------------------------- the record book
+
+RUNNER_UP = False
+"""Two sides: no runner-up in the record book."""
+
+RECORDS = (RecordKind("longest_tremp_game", rank=4),)
+"""Its table record: the most hands in one game (held by its four players)."""
+
+
+def record_facts(record: Mapping[str, Any], game: Any, unit: str) -> RecordFacts:
+    """What the record book reads of a game (``companion.rules.records``): its rounds (a
+    hand is a round), the player's team's game points in the hand (a match total moved
+    in included); a win counts for both partners; two sides, so no runner-up; no pots;
+    its record, the longest game (the most hands in one game; held by its four
+    players)."""
+    players = game.players
+    teams = team_names(players)
+    rounds = [(number, {p: scores[teams[team_of(players, p)]] for p in players})
+              for number, scores in round_scores(game.result)]
+    found = [("longest_tremp_game", len(rounds), None, players)] if rounds else []
+    return RecordFacts(tuple(rounds), None, records=tuple(found))

@@ -149,9 +149,67 @@ from .common import (
     true_or_false,
     whole_number,
 )
-from .contract import no_next_dealer
+from .contract import RecordFacts, RecordKind, no_next_dealer, round_scores
 from .errors import Phrase, RuleError
 from .ledger import MoneyLine, What, lines_of
+
+errors.add_messages({  # the English of its rule codes (companion.rules.errors)
+    "tromplemond.bad_payout": "payout must be two whole percentages (winner, runner-up) adding "
+        "up to 100, not {shown!r}",
+    "tromplemond.call_without_jack": "{where}: {name} is listed as calling TROMP!, but {name}'s "
+        "hand holds no jack",
+    "tromplemond.called_not_a_list": "{where}: called must be a list of players",
+    "tromplemond.called_twice": "{where}: {name} is listed twice in called",
+    "tromplemond.card_twice": "{card} is twice in {owner}'s hand",
+    "tromplemond.cut_not_needed": "{where}: no card cut is needed: {top} has the top total alone "
+        "after the extra round",
+    "tromplemond.cut_winner_not_tied": "{where}: the cut winner {cut_winner} is not one of those "
+        "sharing the top total ({top:list})",
+    "tromplemond.cut_winner_too_early": "{where}: cut_winner is only for the extra round, when "
+        "the top total is still shared after it",
+    "tromplemond.game_over_cut": "{where}: the game already ended after the extra {round}; a "
+        "card cut settles the tie (record its cut_winner on {round})",
+    "tromplemond.hand_incomplete": "{owner}'s hand must give either its public and secret cards, "
+        "or its points, public_jacks and secret_jacks",
+    "tromplemond.hand_missing": "{where}: {p}'s hand is missing",
+    "tromplemond.hand_not_a_card": "{text!r} in {owner}'s hand is not a card",
+    "tromplemond.hand_not_an_object": "{owner}'s hand must be a JSON object",
+    "tromplemond.hand_not_in_deck": "{card} in {owner}'s hand is not in the Tromplemond deck",
+    "tromplemond.hand_too_many_jacks": "{owner}'s hand cannot hold {jacks} jacks: the deck has 4",
+    "tromplemond.hands_not_an_object": "{where}: hands must be a JSON object, one entry per player",
+    "tromplemond.names_not_distinct": "the four players need four different names",
+    "tromplemond.no_tie": "there is no tie to break",
+    "tromplemond.nobody_off": "{where}: nobody went off; name the voted-off player (voted_off) "
+        "or the player who showed cards early (shown_early)",
+    "tromplemond.not_in_deck": "{card} is not in the Tromplemond deck",
+    "tromplemond.off_cannot_call": "{where}: {name} went off and cannot win a TROMP! call",
+    "tromplemond.player_count": "Tromplemond is for 4 players, not {count}",
+    "tromplemond.points_odd": "{owner}'s points must be even (every card is worth an even "
+        "number), not {points}",
+    "tromplemond.points_unreachable": "{owner}'s hand cannot be worth {points} points with "
+        "{jacks} jack{jacks:s} and {others} other cards",
+    "tromplemond.card_in_hands": "{card} is in {owners:possessive} hands",
+    "tromplemond.hand_count": "there are 4 hands in Tromplemond, not {count}",
+    "tromplemond.jacks_too_many": "{jacks} jacks are entered but the deck has only 4 "
+        "({holders:holders})",
+    "tromplemond.jacks_too_few": "only {jacks} jack{jacks:s} in the four hands "
+        "({holders:holders}); all 4 are dealt every round",
+    "tromplemond.aces_too_few": "only {aces} ace{aces:s} in the four hands ({holders:holders}); "
+        "all 4 are dealt every round",
+    "tromplemond.round_not_an_object": "{where} must be a JSON object",
+    "tromplemond.round_unknown_field": "{where}: unknown field {unknown!r}",
+    "tromplemond.row_not_a_list": "{owner}'s {key} cards must be a list of cards",
+    "tromplemond.row_size": "{owner}'s hand must have {size} {what} cards, not {count}",
+    "tromplemond.seat_count": "{game} is for 4 players, not {count}",
+    "tromplemond.shown_early_goes_off": "{where}: {shown} showed cards early, so {shown} goes "
+        "off, not {voted_off}",
+    "tromplemond.tie_break_pair": "a tie-break is between two tied players",
+    "tromplemond.tie_break_slip_count": "there are 2 tie-break slips, not {count}",
+    "tromplemond.tie_break_slip_name": "a tie-break slip must name {pair} or {pair2}, not {name!r}",
+    "tromplemond.too_many_jacks": "a hand cannot hold {secret} jacks: the deck has 4",
+    "tromplemond.vote_not_counts": "the {what} must be counts per player",
+    "tromplemond.vote_total": "the {what} add up to {total}, but there are {slips} slips",
+}, tested=True)
 
 GAME = "tromplemond"
 PLAYERS: tuple[int, ...] = (4,)
@@ -1555,3 +1613,91 @@ def standings(totals: Mapping[str, int]) -> list[Standing]:
         shared = sum(1 for q in totals if totals[q] == totals[player]) > 1
         lines.append(Standing(place, player, totals[player], shared))
     return lines
+
+
+# --------------------------------------------------------------------------- the record book
+
+RECORDS = (RecordKind("highest_tromplemond_round", rank=1),
+           RecordKind("biggest_tromp_payout", per_unit=True, rank=2))
+"""Its table records (``companion.rules.records``' readings): the highest round, and the
+biggest TROMP! payout in the table's unit."""
+
+_KITTY_STEPS = ("super", "ultimate", "best_round")
+"""The shares of the kitty at the end of a game, each a take of its own."""
+
+
+def record_facts(record: Mapping[str, Any], game: Any, unit: str) -> RecordFacts:
+    """What the record book reads of a game (``companion.rules.records``).
+
+    Its rounds: the round score (0 for the player who went off or forfeited the deal);
+    a void game's rounds count for nothing (the game is null and void), and a void game
+    has no winner; an abandoned (banned) one's standings stand. Its runner-up: by total
+    (the game's own runner-up, after a card cut too). Its money: a void game played for
+    money is a part, 0, all money back. Its takes, in the table's ``unit``: a call's
+    share of a round pot, the kitty an Extreme call took in its round, a share of the
+    joining-fee pot, or one share of the kitty at the end (a Super's quarter, an
+    Ultimate's part, the best round's part: three takes when one player gets all three);
+    a void or abandoned game's do not count (all money went back). Its records: the
+    highest round (any player's round score, void games left out; held by whoever scored
+    it in that round) and the biggest TROMP! payout (one take of TROMP! money: a call's
+    share of a round pot, the kitty an Extreme call took, or one share of the kitty at
+    the end, never two shares added; per unit; held by who took it).
+
+    >>> from .records import record_book
+    >>> def game(*seats):
+    ...     hand = {"points": 20, "public_jacks": 0, "secret_jacks": 0}
+    ...     return {"game": "tromplemond", "players": list(seats), "options": {"rounds": 1},
+    ...             "rounds": [{"hands": {seats[0]: hand | {"points": 30}, seats[1]: hand,
+    ...                                   seats[2]: hand}, "voted_off": seats[3]}]}
+    >>> book = record_book([
+    ...     {"unit": "GBP", "games": [game("Ana", "Ben", "Cleo", "Dev")]},
+    ...     {"unit": "GBP", "games": [game("Anna", "Ben", "Cleo", "Dev")],
+    ...      "player_ids": {"Anna": "Ana"}}])
+    >>> ana = book.player("Ana")
+    >>> ana.name, ana.names
+    ('Anna', ('Ana', 'Anna'))
+    >>> figures = ana.games["tromplemond"]
+    >>> figures.played.value, figures.won.value, figures.best_round.value
+    (2, 2, 50)
+    >>> figures.best_round.sources
+    (Source(place=Place(evening=1, game=1, round=1), part=50),)
+    >>> book.records.highest_tromplemond_round
+    Record(value=50, place=Place(evening=1, game=1, round=1), players=('Ana',))
+    """
+    void = record.get("void") is True
+    rounds = [] if void else round_scores(game.result)
+    found = [("highest_tromplemond_round", top, number,
+              tuple(p for p, s in scores.items() if s == top))
+             for number, scores in rounds for top in [max(scores.values())]]
+    takes = _takes(game.result)
+    found += [("biggest_tromp_payout", amount, number, (player,))
+              for number, player, amount, tromp in takes if tromp]
+    return RecordFacts(tuple(rounds), dict(game.result["totals"]), unit, records=tuple(found),
+                       takes=tuple((number, player, amount)
+                                   for number, player, amount, _t in takes))
+
+
+def _takes(result: Mapping[str, Any]) -> list[tuple[int | None, str, int, bool]]:
+    """Each take of a game: (round, player, amount, whether it is TROMP! money).
+
+    Round by round a call's share of the round pot and the kitty an Extreme call
+    took; at the end the fee payout and each share of the kitty (a Super's quarter,
+    an Ultimate's part, the best round's part: one take each, even for one player).
+    A void or abandoned game has none: all money went back.
+    """
+    rounds = result["rounds"]
+    end = rounds[-1]["breakdown"].get("end") if rounds else None
+    if end is not None and end.get("returned"):
+        return []
+    takes: list[tuple[int | None, str, int, bool]] = []
+    for number, rnd in enumerate(rounds, 1):
+        takes += [(number, p, amount, True) for p, amount in rnd["tromp"].items() if amount]
+        pot = rnd["breakdown"]["pot"]
+        if pot["extreme_took_kitty"]:
+            takes.append((number, pot["extreme"], pot["extreme_took_kitty"], True))
+    if end is not None:
+        takes += [(None, p, amount, False)
+                  for p, amount in end["joining_fee"]["paid"].items() if amount]
+        takes += [(None, p, amount, True)
+                  for step in _KITTY_STEPS for p, amount in end["kitty"][step].items() if amount]
+    return takes

@@ -112,8 +112,52 @@ from .common import (
     to_json_number,
     whole_number,
 )
-from .contract import no_money_lines
+from .contract import RecordFacts, RecordKind, exact, no_money_lines, round_scores
 from .errors import Phrase, RuleError
+
+errors.add_messages({  # the English of its rule codes (companion.rules.errors)
+    "trumplestiltskin.bid_after_pass": "{player} cannot {said}: {player} passed earlier and is "
+        "out of the bidding for this hand",
+    "trumplestiltskin.bid_after_taken": "{player} cannot {said}: the bidding was over ({taker} "
+        "had taken the bid at {top_bid})",
+    "trumplestiltskin.bid_after_throw_in": "{player} cannot {said}: everyone had passed and the "
+        "hand was thrown in",
+    "trumplestiltskin.bid_malformed": "a bid is written [name, number] or [name, \"pass\"], not "
+        "{entry!r}",
+    "trumplestiltskin.bid_not_a_number": "{player}'s bid must be a whole number or \"pass\", not "
+        "{said!r}",
+    "trumplestiltskin.bid_not_higher": "{player}'s bid of {bid} is not higher than "
+        "{top_bidder}'s bid of {top_bid}",
+    "trumplestiltskin.bid_out_of_turn": "{player} cannot {said} out of turn: it is {to_speak}'s "
+        "turn",
+    "trumplestiltskin.bid_too_small": "{player}'s bid must be a whole number of at least 1, not "
+        "{bid!r}",
+    "trumplestiltskin.bidding_unfinished": "the bidding is not finished: it is {to_speak}'s turn "
+        "to bid or pass",
+    "trumplestiltskin.bids_not_a_list": "bids must be a list of [name, bid] pairs, not {bids!r}",
+    "trumplestiltskin.gnome_missing": "which card was the Gnome? (\"gnome\" is missing)",
+    "trumplestiltskin.gnome_not_blanket": "the Gnome is a Blanket card (a 9 or a joker), not "
+        "{card}",
+    "trumplestiltskin.hand_unknown_field": "a hand has no {unknown!r} (it has {fields:list})",
+    "trumplestiltskin.in_gnome": "the Gnome: {error}",
+    "trumplestiltskin.looked_not_a_list": "looked must be a list of the names who looked at the "
+        "Gnome, not {looked!r}",
+    "trumplestiltskin.looked_twice": "{name} is listed twice among those who looked at the Gnome",
+    "trumplestiltskin.player_count": "{game} is for 3 to 5 players, not {count}",
+    "trumplestiltskin.points_missing": "{name}'s points are missing",
+    "trumplestiltskin.points_not_an_object": "points must give every player's points, not "
+        "{points!r}",
+    "trumplestiltskin.points_too_many": "the points add up to {total} ({points:scores}), but a "
+        "hand with {gnome} as the Gnome and {trump} trumps holds at most {most}",
+    "trumplestiltskin.taker_picks_trump": "the Gnome is the {gnome}, so the taker picks trump: "
+        "either {suits:or}",
+    "trumplestiltskin.thrown_in_scored": "everyone passed, so the hand was thrown in, yet "
+        "{scored} took {points} points",
+    "trumplestiltskin.trump_follows_gnome": "the Gnome is {gnome}, so trump is {suit}, not {given}",
+    "trumplestiltskin.trump_is_fixed": "the Gnome is the {gnome}, so trump is either {suits:or}, "
+        "not {suit}",
+    "trumplestiltskin.unknown_count": "count aces and kings, trump cards or jokers, not {what!r}",
+}, tested=True)
 
 GAME = "trumplestiltskin"
 PLAYERS = range(3, 6)
@@ -1051,3 +1095,24 @@ def _share_of_44(n: int) -> Phrase:
     if not extra:
         return Phrase(_SHARES[0, 0], {"n": n, "each": each})
     return Phrase(_SHARES[extra, n - extra], {"n": n, "more": each + 1, "each": each})
+
+
+# --------------------------------------------------------------------------- the record book
+
+RECORDS = (RecordKind("most_gnome_points", rank=3),)
+"""Its table record: the Gnome's total in one game (held by nobody: it is the Gnome's)."""
+
+
+def record_facts(record: Mapping[str, Any], game: Any, unit: str) -> RecordFacts:
+    """What the record book reads of a game (``companion.rules.records``): its rounds, the
+    hand's score, leaving out hands thrown in (nobody played them); its runner-up by
+    total (the Gnome is not a player); no pots; its record, the most Gnome points in a
+    game (the Gnome's total, with at least one hand played; held by nobody, it is the
+    Gnome's)."""
+    hands = game.result["rounds"]
+    rounds = [(number, scores)
+              for (number, scores), hand in zip(round_scores(game.result), hands, strict=True)
+              if not hand["breakdown"]["thrown_in"]]
+    found = [("most_gnome_points", exact(game.result["gnome"]), None, ())] if hands else []
+    return RecordFacts(tuple(rounds), {p: exact(t) for p, t in game.result["totals"].items()},
+                       records=tuple(found))

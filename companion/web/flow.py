@@ -46,11 +46,13 @@ from werkzeug.datastructures import MultiDict
 from ..live import at_version
 from ..rules import RuleError, game_module
 from ..rules.contract import GameRules
+from ..rules.records import Record
 from ..store import Game, Table
 from ..store import rounds as round_store
 from ..store.sealed import SealedStatus
 from .charts import score_chart
 from .device import locale_name
+from .filters import number
 from .forms import MAX_SEATS, FormError, money_text
 from .words import and_list, counts_said, say
 
@@ -293,6 +295,21 @@ class SealedStep:
 
 
 # --------------------------------------------------------------------------- the flow
+
+
+@dataclass(frozen=True)
+class RecordSaid:
+    """One of the table's records as the record book and the night's recap say it, in the
+    device's language (:meth:`GameFlow.say_record`)."""
+
+    label: str
+    """What the record is ("Highest Tromplemond round")."""
+    value: str
+    """Its value ("68 points")."""
+    holders: str
+    """Who holds it, as the book says ("Rob, Sam"; "the Gnome")."""
+    night: str
+    """The recap's line ("Longest Tremp game: 7 hands")."""
 
 
 class GameFlow:
@@ -544,8 +561,26 @@ class GameFlow:
         raise FormError(_("This game's past rounds cannot be corrected here"))
 
     def rules_help(self) -> str | None:
-        """The template of the rules help page (None: the text in ``docs/rules/``)."""
+        """The template of the rules help page (None: the game's rules text, where its
+        registry entry says it is)."""
         return None
+
+    def round_label(self, number: int) -> str:
+        """A round of the game by its number, inside a sentence ("round 3", "hand 3": the
+        game's :attr:`round_word`), in the device's language."""
+        if self.round_word == "hand":
+            return _("hand %(number)s", number=number)
+        return _("round %(number)s", number=number)
+
+    def say_record(self, kind: str, record: Record, unit: str | None,
+                   holders: str) -> RecordSaid:
+        """One of the game's table records (a kind of its rules' ``RECORDS``) in words:
+        ``unit`` is the money unit of a kind per unit (else None), ``holders`` the
+        holders' names as the page writes them. A game says its own kinds; this default
+        says the kind's name and the number."""
+        label = kind.replace("_", " ").capitalize()
+        value = money_text(record.value, unit) if unit else number(record.value)
+        return RecordSaid(label, value, holders, f"{label}: {value}")
 
 
 class DefaultFlow(GameFlow):
@@ -582,5 +617,5 @@ def flow_for(game: str) -> GameFlow:
 
 
 __all__ = ["FLOWS_EXTENSION", "STYLESHEET_ENDPOINT", "Checklist", "Correction", "DefaultFlow",
-           "DefaultPhase", "GameFlow", "SealedStep", "Step", "View", "checklist",
+           "DefaultPhase", "GameFlow", "RecordSaid", "SealedStep", "Step", "View", "checklist",
            "corrected_from", "flow_for", "flows", "game_stylesheets"]

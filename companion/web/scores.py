@@ -17,6 +17,8 @@ from markupsafe import Markup, escape
 
 from ..extensions import db
 from ..live import at_version
+from ..rules import RuleError
+from ..rules.games import registered
 from ..store import Game, Table, queries
 from .device import CATALOGUES, locale_name
 from .flow import flow_for, flows
@@ -28,13 +30,10 @@ from .words import counts_said
 
 bp = Blueprint("games", __name__)
 
-RULES_DOCS = Path(__file__).resolve().parents[2] / "docs" / "rules"
-"""The rules text of each game (``<game>.md``), in English: the text the rules help pages
-show where the device's language has no translation of it."""
-
 RULES_TRANSLATED = CATALOGUES
-"""Where the rules texts' translations are: ``<language>/rules/<game>.md`` (beside the
-app's catalogues); each keeps the English's ``**(house)**`` markers."""
+"""The app's catalogues folder, where a game's registry entry may place its rules texts'
+translations (the five games': ``<language>/rules/<game>.md``); each keeps the English's
+``**(house)**`` markers."""
 
 HOUSE = "<strong>(house)</strong>"
 """A house decision's marker in a rules text, as Markdown writes it (``**(house)**``)."""
@@ -114,15 +113,13 @@ def _rules_html(path: Path, changed: float, badge: str) -> Markup:
 
 
 def rules_file(game: str) -> Path | None:
-    """The rules text of ``game`` in the device's language when it has been translated, else
-    the English of ``docs/rules/`` (None: there is none)."""
-    language = locale_name()
-    if language != "en":
-        translated = RULES_TRANSLATED / language / "rules" / f"{game}.md"
-        if translated.is_file():
-            return translated
-    path = RULES_DOCS / f"{game}.md"
-    return path if path.is_file() else None
+    """The rules text of ``game`` in the device's language when it has one, else its
+    English, where its registry entry says they are (None: there is none)."""
+    try:
+        entry = registered(game)
+    except RuleError:
+        return None
+    return entry.rules_text(locale_name(), RULES_TRANSLATED)
 
 
 def rules_text(game: str) -> Markup | None:

@@ -22,6 +22,8 @@ from html.parser import HTMLParser
 import pytest
 from babel.messages.pofile import read_po
 
+from companion.rules import GAMES
+from companion.rules.games import registered
 from companion.web.device import CATALOGUES
 from companion.web.games import load_flows
 from tests.web.phases import PHASES, Phase
@@ -109,8 +111,10 @@ def english_words(lang: str) -> frozenset[str]:
     for message in own:
         for text in (message.string if isinstance(message.string, tuple) else (message.string,)):
             theirs |= _words(text or "")
-    for rules in (CATALOGUES / lang / "rules").glob("*.md"):
-        theirs |= _words(rules.read_text(encoding="utf-8"))
+    for game in GAMES:  # each game's rules text in the language, where its registry entry says
+        rules = registered(game).translated(lang, CATALOGUES)
+        if rules is not None:
+            theirs |= _words(rules.read_text(encoding="utf-8"))
     return frozenset(english - theirs - GAME_WORDS - NAMES)
 
 

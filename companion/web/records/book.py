@@ -25,7 +25,7 @@ from ...extensions import db
 from ...rules import RuleError
 from ...rules import evening as ledger_of
 from ...rules.evening import read_evening
-from ...rules.records import Figure, GameFigures, Place, RecordBook, record_book
+from ...rules.records import Figure, GameFigures, Place, Record, RecordBook, record_book
 from ...store import Table, evenings
 from ...store.evenings import Evening
 from ..device import locale_name
@@ -129,10 +129,8 @@ class Places:
                       game=place.game, title=flow_for(game).title)
         url = url_for("games.game", code=self.table.code, number=self.game_number(place))
         if place.round is not None:
-            if game in ("trefeltromp", "tremp"):
-                label += " · " + _("hand %(number)s", number=place.round)
-            else:
-                label += " · " + _("round %(number)s", number=place.round)
+            label += " · " + (flow_for(game).round_label(place.round) if game is not None
+                              else _("round %(number)s", number=place.round))
             url += f"#round-{place.round}"
         return Link(label, url)
 
@@ -207,35 +205,28 @@ def marked_names(book: RecordBook) -> dict[str, str]:
     return names
 
 
+def each_record(book: RecordBook) -> list[tuple[str, str, Record, str | None]]:
+    """The table's records as (game, kind, record, unit: None but for a kind per money
+    unit), in the book's order (the rules' ``record_kinds``), those set only."""
+    found: list[tuple[str, str, Record, str | None]] = []
+    for kind, held in book.records.kinds.items():
+        game = book.records.games[kind]
+        if isinstance(held, dict):
+            found += [(game, kind, record, unit) for unit, record in held.items()]
+        elif held is not None:
+            found.append((game, kind, held, None))
+    return found
+
+
 def _records(book: RecordBook, places: Places, names: Mapping[str, str]) -> list[RecordShown]:
-    records = book.records
+    """Each of the table's records, as its game says it (``GameFlow.say_record``)."""
     shown: list[RecordShown] = []
-
-    def holders(ids: Sequence[str], nobody: str = "") -> str:
-        return ", ".join(names.get(i, i) for i in ids) or nobody
-
-    if (r := records.highest_tromplemond_round) is not None:
-        shown.append(RecordShown(_("Highest Tromplemond round"),
-                                 _("%(num)s points", num=number(r.value)),
-                                 holders(r.players), places.link(r.place, "tromplemond"),
-                                 "highest-tromplemond-round"))
-    for unit, r in records.biggest_tromp_payout.items():
-        shown.append(RecordShown(_("Biggest TROMP! payout"), money_text(r.value, unit),
-                                 holders(r.players), places.link(r.place, "tromplemond"),
-                                 f"biggest-tromp-payout-{unit}"))
-    if (r := records.most_gnome_points) is not None:
-        shown.append(RecordShown(_("Most Gnome points in a game"),
-                                 _("%(num)s points", num=number(r.value)),
-                                 _("the Gnome"), places.link(r.place, "trumplestiltskin"),
-                                 "most-gnome-points"))
-    if (r := records.longest_tremp_game) is not None:
-        shown.append(RecordShown(_("Longest Tremp game"), _("%(num)s hands", num=r.value),
-                                 holders(r.players), places.link(r.place, "tremp"),
-                                 "longest-tremp-game"))
-    if (r := records.biggest_clumond_pot) is not None:
-        shown.append(RecordShown(_("Biggest Clumond pot"), money_text(r.value, "chips"),
-                                 holders(r.players, _("nobody took a payout")),
-                                 places.link(r.place, "clumond"), "biggest-clumond-pot"))
+    for game, kind, record, unit in each_record(book):
+        holders = ", ".join(names.get(i, i) for i in record.players)
+        said = flow_for(game).say_record(kind, record, unit, holders)
+        testid = kind.replace("_", "-") + (f"-{unit}" if unit is not None else "")
+        shown.append(RecordShown(said.label, said.value, said.holders,
+                                 places.link(record.place, game), testid))
     return shown
 
 
@@ -306,25 +297,9 @@ def _winners(result: Mapping[str, Any], record: Mapping[str, Any]) -> str:
 def _night_records(book: RecordBook, names: Mapping[str, str]) -> list[str]:
     """One or two of the night's records: the table's records as they stand for this night
     alone, else the biggest pot won."""
-    lines: list[str] = []
-    r = book.records
-    if r.highest_tromplemond_round is not None:
-        h = r.highest_tromplemond_round
-        lines.append(_("Best Tromplemond round: %(num)s points, %(names)s (round %(round)s)",
-                       num=number(h.value), names=", ".join(names[p] for p in h.players),
-                       round=h.place.round))
-    for unit, payout in r.biggest_tromp_payout.items():
-        lines.append(_("Biggest TROMP! payout: %(amount)s, %(names)s",
-                       amount=money_text(payout.value, unit),
-                       names=", ".join(names[p] for p in payout.players)))
-    if r.most_gnome_points is not None:
-        lines.append(_("The Gnome scored %(num)s points in a game",
-                       num=number(r.most_gnome_points.value)))
-    if r.longest_tremp_game is not None:
-        lines.append(_("Longest Tremp game: %(num)s hands", num=r.longest_tremp_game.value))
-    if r.biggest_clumond_pot is not None:
-        lines.append(_("Biggest Clumond pot: %(amount)s",
-                       amount=money_text(r.biggest_clumond_pot.value, "chips")))
+    lines = [flow_for(game).say_record(kind, record, unit,
+                                       ", ".join(names[p] for p in record.players)).night
+             for game, kind, record, unit in each_record(book)]
     if not lines:
         pots = [(pot.value, unit, names[player.id])
                 for player in book.players for figures in player.games.values()
@@ -372,4 +347,4 @@ def night(table: Table, evening: Evening) -> Recap:
 
 
 __all__ = ["Book", "GameShown", "Link", "Places", "PlayerShown", "Recap", "RecordShown", "Shown",
-           "marked_names", "night", "table_book", "table_evenings"]
+           "each_record", "marked_names", "night", "table_book", "table_evenings"]

@@ -2,7 +2,12 @@
 
 Each round is dealt out in full; every player then counts the sixes in the tricks they
 took (four in the deck). A six is a point; the first to ``target`` points wins (the most
-points, when several get there in the same round).
+points, when several get there in the same round). Played for money (a ``stake`` in the
+table's unit), each player who did not win pays the stake at the end, and the winners
+share it (the first of them in seat order takes what does not divide).
+
+It says nothing about the record book: the book counts its games played and won, and
+its money.
 """
 
 from __future__ import annotations
@@ -11,20 +16,19 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from companion.rules.common import Checklist, left_of, read_header
-from companion.rules.contract import no_money_lines
 from companion.rules.errors import RuleError, add_messages
+from companion.rules.ledger import MoneyLine, What, lines_of
 
 PLAYERS = range(2, 7)
-DEFAULTS: dict[str, Any] = {"target": 5}
+DEFAULTS: dict[str, Any] = {"target": 5, "stake": 0}
 RECORD_FLAGS: tuple[str, ...] = ()
 CHIP_GAME = False
 SIXES = 4
 """The sixes in a deck."""
 
-money_lines = no_money_lines
-
 add_messages({
     "sixes.target": "the target must be a whole number from 1 to 99, not {target!r}",
+    "sixes.stake": "the stake must be a whole number from 0 to 100000, not {stake!r}",
     "sixes.say_all": "round {number}: say every player's sixes",
     "sixes.not_whole": "round {number}: sixes are whole numbers",
     "sixes.too_many": "round {number}: there are only {sixes} sixes in the deck",
@@ -38,6 +42,15 @@ def read_target(options: Mapping[str, Any]) -> int:
     if not isinstance(target, int) or isinstance(target, bool) or not 1 <= target <= 99:
         raise RuleError("sixes.target", target=target)
     return target
+
+
+def read_stake(options: Mapping[str, Any]) -> int:
+    """The stake each player who did not win pays, in the table's smallest unit (0: the
+    game is played for points)."""
+    stake = options.get("stake", 0)
+    if not isinstance(stake, int) or isinstance(stake, bool) or not 0 <= stake <= 100_000:
+        raise RuleError("sixes.stake", stake=stake)
+    return stake
 
 
 def read_round(number: int, players: Sequence[str], facts: object) -> dict[str, int]:
@@ -56,6 +69,7 @@ def replay(record: Mapping[str, Any]) -> dict[str, Any]:
     """The record's rounds, totals, and the winner once someone reaches the target."""
     header = read_header(record, "sixes", PLAYERS, DEFAULTS)
     target = read_target(header.options)
+    read_stake(header.options)
     totals = dict.fromkeys(header.players, 0)
     rounds, dealer, winners = [], header.first_dealer, []
     for number, facts in enumerate(header.rounds, 1):
@@ -67,8 +81,30 @@ def replay(record: Mapping[str, Any]) -> dict[str, Any]:
         dealer = left_of(header.players, dealer)
         best = max(totals.values())
         winners = [p for p, n in totals.items() if n == best] if best >= target else []
+    money: dict[str, int] = {}
+    for line in _lines(header.players, winners, read_stake(header.options)):
+        money[line.player] = money.get(line.player, 0) + line.amount
     return {"rounds": rounds, "totals": totals, "finished": bool(winners), "winners": winners,
-            "money": {}}
+            "money": {p: money.get(p, 0) for p in header.players} if money else {}}
+
+
+def _lines(players: Sequence[str], winners: Sequence[str], stake: int) -> list[MoneyLine]:
+    """The stakes paid in at the end, and the winners' shares of them."""
+    losers = [p for p in players if p not in winners]
+    if not winners or not stake or not losers:
+        return []
+    pot = stake * len(losers)
+    share, odd = divmod(pot, len(winners))
+    shares = {w: share + (odd if i == 0 else 0) for i, w in enumerate(winners)}
+    return (lines_of(None, What.ANTE, dict.fromkeys(losers, stake))
+            + lines_of(None, What.PAYOUT, shares))
+
+
+def money_lines(record: Mapping[str, Any]) -> list[MoneyLine]:
+    """The stakes and shares of a finished game played for money (none for points)."""
+    result = replay(record)
+    header = read_header(record, "sixes", PLAYERS, DEFAULTS)
+    return _lines(header.players, result["winners"], read_stake(header.options))
 
 
 def next_dealer(record: Mapping[str, Any]) -> str | None:

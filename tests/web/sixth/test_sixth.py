@@ -1,10 +1,14 @@
 """A made-up sixth game, Sixes, added with no edit outside this folder.
 
-It is three things: its rules module (``rules.py``), its web package (``web/``: the
-flow, its one action, its templates and its stylesheet) and one registry line
-(``add_game`` in the fixture below), as ``docs/adding-a-game.md`` says. It is played
-through the Flask test client: its options, a round counted on the phones with a double
-tap refused, a correction, and the scoreboard.
+It is its rules module (``rules.py``), its web package (``web/``: the flow, its one
+action, its templates and its stylesheet), its rules texts (``texts/``: English and
+French) and one registry line (``add_game`` in the fixture below), as
+``docs/adding-a-game.md`` says. It is played through the Flask test client over every
+generic page: a table and its phones, its options (for money), a round counted on the
+phones with a double tap refused, a correction, the scoreboard, the evening's ledger and
+its settle-up, the record book, the night's recap, its rules page in four languages (the
+two without a text of its own read the English), and its record exported and imported.
+It says nothing of the record book, so the book counts its games played and won.
 """
 
 from __future__ import annotations
@@ -12,10 +16,11 @@ from __future__ import annotations
 import ast
 import re
 from pathlib import Path
+from urllib.parse import urlsplit
 
 import pytest
 
-from companion.rules import GAMES, replay
+from companion.rules import GAMES, evening, record_book, replay
 from companion.rules.contract import GameRules
 from companion.rules.games import add_game, forget_game, game_module
 from tests.conftest import TableActions
@@ -31,9 +36,15 @@ PACKAGE = ".".join(HERE.relative_to(ROOT).parts)
 @pytest.fixture
 def sixes():
     """Sixes in the registry (asked for before ``app``: the app finds it when made)."""
-    add_game("sixes", rules=f"{PACKAGE}.rules", web=f"{PACKAGE}.web")  # the registry line
+    add_game("sixes", rules=f"{PACKAGE}.rules", web=f"{PACKAGE}.web",  # the registry line
+             texts=HERE / "texts" / "{lang}.md")
     yield
     forget_game("sixes")
+
+
+def text(answer) -> str:
+    """A page's text, its tags and spaces folded (what a player reads)."""
+    return " ".join(re.sub(r"<[^>]+>", " ", answer.get_data(as_text=True)).split())
 
 
 def moment(page: str) -> str:
@@ -41,7 +52,7 @@ def moment(page: str) -> str:
     return re.search(r'name="moment" value="(\d+)"', page).group(1)
 
 
-def test_a_sixth_game_plays_options_a_round_a_correction_and_the_scoreboard(sixes, app):
+def test_a_sixth_game_plays_through_every_generic_page(sixes, app):
     assert "sixes" in GAMES and isinstance(game_module("sixes"), GameRules)
     keeper = app.test_client()
     actions = TableActions(app, keeper)
@@ -53,7 +64,7 @@ def test_a_sixth_game_plays_options_a_round_a_correction_and_the_scoreboard(sixe
     start = keeper.get(f"/t/{code}/start").get_data(as_text=True)
     assert 'data-testid="sixes-target"' in start and 'value="5"' in start
     assert actions.post(f"/t/{code}/start", {"target": "0"}).status_code == 400
-    assert actions.post(f"/t/{code}/start", {"target": "3"}).status_code == 303
+    assert actions.post(f"/t/{code}/start", {"target": "3", "stake": "0.50"}).status_code == 303
 
     # A round: the checklists, each phone counts its own sixes; a double tap acts once.
     tablet = keeper.get(f"/t/{code}").get_data(as_text=True)
@@ -87,17 +98,56 @@ def test_a_sixth_game_plays_options_a_round_a_correction_and_the_scoreboard(sixe
     assert result["totals"] == {"Ann": 3, "Bo": 0, "Cy": 1} and result["winners"] == ["Ann"]
     assert 'data-phase="end"' in bo.get(f"/t/{code}/seat").get_data(as_text=True)
 
+    # The evening's ledger, as a money game: Bo and Cy each pay Ann the stake.
+    exported = keeper.get(f"/t/{code}/evenings/1/evening.json").get_json()
+    ledger = evening(exported)
+    assert ledger["net"] == {"Ann": 100, "Bo": -50, "Cy": -50}
+    assert ledger["owing"] == [["Bo", "Ann", 50], ["Cy", "Ann", 50]]
+    page = text(keeper.get(f"/t/{code}/evenings/1"))
+    assert "Sixes" in page and "Bo pays Ann £0.50" in page
 
-def test_a_sixth_game_is_its_rules_module_its_web_package_and_one_registry_line():
+    # The record book: its games played and won, and its money (it says nothing more).
+    book = text(keeper.get(f"/t/{code}/records"))
+    assert "Sixes" in book and "£1.00" in book
+    ann = next(p for p in record_book([exported]).players if p.name == "Ann")
+    figures = ann.games["sixes"]
+    assert (figures.played.value, figures.won.value, figures.runner_up) == (1, 1, None)
+    assert figures.money["GBP"].value == 100 and figures.largest_pot == {}
+
+    # The night's recap.
+    recap = text(keeper.get(f"/t/{code}/evenings/1/recap"))
+    assert "Sixes: won by Ann" in recap and "Bo pays Ann £0.50" in recap
+
+    # Its rules page in four languages: its own English and French, the English elsewhere.
+    for lang, words in (("en", "A made-up trick-counting game"),
+                        ("fr", "Un jeu inventé pour 2 à 6 joueurs"),
+                        ("de", "A made-up trick-counting game"),
+                        ("nb", "A made-up trick-counting game")):
+        keeper.set_cookie("lang", lang)
+        assert words in text(keeper.get("/rules/sixes")), lang
+        assert words.split(":")[0] in text(keeper.get("/rules")), lang
+    keeper.set_cookie("lang", "en")
+
+    # Its record exported, then imported: a new table with the same game and ledger.
+    record = keeper.get(f"/t/{code}/games/1/record.json").get_json()
+    made = app.test_client().post("/api/games", json=record)
+    assert made.status_code == 201, made.get_json()
+    again = app.test_client().post("/api/evenings", json=exported)
+    assert again.status_code == 201, again.get_json()
+    copy = urlsplit(again.get_json()["table_url"]).path.rsplit("/", 1)[-1]
+    assert evening(keeper.get(f"/t/{copy}/evenings/1/evening.json").get_json()) == ledger
+
+
+def test_a_sixth_game_is_its_folder_and_one_registry_line():
     """Nothing else: the game's files are this folder's (the test aside), and the
     registry is told of it in one line."""
     files = sorted(str(p.relative_to(HERE)) for p in HERE.rglob("*")
                    if p.is_file() and "__pycache__" not in p.parts and p != Path(__file__))
-    assert files == ["rules.py", "web/__init__.py", "web/sixes.css",
-                     "web/templates/sixes/_correct.html", "web/templates/sixes/_options.html",
-                     "web/templates/sixes/_round.html"]
+    assert files == ["rules.py", "texts/en.md", "texts/fr.md", "web/__init__.py",
+                     "web/sixes.css", "web/templates/sixes/_correct.html",
+                     "web/templates/sixes/_options.html", "web/templates/sixes/_round.html"]
     places = {p.split("/")[0] for p in files}
-    assert places == {"rules.py", "web"}  # its rules module and its web package
+    assert places == {"rules.py", "texts", "web"}  # its rules, its texts, its web package
     calls = [node for node in ast.walk(ast.parse(Path(__file__).read_text(encoding="utf-8")))
              if isinstance(node, ast.Call) and getattr(node.func, "id", "") == "add_game"]
     assert len(calls) == 1  # its registry line

@@ -28,11 +28,12 @@ from werkzeug.datastructures import MultiDict
 from ....rules import RuleError, evening
 from ....rules import clumond as rules
 from ....rules.errors import Phrase
+from ....rules.records import Record
 from ....rules.tromplemond import Standing, standings
 from ....store import PLAYING, Game, Table
 from ....store import rounds as round_store
 from ...charts import score_chart
-from ...flow import Checklist, GameFlow, View, checklist, corrected_from
+from ...flow import Checklist, GameFlow, RecordSaid, View, checklist, corrected_from
 from ...forms import UNITS, money_text
 from ...words import and_list, say
 from . import forms
@@ -206,6 +207,16 @@ class RoundView(View):
 
 class ClumondFlow(GameFlow, folder="clumond", stylesheet=True):
     """Clumond at a real table: the offers on the phones, tricks and kept cards in parallel."""
+
+    def say_record(self, kind: str, record: Record, unit: str | None,
+                   holders: str) -> RecordSaid:
+        """Its record: the biggest pot, in chips (maybe nobody took a payout from it)."""
+        if kind == "biggest_clumond_pot":
+            amount = money_text(record.value, "chips")
+            return RecordSaid(_("Biggest Clumond pot"), amount,
+                              holders or _("nobody took a payout"),
+                              _("Biggest Clumond pot: %(amount)s", amount=amount))
+        return super().say_record(kind, record, unit, holders)
 
     name = NAME
     blueprint = bp

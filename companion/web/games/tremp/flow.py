@@ -29,10 +29,11 @@ from ....rules import RuleError
 from ....rules import tremp as rules
 from ....rules.common import Number, left_of
 from ....rules.errors import Phrase, add_messages
+from ....rules.records import Record
 from ....store import PLAYING, Game, Table
 from ....store import rounds as round_store
 from ...charts import score_chart
-from ...flow import GameFlow, View, corrected_from
+from ...flow import GameFlow, RecordSaid, View, corrected_from
 from ...words import and_list, say
 from . import forms
 
@@ -268,6 +269,14 @@ class HandView(View):
 
 class TrempFlow(GameFlow, folder="tremp", stylesheet=True):
     """Tremp at a real table: bidding on the phones, a trick judge, match and game totals."""
+
+    def say_record(self, kind: str, record: Record, unit: str | None,
+                   holders: str) -> RecordSaid:
+        """Its record: the longest game, in hands (held by its four players)."""
+        if kind == "longest_tremp_game":
+            return RecordSaid(_("Longest Tremp game"), _("%(num)s hands", num=record.value),
+                              holders, _("Longest Tremp game: %(num)s hands", num=record.value))
+        return super().say_record(kind, record, unit, holders)
 
     name = NAME
     round_word = "hand"

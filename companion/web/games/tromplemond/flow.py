@@ -27,12 +27,14 @@ from werkzeug.datastructures import MultiDict
 from ....rules import RuleError, ledger, settle_up
 from ....rules import tromplemond as rules
 from ....rules.errors import Phrase
+from ....rules.records import Record
 from ....store import PLAYING, Game, Table, sealed
 from ....store import rounds as round_store
 from ....store import tromplemond as store
+from ... import filters
 from ...charts import score_chart
 from ...device import locale_name
-from ...flow import Checklist, GameFlow, SealedStep, View, checklist, corrected_from
+from ...flow import Checklist, GameFlow, RecordSaid, SealedStep, View, checklist, corrected_from
 from ...forms import money_text
 from ...vote import Slip, slip_for
 from ...words import and_list, say
@@ -350,6 +352,23 @@ VOTE = VoteStep()
 
 class TromplemondFlow(GameFlow, folder="tromplemond"):
     """Tromplemond at a real table: the vote on the phones, hands entered in parallel."""
+
+    def say_record(self, kind: str, record: Record, unit: str | None,
+                   holders: str) -> RecordSaid:
+        """Its records: the highest round, and the biggest TROMP! payout (per unit)."""
+        if kind == "biggest_tromp_payout" and unit is not None:
+            amount = money_text(record.value, unit)
+            return RecordSaid(_("Biggest TROMP! payout"), amount, holders,
+                              _("Biggest TROMP! payout: %(amount)s, %(names)s",
+                                amount=amount, names=holders))
+        if kind == "highest_tromplemond_round":
+            points = filters.number(record.value)
+            return RecordSaid(_("Highest Tromplemond round"), _("%(num)s points", num=points),
+                              holders,
+                              _("Best Tromplemond round: %(num)s points, %(names)s "
+                                "(round %(round)s)", num=points, names=holders,
+                                round=record.place.round))
+        return super().say_record(kind, record, unit, holders)
 
     name = NAME
     blueprint = bp

@@ -28,10 +28,12 @@ from ....rules import trumplestiltskin as rules
 from ....rules.cards import Joker, parse_card
 from ....rules.common import left_of
 from ....rules.errors import Phrase, add_messages
+from ....rules.records import Record
 from ....store import PLAYING, Game, Table
 from ....store import rounds as round_store
+from ... import filters
 from ...charts import score_chart
-from ...flow import GameFlow, View, corrected_from
+from ...flow import GameFlow, RecordSaid, View, corrected_from
 from ...words import and_list, say
 from . import forms
 
@@ -264,6 +266,16 @@ class HandView(View):
 
 class TrumplestiltskinFlow(GameFlow, folder="trumplestiltskin", stylesheet=True):
     """Trumplestiltskin at a real table: the auction on the phones, points counted for you."""
+
+    def say_record(self, kind: str, record: Record, unit: str | None,
+                   holders: str) -> RecordSaid:
+        """Its record: the most Gnome points in a game (held by the Gnome)."""
+        if kind == "most_gnome_points":
+            return RecordSaid(_("Most Gnome points in a game"),
+                              _("%(num)s points", num=filters.number(record.value)), _("the Gnome"),
+                              _("The Gnome scored %(num)s points in a game",
+                                num=filters.number(record.value)))
+        return super().say_record(kind, record, unit, holders)
 
     name = NAME
     round_word = "hand"

@@ -15,12 +15,18 @@ from companion.store import Game, Table
 from companion.store import rounds as round_store
 from companion.web.actions import Act, Who, game_action
 from companion.web.flow import DefaultPhase, GameFlow, View
-from companion.web.forms import FormError, options_as_sent, options_with_defaults, whole_number
+from companion.web.forms import (
+    FormError,
+    options_as_sent,
+    options_with_defaults,
+    read_money,
+    whole_number,
+)
 
 bp = Blueprint("sixes", __name__, template_folder="templates")
 
-OPTIONS = ("target",)
-DEFAULT_VALUES = {"target": "5"}
+OPTIONS = ("target", "stake")
+DEFAULT_VALUES = {"target": "5", "stake": ""}
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -44,6 +50,7 @@ class SixesFlow(GameFlow):
     options_template = "sixes/_options.html"
     correction_template = "sixes/_correct.html"
     stylesheet = Path(__file__).with_name("sixes.css")
+    default_unit = "GBP"
 
     def options_values(self, table: Table, form: Mapping[str, str] | None) -> dict[str, Any]:
         return {"values": options_as_sent(OPTIONS, DEFAULT_VALUES, form)}
@@ -51,7 +58,8 @@ class SixesFlow(GameFlow):
     def read_options(self, table: Table, form: MultiDict[str, str],
                      ) -> tuple[dict[str, Any], str | None]:
         sent = options_with_defaults(OPTIONS, DEFAULT_VALUES, form)
-        return {"target": whole_number(sent["target"], "The target", 1, 99)}, None
+        return {"target": whole_number(sent["target"], "The target", 1, 99),
+                "stake": read_money(sent["stake"], table.unit, "The stake")}, None
 
     def table_moment(self, table: Table, game: Game) -> View:
         base = super().table_moment(table, game)
