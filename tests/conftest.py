@@ -31,6 +31,8 @@ from weakref import WeakKeyDictionary
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
+from hypothesis import HealthCheck
+from hypothesis import settings as hypothesis_settings
 from sqlalchemy import event, inspect, make_url, text
 from werkzeug.test import TestResponse
 
@@ -45,6 +47,12 @@ K = TypeVar("K", bound=Hashable)
 CSRF = re.compile(r'"X-CSRFToken": "([^"]+)"|name="csrf_token" value="([^"]+)"')
 SLIP_FORM = re.compile(r'<form [^>]*?class="slip-form"[^>]*? data-seal-key="([^"]*)" '
                        r'data-sealing="(\d+)" data-chooser="([^"]*)"')
+
+hypothesis_settings.register_profile(
+    "suite", deadline=None, suppress_health_check=[HealthCheck.too_slow])
+hypothesis_settings.load_profile("suite")
+"""Hypothesis's own stopwatches off (tests/README.md): its default fails an example that
+took over 200 ms, and a generation it finds slow, both of which a busy machine makes."""
 
 
 def sealed_fields(page: str, choice: str) -> dict[str, str] | None:

@@ -36,6 +36,14 @@ def test_no_test_asserts_on_the_clock():
                          "tests.waiting.HANG; see tests/README.md):\n" + "\n".join(found))
 
 
+def test_hypothesis_keeps_no_stopwatch():
+    """A property is never failed for a slow example or a slow generation."""
+    from hypothesis import HealthCheck, settings
+
+    assert settings.default.deadline is None
+    assert HealthCheck.too_slow in settings.default.suppress_health_check
+
+
 def test_the_check_finds_a_stopwatch(tmp_path):
     clock = "time.monotonic()"
     stopwatch = f"assert {clock} - started < 1.0"
