@@ -50,10 +50,11 @@ push
     a :class:`~.push.SharedTable` (once ``Shared``).
 front door
     Everything a request meets before Flask, in order: its body read whole, an unchanged
-    poll answered, the gate, a refusal paused (:mod:`.door`).
+    poll answered (:mod:`.polls`), the gate, a refusal paused (server plumbing, beside
+    this package: :mod:`companion.door`).
 gate
     At most a few requests at work at once in a server process, changes first (a part
-    of the front door, :class:`~.door.Gate`).
+    of the front door: :class:`companion.gate.Gate`).
 request state
     What a request notes for its own later steps (the table in hand, a pushed answer,
     the lock held, the commit made, the rounds drawn): one
@@ -66,7 +67,7 @@ from importlib import import_module
 from typing import Any
 
 PUBLIC = {
-    "at_version": "versions", "locked": "versions", "set_aside": "door",
+    "at_version": "versions", "locked": "versions",
     "request_state": "companion.request_state", "state_if_any": "companion.request_state",
     "RequestState": "companion.request_state",
     "ChangeFeed": "feed",

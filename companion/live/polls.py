@@ -2,7 +2,7 @@
 
 Every screen polls its live regions every two seconds with the table's
 version (``?v=7``, see ``templates/_macros.html``). Most polls find nothing
-new: for those, the front door (:mod:`companion.live.door`) reads the table's version and
+new: for those, the front door (:mod:`companion.door`) reads the table's version and
 answers
 ``204 No Content`` at once — no session, no rate-limit check, no view. Any
 other request, and any poll whose version is not the table's (or whose table

@@ -41,10 +41,10 @@ from sqlalchemy import inspect
 from sqlalchemy.orm.exc import DetachedInstanceError
 from werkzeug.exceptions import HTTPException
 
+from ..gate import GATE
 from ..request_state import request_state
 from ..store import Table
 from ..store.codes import normalise_code
-from .door import GATE
 from .hooks import hooks
 from .polls import VERSION
 

@@ -19,7 +19,7 @@ from typing import Any
 from flask import Blueprint, abort, current_app, jsonify, request
 
 from ..extensions import csrf
-from ..live import set_aside
+from ..gate import set_aside
 from ..rules import RuleError, game_module, replay
 from ..rules import evening as ledger_of
 from ..rules.common import whole_number

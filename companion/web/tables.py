@@ -10,7 +10,7 @@ from flask_babel import lazy_gettext as _l
 from flask_babel import ngettext
 
 from ..extensions import db
-from ..live import set_aside
+from ..gate import set_aside
 from ..rules import RuleError
 from ..store import ENDED, PENDING, Seat, SeatRequest, Table, changes, queries, spaced
 from .actions import table_action

@@ -219,7 +219,7 @@ def test_a_refused_request_waits_a_second_for_its_answer_outside_the_gate(app, s
     import threading
 
     from companion.config import REFUSAL_PAUSE
-    from companion.live import door
+    from companion import door
 
     assert REFUSAL_PAUSE == 1.0
     app.config["REFUSAL_PAUSE"] = REFUSAL_PAUSE

@@ -17,7 +17,7 @@ import pytest
 from sqlalchemy import func, select
 
 from companion.extensions import db
-from companion.live.door import FrontDoor
+from companion.door import FrontDoor
 from companion.store.taps import Tap, prune
 from companion.web.taps import TAP_HEADER
 
