@@ -45,6 +45,7 @@ from .limits import wrong_codes
 from .regions import tap_answer
 from .roles import find_table, is_keeper, phone, require_keeper, require_seat_at
 from .taps import TAP_HEADER, answer_will_be
+from .words import sentence
 
 READS = frozenset({"GET", "HEAD", "OPTIONS"})
 """Methods that only read: a ``find=False`` action answers them without a commit."""
@@ -266,7 +267,7 @@ def _same_moment(view: View, stale: str | Callable[[View, str], str]) -> None:
             # A tap with its key is never this screen's own second tap (that one is answered
             # from the first, .taps): another screen changed the moment since it was drawn.
             first = SOMEONE_ELSE if request.headers.get(TAP_HEADER) else ANOTHER_TAP
-            said = f"{first} {said[:1].upper()}{said[1:]}"
+            said = f"{first} {sentence(said, full_stop=False)}"
         abort(409, said)
 
 
@@ -291,10 +292,7 @@ def _answer_to_come(table: Table, *, keeper: bool) -> tuple[int, str | None]:
 def refusal(act: Act, message: str, status: int = 409) -> Response:
     """A tap refused with ``message``, changing nothing: for htmx, the actor's round region
     again with the message on top (it stays live); for a plain form, the error page."""
-    message = str(message)
-    message = message[:1].upper() + message[1:]
-    if not message.endswith((".", "?", "!")):
-        message += "."
+    message = sentence(message)
     if not in_place():
         abort(status, message)
     db.session.rollback()

@@ -22,7 +22,7 @@ from .forms import FormError
 from .limits import wrong_codes
 from .live import live_table
 from .regions import phone_region, tablet_region
-from .words import say
+from .words import sentence
 
 bp = Blueprint("rounds", __name__)
 
@@ -160,10 +160,9 @@ def correct_round(act: Act, round_number: int):
         record["rounds"][index] = facts
         after = flow.replay(record)
     except (FormError, RuleError) as error:
-        message = say(error) if isinstance(error, RuleError) else str(error)
         return _correction_page(flow, act.view, round_number,
                                 flow.correction_values_from_form(act.view, act.form),
-                                status=400, error=message[:1].upper() + message[1:] + ".")
+                                status=400, error=sentence(error))
     if act.form.get("step") != "save" or facts == game.rounds[index]:
         changed = facts != game.rounds[index]
         return _correction_page(flow, act.view, round_number,

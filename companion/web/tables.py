@@ -29,7 +29,7 @@ from .live import live_table
 from .qr import join_url, qr_svg
 from .regions import current_scoreboard_context, page, pulse_context, round_context, stamps, wanted
 from .roles import find_table, is_keeper, recovery_code, remember_keeper, require_keeper
-from .words import counts_said, say
+from .words import counts_said, sentence
 
 bp = Blueprint("tables", __name__)
 
@@ -320,9 +320,8 @@ def start(table: Table):
         game = changes.start_game(table, options=options)
         flow.replay(game.record())
     except (FormError, RuleError) as error:
-        message = say(error) if isinstance(error, RuleError) else str(error)
         return _start_page(table, flow, form=request.form,
-                           error=message[:1].upper() + message[1:], status=400)
+                           error=sentence(error, full_stop=False), status=400)
     flow.started(game)
     return None
 
