@@ -9,7 +9,7 @@ Glossary (the same words as ``docs/architecture.md``):
 
 version
     A table's counter (``tables.version``), raised by every change a screen shows
-    (:func:`companion.store.changes.bump`). A page says the version it shows; a page
+    (:func:`companion.store.commits.bump`). A page says the version it shows; a page
     showing the latest one needs nothing.
 unchanged poll
     A screen's poll whose version is still the table's: answered ``204`` before the app
@@ -33,7 +33,7 @@ version memo
     by every screen that asks (:mod:`.versions`).
 commit record
     What a request's commit raised: the tables, and the database tables it wrote
-    (:mod:`companion.store.changes`, where each change is noted).
+    (:mod:`companion.store.commits`, where each change is noted).
 change feed
     How a server hears that a table changed: this process's own commits at once, other
     processes' at once on PostgreSQL (``LISTEN``/``NOTIFY``), within half a second on

@@ -55,7 +55,7 @@ from sqlalchemy.engine import Engine
 
 from ..config import REFUSAL_PAUSE
 from ..extensions import db
-from ..store.changes import take_committed
+from ..store.commits import take_committed
 from .feed import ChangeFeed, feed_for
 from .hooks import EXTENSION as HOOKS
 from .hooks import NO_HOOKS, Hooks, hooks

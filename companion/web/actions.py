@@ -37,7 +37,7 @@ from werkzeug.exceptions import HTTPException
 from ..extensions import db
 from ..live import locked
 from ..request_state import in_place
-from ..store import Game, Seat, Table, changes, queries
+from ..store import Game, Seat, Table, commits, queries
 from ..store import rounds as round_store
 from .errors import message_of
 from .flow import GameFlow, View, flow_for, flows
@@ -116,7 +116,7 @@ def load_game(code: str, number: int, *, to_change: bool = False) -> tuple[Table
     must be of that kind: another game's screen on it is a 404 too (:func:`_same_game`).
     """
     table = find_table(code, to_change=to_change)
-    if changes.locked_first(table.id):  # the game and its draft, read after the lock
+    if commits.locked_first(table.id):  # the game and its draft, read after the lock
         game = round_store.latest_game_with_draft(table)
     else:
         game = table.latest_game  # usually the one: loaded with the table
@@ -161,7 +161,7 @@ def _finish(made: Any, default: Callable[[], Response] | None, table: Table | No
     if table is None:
         db.session.commit()
     else:
-        changes.commit_keeping(table, *rows)
+        commits.commit_keeping(table, *rows)
     for then in after_commit:
         then()
     return response if response is not None else default()

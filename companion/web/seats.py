@@ -9,7 +9,7 @@ from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
 
 from ..extensions import db
-from ..store import Seat, Table, changes, key_hash, players, queries
+from ..store import Seat, Table, changes, commits, key_hash, players, queries
 from .actions import table_action
 from .forms import FormError, clean_name, seat_called, whole_number
 from .limits import wrong_codes
@@ -173,7 +173,7 @@ def again(table: Table):
     key = phone_key_or_new(table)
     if not players.sit_again(table, welcome.seat, welcome.player, key_hash(key)):
         return _refuse(table, 409, _("Someone took that seat a moment ago. Pick another."))
-    changes.bump(table)
+    commits.bump(table)
     remember_phone(table, key)  # (the cookie goes with the answer, after the commit)
     return _seat_page(table)
 

@@ -16,8 +16,8 @@ import secrets
 import pytest
 from sqlalchemy import func, select
 
-from companion.extensions import db
 from companion.door import FrontDoor
+from companion.extensions import db
 from companion.store.taps import Tap, prune
 from companion.web.taps import TAP_HEADER
 
