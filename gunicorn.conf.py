@@ -24,7 +24,7 @@ five to twenty times its own work. ``COMPANION_WORKER=gthread`` still runs
 threads: ``COMPANION_THREADS`` for requests, and one more for each stream
 (at most ``COMPANION_STREAMS``: see ``companion.live.streams``). Either way
 the app works on ``COMPANION_REQUESTS_AT_ONCE`` requests at once (default 2
-on SQLite, 1 on PostgreSQL; ``companion.gate``).
+on SQLite, 1 on PostgreSQL; ``companion.door``).
 
 More workers (``WEB_CONCURRENCY``) need the rate limits in shared storage
 (``RATELIMIT_STORAGE_URI=redis://…``): gunicorn refuses to start otherwise.

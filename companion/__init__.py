@@ -80,8 +80,7 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
 
     taps.install(app)  # after the headers' hook: its answer to a repeat gets them too
     from .door import FrontDoor
-    from .gate import GATE
-    from .live.polls import VersionLookup
+    from .live.polls import GATE, VersionLookup
 
     # What every request meets before Flask, in order (companion.door): the lost
     # sealings voided once per start, the body read whole, an unchanged poll answered,

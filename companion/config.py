@@ -167,7 +167,7 @@ def default_workers(environ: Mapping[str, str], cores: int) -> int:
 def requests_at_once(environ: Mapping[str, str], url: str = "sqlite://") -> int:
     """How many requests a server process works on at once (``COMPANION_REQUESTS_AT_ONCE``;
     0: no limit; by default :data:`DEFAULT_AT_ONCE` for the database at ``url``); the
-    others wait their turn (see ``companion.gate``).
+    others wait their turn (see ``companion.door``).
 
     >>> requests_at_once({}), requests_at_once({"COMPANION_REQUESTS_AT_ONCE": "0"})
     (2, 0)

@@ -54,7 +54,7 @@ front door
     this package: :mod:`companion.door`).
 gate
     At most a few requests at work at once in a server process, changes first (a part
-    of the front door: :class:`companion.gate.Gate`).
+    of the front door: :class:`companion.door.Gate`).
 request state
     What a request notes for its own later steps (the table in hand, a pushed answer,
     the lock held, the commit made, the rounds drawn): one

@@ -36,6 +36,11 @@ VERSION = re.compile(r"(?:^|&)v=([0-9]{1,12})(?:&|$)")
 
 NOT_CHANGED = ("204 No Content", [("Cache-Control", "no-store"), ("Content-Length", "0")])
 
+GATE = "companion.gate"
+"""Where the app keeps the front door's gate (``app.extensions``), when it has one: the door
+(:mod:`companion.door`) lets each request in through it, and a stream's pushed answer
+(:mod:`companion.live.push`) waits there for a place too."""
+
 
 class VersionLookup:
     """Tables' versions, read on bare driver connections of its own (at most ``size``).

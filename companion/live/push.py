@@ -41,12 +41,11 @@ from sqlalchemy import inspect
 from sqlalchemy.orm.exc import DetachedInstanceError
 from werkzeug.exceptions import HTTPException
 
-from ..gate import GATE
 from ..request_state import request_state
 from ..store import Table
 from ..store.codes import normalise_code
 from .hooks import hooks
-from .polls import VERSION
+from .polls import GATE, VERSION
 
 EVENT = "pulse"
 """The name of a stream's message that brings a pulse answer."""

@@ -9,8 +9,8 @@ from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
 from flask_babel import ngettext
 
+from ..door import set_aside
 from ..extensions import db
-from ..gate import set_aside
 from ..rules import RuleError
 from ..store import ENDED, PENDING, Seat, SeatRequest, Table, changes, queries, spaced
 from .actions import table_action
