@@ -24,7 +24,7 @@ five to twenty times its own work. ``COMPANION_WORKER=gthread`` still runs
 threads: ``COMPANION_THREADS`` for requests, and one more for each stream
 (at most ``COMPANION_STREAMS``: see ``companion.live.streams``). Either way
 the app works on ``COMPANION_REQUESTS_AT_ONCE`` requests at once (default 2
-on SQLite, 1 on PostgreSQL; ``companion.live.door``).
+on SQLite, 1 on PostgreSQL; ``companion.door``).
 
 More workers (``WEB_CONCURRENCY``) need the rate limits in shared storage
 (``RATELIMIT_STORAGE_URI=redis://…``): gunicorn refuses to start otherwise.
@@ -71,7 +71,7 @@ control_socket_disable = True  # no runtime control (gunicornc); two servers nev
 # the app makes is an event stream's, which carries its page's pulse address: under 200
 # characters. The largest header is the cookie, under 3 KB however many tables a device
 # joins (it remembers 10 a role). Browsers send 10 to 20 headers. A request's body:
-# ``companion.live.door``; all the limits: the README's "Limits".
+# ``companion.door``; all the limits: the README's "Limits".
 limit_request_line = 4094
 limit_request_fields = 100
 limit_request_field_size = 8190

@@ -79,10 +79,10 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     from .web import taps
 
     taps.install(app)  # after the headers' hook: its answer to a repeat gets them too
-    from .live.door import GATE, FrontDoor
-    from .live.polls import VersionLookup
+    from .door import FrontDoor
+    from .live.polls import GATE, VersionLookup
 
-    # What every request meets before Flask, in order (companion.live.door): the lost
+    # What every request meets before Flask, in order (companion.door): the lost
     # sealings voided once per start, the body read whole, an unchanged poll answered,
     # the gate, a rate-limit refusal paused.
     with app.app_context():

@@ -49,7 +49,7 @@ BODY_LIMIT = 512 * 1024
 (``COMPANION_MAX_BODY``)."""
 BODY_SECONDS = 10.0
 """Seconds any request's body may take to arrive, a second more for every 16 KiB it has
-(``COMPANION_BODY_SECONDS``; ``companion.live.door``)."""
+(``COMPANION_BODY_SECONDS``; ``companion.door``)."""
 STREAMS_PER_ADDRESS = 40
 """Event streams one address may hold open (``COMPANION_STREAMS_PER_ADDRESS``): four tables
 of a tablet and nine phones behind one café's Wi-Fi; beyond, its screens poll every 2 s
@@ -70,7 +70,7 @@ burst slowed the other tables' taps several times over on PostgreSQL
 (``scripts/bench_hostile.py``, ``docs/performance.md``)."""
 REFUSAL_PAUSE = 1.0
 """Seconds a request refused for a rate limit (or an event stream refused) waits for its
-answer (``companion.live.door``); a setting of the same name changes it."""
+answer (``companion.door``); a setting of the same name changes it."""
 HEAVY_ROUNDS = 50
 """From how many rounds a page counts as heavy: a longer game's page takes ten taps' time
 and more (``scripts/bench_records.py``); the usual games (8 to 30 rounds) never count."""
@@ -167,7 +167,7 @@ def default_workers(environ: Mapping[str, str], cores: int) -> int:
 def requests_at_once(environ: Mapping[str, str], url: str = "sqlite://") -> int:
     """How many requests a server process works on at once (``COMPANION_REQUESTS_AT_ONCE``;
     0: no limit; by default :data:`DEFAULT_AT_ONCE` for the database at ``url``); the
-    others wait their turn (see ``companion.live.door``).
+    others wait their turn (see ``companion.door``).
 
     >>> requests_at_once({}), requests_at_once({"COMPANION_REQUESTS_AT_ONCE": "0"})
     (2, 0)

@@ -1,4 +1,4 @@
-"""How much a live poll costs: an unchanged poll (204) against a changed one (the partial).
+"""How much a live poll costs: an unchanged poll (204) against a changed one (the pulse's answer).
 
 Prints figures; asserts nothing. Runs the app in-process (Flask's test client) on a
 temporary SQLite file, or on ``DATABASE_URL`` when it is set.
@@ -37,7 +37,7 @@ def timed(client, url: str, headers: dict[str, str]) -> tuple[list[float], int, 
 
 
 def main() -> None:
-    """Make a table with four seated phones and time the seat page's live region."""
+    """Make a table with four seated phones and time the seat page's pulse."""
     with tempfile.TemporaryDirectory() as folder:
         url = os.environ.get("DATABASE_URL")
         app = create_app({
@@ -57,11 +57,11 @@ def main() -> None:
         phone = app.test_client()
         phone.post(f"/j/{code}/claim", data={"seat": "1"})
         page = phone.get(f"/t/{code}/seat").get_data(as_text=True)
-        version = re.search(rf"/t/{code}/seat/live\?v=(\d+)", page).group(1)
+        version = re.search(rf"/t/{code}/seat/pulse\?v=(\d+)", page).group(1)
         htmx = {"HX-Request": "true"}
-        quiet, quiet_status, quiet_size = timed(phone, f"/t/{code}/seat/live?v={version}", htmx)
-        fresh, fresh_status, fresh_size = timed(phone, f"/t/{code}/seat/live?v=0", htmx)
-        print(f"live poll of a phone's seat region, {POLLS} polls each "
+        quiet, quiet_status, quiet_size = timed(phone, f"/t/{code}/seat/pulse?v={version}", htmx)
+        fresh, fresh_status, fresh_size = timed(phone, f"/t/{code}/seat/pulse?v=0", htmx)
+        print(f"live poll of a phone's seat page (its pulse), {POLLS} polls each "
               f"({'DATABASE_URL' if url else 'SQLite'}, in-process, one core)")
         for label, times, status, size in (
                 ("unchanged (204)", quiet, quiet_status, quiet_size),

@@ -1,7 +1,8 @@
 """What each screen costs in process: an 8-round Tromplemond game, its polls and its pages.
 
-For the unchanged poll, the changed regions (a phone's round, the tablet's round, the
-scoreboard) and the whole pages (tablet, phone): the median and p95 time, the SQL
+For the unchanged poll, the changed regions as a pulse brings them (a phone's round, the
+tablet's round: their page's pulse with only the version behind; the scoreboard: a score
+page's pulse) and the whole pages (tablet, phone): the median and p95 time, the SQL
 queries, the replays of the rules, and the size of the answer (plain and gzipped).
 Prints figures; asserts nothing. SQLite in a temporary folder, or ``DATABASE_URL``.
 
@@ -11,7 +12,9 @@ Prints figures; asserts nothing. SQLite in a temporary folder, or ``DATABASE_URL
 from __future__ import annotations
 
 import gzip
+import html
 import os
+import re
 import statistics
 import sys
 import tempfile
@@ -39,6 +42,14 @@ class Counter:
 
     def __init__(self) -> None:
         self.queries = self.replays = 0
+
+
+def round_only(client, page: str) -> str:
+    """The pulse URL of ``page`` with the version behind and the other stamps as shown: its
+    answer brings the round alone."""
+    drawn = client.get(page).get_data(as_text=True)
+    shown = re.search(r'id="pulse" hidden hx-get="([^"]*)"', drawn)
+    return re.sub(r"([?&])v=\d+", r"\g<1>v=0", html.unescape(shown.group(1)))
 
 
 def measure(client, url: str, counter: Counter, headers: dict[str, str],
@@ -103,10 +114,10 @@ def main() -> None:
     version = actions.table(code).version
     keeper, sam = actions.keeper, phones[1]
     rows = [
-        ("unchanged poll (204)", sam, f"/t/{code}/seat/round?v={version}", HTMX, False),
-        ("phone round, changed", sam, f"/t/{code}/seat/round?v=0", HTMX, False),
-        ("tablet round, changed", keeper, f"/t/{code}/round?v=0", HTMX, False),
-        ("scoreboard, changed", sam, f"/t/{code}/scoreboard?v=0", HTMX, False),
+        ("unchanged poll (204)", sam, f"/t/{code}/seat/pulse?v={version}", HTMX, False),
+        ("phone round, changed", sam, round_only(sam, f"/t/{code}/seat"), HTMX, False),
+        ("tablet round, changed", keeper, round_only(keeper, f"/t/{code}"), HTMX, False),
+        ("scoreboard, changed", sam, f"/t/{code}/games/1/pulse?v=0", HTMX, False),
         ("tablet page", keeper, f"/t/{code}", {}, True),
         ("phone page", sam, f"/t/{code}/seat", {}, True),
     ]

@@ -143,7 +143,7 @@ def trace_bet() -> Trace:
         with app.app_context():
             db.create_all()
         code, bo = betting_table(app)
-        region = bo.get(f"/t/{code}/seat/round", headers=HTMX).get_data(as_text=True)
+        region = bo.get(f"/t/{code}/seat/pulse", headers=HTMX).get_data(as_text=True)
         at = re.search(r'name="moment" value="(\d+)"', region)
         form = {"csrf_token": _token(bo), "round": "1", "moment": at.group(1) if at else "0",
                 "from": "seat", "verb": "bet", "amount": "5"}

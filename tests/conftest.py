@@ -55,6 +55,30 @@ hypothesis_settings.load_profile("suite")
 took over 200 ms, and a generation it finds slow, both of which a busy machine makes."""
 
 
+PULSES = {"tablet": "/t/{code}/pulse", "phone": "/t/{code}/seat/pulse",
+          "join": "/j/{code}/pulse", "game": "/t/{code}/games/{number}/pulse"}
+"""Each live page's pulse: asked without stamps, its answer draws every region of the page."""
+
+
+def pulse_of(page: str, code: str, number: int = 1) -> str:
+    """The pulse URL of live page ``page`` (``tablet``, ``phone``, ``join``, ``game``)."""
+    return PULSES[page].format(code=code, number=number)
+
+
+def element(answer: str, element_id: str) -> str:
+    """The element with id ``element_id`` in a page or a pulse answer, whole (its tags and
+    what they hold); empty when there is none: a region read from what a screen gets."""
+    found = re.search(rf'<(\w+)\b[^>]*\sid="{re.escape(element_id)}"', answer)
+    if found is None:
+        return ""
+    rest, depth = answer[found.start():], 0
+    for tag in re.finditer(rf"<(/?){found.group(1)}\b[^>]*>", rest):
+        depth += -1 if tag.group(1) else 1
+        if depth == 0:
+            return rest[:tag.end()]
+    return rest
+
+
 def sealed_fields(page: str, choice: str) -> dict[str, str] | None:
     """The fields a slip form on ``page`` sends for ``choice`` once static/app/slip.js has
     sealed it (PyNaCl in place of tweetnacl: the same box, the same padded plaintext);
@@ -359,8 +383,9 @@ class TableActions:
         """A phone drops its slip naming ``target``, picked on the phone and sealed there
         (to the key its slip form shows) as static/app/slip.js does; with no slip form on the
         phone's screen, in clear (as a phone without JavaScript sends it)."""
-        page = phone.get(f"/t/{code}/seat/round", headers={"HX-Request": "true"})
-        data = sealed_fields(page.get_data(as_text=True), target) or {"choice": target}
+        page = phone.get(pulse_of("phone", code), headers={"HX-Request": "true"})
+        data = sealed_fields(element(page.get_data(as_text=True), "round"), target) \
+            or {"choice": target}
         if stage is not None:
             data["stage"] = str(stage)
         return self.post(f"/t/{code}/games/{number}/sealed/vote", data,

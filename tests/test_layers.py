@@ -83,7 +83,7 @@ def under(name: str, package: str) -> bool:
 
 def test_the_live_package_imports_nothing_from_the_pages():
     live = [name for name in MODULES if under(name, "companion.live")]
-    assert len(live) >= 8, live
+    assert len(live) >= 7, live  # (the front door, once live/door.py, is companion/door.py)
     reaching = {name: sorted(n for n in imports(name) if under(n, "companion.web"))
                 for name in live}
     assert {name: found for name, found in reaching.items() if found} == {}

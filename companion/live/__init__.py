@@ -9,7 +9,7 @@ Glossary (the same words as ``docs/architecture.md``):
 
 version
     A table's counter (``tables.version``), raised by every change a screen shows
-    (:func:`companion.store.changes.bump`). A page says the version it shows; a page
+    (:func:`companion.store.commits.bump`). A page says the version it shows; a page
     showing the latest one needs nothing.
 unchanged poll
     A screen's poll whose version is still the table's: answered ``204`` before the app
@@ -33,7 +33,7 @@ version memo
     by every screen that asks (:mod:`.versions`).
 commit record
     What a request's commit raised: the tables, and the database tables it wrote
-    (:mod:`companion.store.changes`, where each change is noted).
+    (:mod:`companion.store.commits`, where each change is noted).
 change feed
     How a server hears that a table changed: this process's own commits at once, other
     processes' at once on PostgreSQL (``LISTEN``/``NOTIFY``), within half a second on
@@ -50,10 +50,11 @@ push
     a :class:`~.push.SharedTable` (once ``Shared``).
 front door
     Everything a request meets before Flask, in order: its body read whole, an unchanged
-    poll answered, the gate, a refusal paused (:mod:`.door`).
+    poll answered (:mod:`.polls`), the gate, a refusal paused (server plumbing, beside
+    this package: :mod:`companion.door`).
 gate
     At most a few requests at work at once in a server process, changes first (a part
-    of the front door, :class:`~.door.Gate`).
+    of the front door: :class:`companion.door.Gate`).
 request state
     What a request notes for its own later steps (the table in hand, a pushed answer,
     the lock held, the commit made, the rounds drawn): one
@@ -66,7 +67,7 @@ from importlib import import_module
 from typing import Any
 
 PUBLIC = {
-    "at_version": "versions", "locked": "versions", "set_aside": "door",
+    "at_version": "versions", "locked": "versions",
     "request_state": "companion.request_state", "state_if_any": "companion.request_state",
     "RequestState": "companion.request_state",
     "ChangeFeed": "feed",

@@ -17,7 +17,7 @@ Two feeds meet :class:`ChangeFeed`, named in :data:`FEEDS` and chosen by the app
   thread, while streams are open;
 - ``notify`` (:class:`NotifyFeed`, the default on PostgreSQL): the database tells it.
   Each raise of a version is notified by the transaction that makes it
-  (:func:`companion.store.changes.bump`); the process keeps one connection that
+  (:func:`companion.store.commits.bump`); the process keeps one connection that
   ``LISTEN``s, and reads no version on a timer: several workers and several servers on
   one database hear each other's changes at once, whether anything changed or not costs
   nothing.
@@ -33,7 +33,7 @@ from typing import Protocol
 
 from sqlalchemy.engine import Engine
 
-from ..store.changes import VERSIONS_CHANNEL, origin
+from ..store.commits import VERSIONS_CHANNEL, origin
 from .polls import VersionLookup
 
 log = logging.getLogger(__name__)
@@ -109,7 +109,7 @@ class NotifyFeed:
     cooperatively once gevent has patched ``select``), while any table is followed.
 
     Each notification (``"<table id> <version> <origin>"``, on
-    :data:`~companion.store.changes.VERSIONS_CHANNEL`) is told to the streams at once,
+    :data:`~companion.store.commits.VERSIONS_CHANNEL`) is told to the streams at once,
     except this process's own (:data:`OWN_LATE`). Each time it (re)connects, once it
     listens, it reads the followed tables' versions once: what changed while it was not
     listening is not missed. A dropped connection is made again (:data:`RECONNECT`).

@@ -2,7 +2,7 @@
 
 Every screen polls its live regions every two seconds with the table's
 version (``?v=7``, see ``templates/_macros.html``). Most polls find nothing
-new: for those, the front door (:mod:`companion.live.door`) reads the table's version and
+new: for those, the front door (:mod:`companion.door`) reads the table's version and
 answers
 ``204 No Content`` at once — no session, no rate-limit check, no view. Any
 other request, and any poll whose version is not the table's (or whose table
@@ -35,6 +35,11 @@ POLL_PATH = re.compile(r"^/[tj]/([0-9A-Z]{8})/")
 VERSION = re.compile(r"(?:^|&)v=([0-9]{1,12})(?:&|$)")
 
 NOT_CHANGED = ("204 No Content", [("Cache-Control", "no-store"), ("Content-Length", "0")])
+
+GATE = "companion.gate"
+"""Where the app keeps the front door's gate (``app.extensions``), when it has one: the door
+(:mod:`companion.door`) lets each request in through it, and a stream's pushed answer
+(:mod:`companion.live.push`) waits there for a place too."""
 
 
 class VersionLookup:

@@ -44,9 +44,8 @@ from werkzeug.exceptions import HTTPException
 from ..request_state import request_state
 from ..store import Table
 from ..store.codes import normalise_code
-from .door import GATE
 from .hooks import hooks
-from .polls import VERSION
+from .polls import GATE, VERSION
 
 EVENT = "pulse"
 """The name of a stream's message that brings a pulse answer."""

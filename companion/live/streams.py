@@ -16,7 +16,7 @@ always did: the same pulse, the same answers.
 
 How a stream hears of a change (:class:`Streams`):
 
-- a request of this process that raised tables' versions rings their bells
+- a request of this process that raised tables' versions tells their streams
   once its answer is sent (so the screen that made the change has it first,
   and the moment it made is there for the other screens to share:
   :mod:`companion.live.versions`); the screens of a table hear of it a moment
@@ -55,7 +55,7 @@ from sqlalchemy.engine import Engine
 
 from ..config import REFUSAL_PAUSE
 from ..extensions import db
-from ..store.changes import take_committed
+from ..store.commits import take_committed
 from .feed import ChangeFeed, feed_for
 from .hooks import EXTENSION as HOOKS
 from .hooks import NO_HOOKS, Hooks, hooks
@@ -131,7 +131,7 @@ class Streams:
 
     def listen(self, table_id: int, version: int, address: str | None = None,
                ) -> SharedTable | None:
-        """Open a stream on a table's bell (for a client at ``address``); the table's lookup
+        """Open a stream on a table's streams (for a client at ``address``); the table's lookup
         its streams share. None when no more may open (:meth:`full_for`: streams asked for
         at the same moment were all let through its first look)."""
         with self._lock:
@@ -140,18 +140,18 @@ class Streams:
             self._streams += 1
             if address is not None:
                 self._by_address[address] += 1
-            bell = self._tables.get(table_id)
-            if bell is None:
-                bell = TableStreams(version, threading.Condition(self._lock))
-                self._tables[table_id] = bell
-            elif version > bell.version:  # a newer version than the others heard: tell them
-                bell.version, bell.maker = version, None
-                bell.news.notify_all()
-            bell.listeners += 1
+            here = self._tables.get(table_id)
+            if here is None:
+                here = TableStreams(version, threading.Condition(self._lock))
+                self._tables[table_id] = here
+            elif version > here.version:  # a newer version than the others heard: tell them
+                here.version, here.maker = version, None
+                here.news.notify_all()
+            here.listeners += 1
             if not self._following:
                 self._following = True
                 self.feed.follow(self._followed, self.announce)
-            return bell.shared
+            return here.shared
 
     def leave(self, table_id: int, address: str | None = None) -> None:
         """Close a stream opened by :meth:`listen`."""
@@ -161,25 +161,25 @@ class Streams:
                 self._by_address[address] -= 1
                 if not self._by_address[address]:
                     del self._by_address[address]
-            bell = self._tables[table_id]
-            bell.listeners -= 1
-            if not bell.listeners:
+            here = self._tables[table_id]
+            here.listeners -= 1
+            if not here.listeners:
                 del self._tables[table_id]
 
     def wait(self, table_id: int, heard: int, timeout: float) -> int:
         """The table's version once it is not ``heard`` (or ``timeout`` seconds passed, or
         the process is stopping)."""
         with self._lock:
-            bell = self._tables[table_id]
-            bell.news.wait_for(lambda: bell.version != heard or self.stopping(), timeout)
-            return bell.version
+            here = self._tables[table_id]
+            here.news.wait_for(lambda: here.version != heard or self.stopping(), timeout)
+            return here.version
 
     def latest(self, table_id: int) -> tuple[int, Origin | None]:
         """The latest version heard of a table that a stream listens to, and the page it
         came from (when a tap of this process made it)."""
         with self._lock:
-            bell = self._tables[table_id]
-            return bell.version, bell.maker
+            here = self._tables[table_id]
+            return here.version, here.maker
 
     @property
     def open_streams(self) -> int:
@@ -192,13 +192,13 @@ class Streams:
         """Tell the streams of these tables their new versions (made by ``maker``'s page)."""
         with self._lock:
             for table_id, version in versions.items():
-                bell = self._tables.get(table_id)
-                if bell is not None and version > bell.version:
-                    bell.version, bell.maker = version, maker
-                    bell.news.notify_all()
+                here = self._tables.get(table_id)
+                if here is not None and version > here.version:
+                    here.version, here.maker = version, maker
+                    here.news.notify_all()
 
     def announce_changed(self, table_ids: set[int], maker: Origin | None = None) -> None:
-        """Ring the bells of tables this process changed (their versions read now), a tap
+        """Tell the streams of the tables this process changed (their versions read now), a tap
         of ``maker``'s page having changed the one table."""
         with self._lock:
             heard = [table_id for table_id in table_ids if table_id in self._tables]
@@ -215,8 +215,8 @@ class Streams:
         to end."""
         with self._lock:
             if self.stopping():
-                for bell in self._tables.values():
-                    bell.news.notify_all()
+                for here in self._tables.values():
+                    here.news.notify_all()
             if not self._tables:
                 self._following = False
                 return None
@@ -268,15 +268,15 @@ def streams() -> Streams:
 def events(code: str) -> Response:
     """The table's event stream: its version now, and at once each time it changes (with
     the page's pulse answer, when the page says its pulse: :mod:`companion.live.push`)."""
-    bell, address = streams(), get_remote_address()
+    every, address = streams(), get_remote_address()
     # As many streams as may be (or as this address may hold): this page polls instead
     # (and asks again in a while). Said before anything is looked up: a refusal costs little.
-    if bell.full_for(address):
+    if every.full_for(address):
         return _event_stream(_full(current_app.config.get("REFUSAL_PAUSE", REFUSAL_PAUSE)))
     table = hooks().find_table(code)
     table_id, version, page = table.id, table.version, page_push(table)
     db.session.remove()  # a stream holds no transaction (nor a connection) while it waits
-    return _event_stream(bell.stream(table_id, version, page, address))
+    return _event_stream(every.stream(table_id, version, page, address))
 
 
 def _event_stream(messages: Iterable[str]) -> Response:
@@ -294,13 +294,13 @@ def _full(pause: float) -> Iterator[str]:
 
 
 def announce_after_request(response: Response) -> Response:
-    """Ring the bells of the tables whose changes the request committed, once its answer
+    """Tell the streams of the tables whose changes the request committed, once its answer
     is sent (so the screen that made the change has it before the others ask)."""
     if db.session.registry.has():
         changed = take_committed(db.session)
         if changed:
-            bell, maker = streams(), made_by(response)
-            response.call_on_close(lambda: bell.announce_changed(changed, maker))
+            every, maker = streams(), made_by(response)
+            response.call_on_close(lambda: every.announce_changed(changed, maker))
     return response
 
 

@@ -1,6 +1,6 @@
 """What a table shows at one version: made once, shared by every screen that asks.
 
-Every change a screen shows raises the table's version (``store.changes.bump``),
+Every change a screen shows raises the table's version (``store.commits.bump``),
 so whatever is made from the table's facts alone (a game's moment, the
 scoreboard's stamp, the seats' stamp) is the same for every screen and every
 poll at that version. :func:`at_version` makes it for the first screen that
@@ -21,7 +21,7 @@ gunicorn worker) keeps its own.
 
 A value made from some of the table's facts only names the database tables
 they are read from (``depends_on``): it is carried to the next version when
-the change that made it wrote none of them (``store.changes.Step``: each
+the change that made it wrote none of them (``store.commits.Step``: each
 change this process committed, the tables it wrote). A tick of a checklist
 then costs its answer no read of the seats or of the vote: what was made
 for the version before still holds. A change made by another process is not
@@ -40,7 +40,7 @@ from flask import Flask, Response, current_app
 from ..extensions import db
 from ..request_state import request_state, state_if_any
 from ..store import Table
-from ..store.changes import ANY_TABLE, Step, changed, locked_first, take_steps
+from ..store.commits import ANY_TABLE, Step, changed, locked_first, take_steps
 from ..transactions import reads_only
 
 EXTENSION = "companion.versions"
@@ -145,7 +145,7 @@ def _memo() -> VersionMemo:
 def locked(table: Table) -> None:
     """Say that this action holds its table's lock: until its first change, what it makes
     is what every screen sees at the table's version. The table's row (its version with it)
-    was read under that lock (``changes.find_to_change``, as every request that writes finds
+    was read under that lock (``commits.find_to_change``, as every request that writes finds
     its table), so nothing needs reading again."""
     assert locked_first(table.id), "an action finds its table with find_to_change"
     request_state().locked = True

@@ -8,7 +8,7 @@ True
 from __future__ import annotations
 
 # Every module with models is imported, so each model is known to db and migrations.
-from . import changes, evenings, players, queries, rounds, sealed, taps, tromplemond
+from . import changes, commits, evenings, players, queries, rounds, sealed, taps, tromplemond
 from .codes import (
     ALPHABET,
     CODE_LENGTH,
@@ -38,6 +38,6 @@ from .models import (
 __all__ = [
     "ALPHABET", "APPROVED", "CANCELLED", "CODE_LENGTH", "DENIED", "ENDED", "NAME_LENGTH",
     "PENDING", "PLAYING", "RECORD_FIELDS", "Game", "Seat", "SeatRequest", "Table", "changes",
-    "check_recovery", "evenings", "is_code", "key_hash", "new_key", "normalise_code", "players",
-    "queries", "rounds", "same_key", "sealed", "spaced", "taps", "tromplemond",
+    "check_recovery", "commits", "evenings", "is_code", "key_hash", "new_key", "normalise_code",
+    "players", "queries", "rounds", "same_key", "sealed", "spaced", "taps", "tromplemond",
 ]

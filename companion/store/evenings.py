@@ -31,7 +31,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
 from ..extensions import db
-from .changes import bump
+from .commits import bump
 from .models import NAME_LENGTH, Game, Table
 from .players import evening_ids
 from .queries import last_game_number

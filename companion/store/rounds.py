@@ -11,7 +11,7 @@ rounds as they stood before, so the phones can be told what changed.
 
 Every write holds a lock before it reads the draft, so phones writing in the
 same moment all land, and a double tap on "confirm" appends the round once: a
-game's action has locked its table's row first (``changes.find_to_change``;
+game's action has locked its table's row first (``commits.find_to_change``;
 SQLite takes the whole database at ``BEGIN IMMEDIATE``) and read the game with
 its draft after it in one statement (:func:`latest_game_with_draft`); without
 that lock the draft row is locked (``SELECT … FOR UPDATE``) and the game's
@@ -31,7 +31,7 @@ from sqlalchemy.orm.attributes import set_committed_value
 
 from ..extensions import db
 from . import sealed
-from .changes import bump, hold, locked_first
+from .commits import bump, hold, locked_first
 from .models import Game, Table
 from .queries import last_game_number
 
@@ -108,7 +108,7 @@ def current_draft(game: Game) -> RoundDraft:
 def latest_game_with_draft(table: Table) -> Game | None:
     """The table's latest game (also set as ``table.latest_game``) and, held in the session,
     its draft: one statement, both as last committed, for a transaction that has locked
-    the table first (:func:`~companion.store.changes.hold`).
+    the table first (:func:`~companion.store.commits.hold`).
     """
     latest = last_game_number(table.id).scalar_subquery()
     row = db.session.execute(
@@ -125,7 +125,7 @@ def latest_game_with_draft(table: Table) -> Game | None:
 def locked_draft(game: Game) -> RoundDraft:
     """The game's draft, locked for this transaction; made (or cleared) for the next round.
 
-    After the table's lock (:func:`~companion.store.changes.locked_first`) the draft this
+    After the table's lock (:func:`~companion.store.commits.locked_first`) the draft this
     transaction read with its game is the one to change; else its row is locked and read.
     """
     draft = _loaded_draft(game.id) if locked_first(game.table_id) else None

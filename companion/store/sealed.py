@@ -76,7 +76,7 @@ from sqlalchemy.orm import Mapped, Session, mapped_column
 from ..extensions import db
 from ..rules.errors import Phrase, add_messages
 from ..transactions import Session as AppSession
-from .changes import bump
+from .commits import bump
 from .models import NAME_LENGTH, Game
 from .sealing_keys import KEY_BYTES, MemoryKeys, SealingKeys, StoreFull, make_store
 

@@ -28,7 +28,7 @@ from ..extensions import db
 from ..rules.errors import Phrase, add_messages
 from ..rules.tromplemond import VoteKind, VoteOutcome, tie_break_outcome, vote_outcome
 from . import sealed
-from .changes import bump
+from .commits import bump
 from .models import Game
 from .rounds import RoundDraft
 

@@ -11,7 +11,7 @@ from flask import Flask
 
 from ..extensions import db
 from ..live import Hooks, streams, versions
-from . import device, errors, filters, games, words
+from . import device, errors, filters, games, regions, words
 from .api import bp as api_bp
 from .home import bp as home_bp
 from .ledger import bp as ledger_bp
@@ -44,3 +44,4 @@ def register(app: Flask) -> None:
     errors.register(app)
     filters.register(app)
     words.register(app)
+    regions.register(app)

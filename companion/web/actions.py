@@ -37,7 +37,7 @@ from werkzeug.exceptions import HTTPException
 from ..extensions import db
 from ..live import locked
 from ..request_state import in_place
-from ..store import Game, Seat, Table, changes, queries
+from ..store import Game, Seat, Table, commits, queries
 from ..store import rounds as round_store
 from .errors import message_of
 from .flow import GameFlow, View, flow_for, flows
@@ -45,6 +45,7 @@ from .limits import wrong_codes
 from .regions import tap_answer
 from .roles import find_table, is_keeper, phone, require_keeper, require_seat_at
 from .taps import TAP_HEADER, answer_will_be
+from .words import sentence
 
 READS = frozenset({"GET", "HEAD", "OPTIONS"})
 """Methods that only read: a ``find=False`` action answers them without a commit."""
@@ -115,7 +116,7 @@ def load_game(code: str, number: int, *, to_change: bool = False) -> tuple[Table
     must be of that kind: another game's screen on it is a 404 too (:func:`_same_game`).
     """
     table = find_table(code, to_change=to_change)
-    if changes.locked_first(table.id):  # the game and its draft, read after the lock
+    if commits.locked_first(table.id):  # the game and its draft, read after the lock
         game = round_store.latest_game_with_draft(table)
     else:
         game = table.latest_game  # usually the one: loaded with the table
@@ -160,7 +161,7 @@ def _finish(made: Any, default: Callable[[], Response] | None, table: Table | No
     if table is None:
         db.session.commit()
     else:
-        changes.commit_keeping(table, *rows)
+        commits.commit_keeping(table, *rows)
     for then in after_commit:
         then()
     return response if response is not None else default()
@@ -266,7 +267,7 @@ def _same_moment(view: View, stale: str | Callable[[View, str], str]) -> None:
             # A tap with its key is never this screen's own second tap (that one is answered
             # from the first, .taps): another screen changed the moment since it was drawn.
             first = SOMEONE_ELSE if request.headers.get(TAP_HEADER) else ANOTHER_TAP
-            said = f"{first} {said[:1].upper()}{said[1:]}"
+            said = f"{first} {sentence(said, full_stop=False)}"
         abort(409, said)
 
 
@@ -291,10 +292,7 @@ def _answer_to_come(table: Table, *, keeper: bool) -> tuple[int, str | None]:
 def refusal(act: Act, message: str, status: int = 409) -> Response:
     """A tap refused with ``message``, changing nothing: for htmx, the actor's round region
     again with the message on top (it stays live); for a plain form, the error page."""
-    message = str(message)
-    message = message[:1].upper() + message[1:]
-    if not message.endswith((".", "?", "!")):
-        message += "."
+    message = sentence(message)
     if not in_place():
         abort(status, message)
     db.session.rollback()

@@ -18,8 +18,8 @@ from typing import Any
 
 from flask import Blueprint, abort, current_app, jsonify, request
 
+from ..door import set_aside
 from ..extensions import csrf
-from ..live import set_aside
 from ..rules import RuleError, game_module, replay
 from ..rules import evening as ledger_of
 from ..rules.common import whole_number

@@ -507,7 +507,7 @@ class GameFlow:
             except RuleError:
                 return None
 
-        # The same for every phone: replayed once per version (companion.web.versions).
+        # The same for every phone: replayed once per version (companion.live.versions).
         before = at_version(view.table, ("corrected", game.id), replay_before)
         if before is None:
             return None

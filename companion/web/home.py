@@ -6,7 +6,7 @@ from flask import Blueprint, redirect, render_template, request, url_for
 from flask_babel import gettext as _
 
 from ..extensions import db
-from ..store import changes, check_recovery, is_code, normalise_code, queries
+from ..store import changes, check_recovery, commits, is_code, normalise_code, queries
 from .actions import table_action
 from .limits import wrong_codes
 from .roles import remember_keeper
@@ -49,7 +49,7 @@ def recover():
     if not code or not recovery:
         return render_template("home/recover.html", code=typed_code[:20], error=(
             _("Type the table's code and its recovery code."))), 400
-    table = changes.find_to_change(code) if is_code(code) else None
+    table = commits.find_to_change(code) if is_code(code) else None
     if table is None or not is_code(recovery) or not check_recovery(
             recovery, table.recovery_code_hash):
         return render_template("home/recover.html", code=typed_code[:20], error=(

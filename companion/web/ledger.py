@@ -47,7 +47,7 @@ from .flow import flow_for
 from .forms import UNITS as MONEY_UNITS
 from .forms import FormError, clean_name, read_money
 from .limits import drawn_from, heavy_pages, wrong_codes
-from .live import live_table
+from .polled import polled_table
 from .roles import find_table, is_keeper, phone, remembered_player
 from .words import say
 
@@ -412,7 +412,7 @@ def evening(code: str, number: int):
 @wrong_codes
 def live(code: str, number: int):
     """The ledger's live region."""
-    table = live_table(code, "ledger.evening", number=number)
+    table = polled_table(code, "ledger.evening", number=number)
     evening = evening_numbered(table, number)
     return render_template("ledger/_ledger.html", **_context(table, evening))
 

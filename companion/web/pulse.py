@@ -23,7 +23,7 @@ from __future__ import annotations
 from flask import Blueprint
 
 from .limits import wrong_codes
-from .live import live_table
+from .polled import polled_table
 from .regions import pulse_answer
 
 bp = Blueprint("pulse", __name__)
@@ -39,21 +39,21 @@ def is_pulse(endpoint: str) -> bool:
 @wrong_codes
 def keeper(code: str):
     """The tablet's pulse: its round, the scoreboard and the seats, as they changed."""
-    return pulse_answer("tablet", live_table(code, "tables.keeper", keeper=True))
+    return pulse_answer("tablet", polled_table(code, "tables.keeper", keeper=True))
 
 
 @bp.get("/t/<code>/seat/pulse")
 @wrong_codes
 def seat(code: str):
     """A phone's pulse: its seat, its round and the scoreboard, as they changed."""
-    return pulse_answer("phone", live_table(code, "seats.seat"))
+    return pulse_answer("phone", polled_table(code, "seats.seat"))
 
 
 @bp.get("/t/<code>/games/<int:number>/pulse")
 @wrong_codes
 def game(code: str, number: int):
     """A game's score page's pulse: its scoreboard, when the record changed."""
-    table = live_table(code, "games.game", number=number)
+    table = polled_table(code, "games.game", number=number)
     return pulse_answer("game", table, number=number)
 
 
@@ -61,7 +61,7 @@ def game(code: str, number: int):
 @wrong_codes
 def join(code: str):
     """The join page's pulse: the free seats, when they changed."""
-    table = live_table(code, "seats.join")
+    table = polled_table(code, "seats.join")
     return pulse_answer("join", table)
 
 

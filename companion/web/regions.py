@@ -1,16 +1,22 @@
-"""The live regions, declared once (:data:`REGIONS`), and the pulse answer that carries them.
+"""The live regions: each one object that draws a part of a page, first and again.
 
-A region is a part of a page that follows the table live, swapped in by its ``id``: its
-name, its template, what it is made from (the stamp that changes when it must be drawn
-again: ``v`` the table's version, ``s`` the scoreboard's, ``p`` the seats', ``g`` the
-game the header names) and the pages that show it. Each page that follows the table
-(:data:`PAGES`: the tablet, a phone's seat page, a game's score page, the join page)
-says once how its context is made; a page's pulse answer (:func:`pulse_answer`, one
-template: ``_pulse.html``) carries its regions whose stamp changed. The round regions
-are generic wrappers (their ``id``, ``data-phase``) around what the game's flow draws
-inside them, from the flow's :class:`~companion.web.flow.View` of the moment.
+A region is a part of a page that follows the table live, swapped in by its ``id``. Each
+is one :class:`Region`, declared where its page's module says what it shows
+(:func:`live_region`): its name, its template, its stamp (what it is made from: ``v`` the
+table's version, ``s`` the scoreboard's, ``p`` the seats', ``g`` the game the header
+names; :data:`STAMPS`) and its context, made from the :class:`Screen` that shows it. The
+same object draws the page's first paint and every update (:meth:`Region.draw`).
 
-A new live region is one line in :data:`REGIONS` and its template.
+A page that follows the table (a :class:`LivePage`: the tablet, a phone's seat page, a
+game's score page, the join page) includes its regions by name in its template
+(``{{ region("scoreboard") }}``), and that is how its pulse knows them: a pulse answer
+(:func:`pulse_answer`, one template: ``_pulse.html``) carries the page's regions whose
+stamp changed, read from the page's template (:func:`regions_of`), the round first. The
+round regions are generic wrappers (their ``id``, ``data-phase``) around what the game's
+flow draws inside them, from the flow's :class:`~companion.web.flow.View` of the moment.
+
+A new live region is its template, a :func:`live_region` for its context, and
+``{{ region("name") }}`` in each page that shows it.
 """
 
 from __future__ import annotations
@@ -18,17 +24,21 @@ from __future__ import annotations
 import hashlib
 import json
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any
 from urllib.parse import parse_qs
 
-from flask import render_template, request, url_for
+from flask import Flask, current_app, render_template, request, url_for
+from jinja2 import nodes, pass_context
+from jinja2.runtime import Context
+from markupsafe import Markup
 
 from ..extensions import db
 from ..live import at_version
 from ..store import Game, Seat, SeatRequest, Table, queries
 from .flow import GameFlow, View, flow_for, flows
-from .roles import Phone, is_keeper, phone
+from .roles import Phone, phone
 
 
 def table_flow(table: Table) -> GameFlow:
@@ -44,130 +54,107 @@ def named_game(table: Table) -> GameFlow:
     return flow_for(playing.game if playing is not None else table.game)
 
 
-def round_context(table: Table, *, keeper: bool, me: Phone | None = None) -> dict[str, Any]:
-    """What a round region shows: the flow's view of the current game for this screen."""
-    game = table.current_game
-    flow = table_flow(table)
-    name = me.seat.name if me is not None and me.seat is not None else None
-    view = flow.moment(table, game, None if keeper else name) if game is not None else None
-    context = {"table": table, "game": game, "flow": flow, "view": view, "keeper": keeper,
-               "me": name, "named": named_game(table)}
-    if keeper:  # once the game is over, the next one is chosen at the top of the round
-        context |= {"next_games": list(flows().values()), "next_flow": flow_for(table.game)}
-    return context
+# --------------------------------------------------------------------------- a screen
 
 
-def tablet_region(table: Table, *, error: str | None = None) -> str:
-    """The scorekeeper's round region, rendered (with a refusal on top, if any)."""
-    return render_template("rounds/_tablet.html", error=error,
-                           **round_context(table, keeper=True))
+@dataclass(eq=False)
+class Screen:
+    """One device's live page at a table, as its regions are drawn from it: made once per
+    answer, and what its regions share (the moment of the game) made once for all of them."""
 
+    table: Table
+    page: str
+    """The page's name (:data:`PAGES`)."""
+    game: Game | None
+    """The game whose scores the page shows."""
+    phone: Phone | None
+    """This phone's standing (its seat, its request), on a page that shows it."""
+    error: str | None = None
+    """A refusal, on top of the round (a tap's answer)."""
+    moments: dict[tuple[int, str | None], View] = field(default_factory=dict)
+    """The moments of the games made for this answer, by (game id, the player seeing it)."""
 
-def phone_region(table: Table, *, error: str | None = None) -> str:
-    """This phone's round region, rendered (with a refusal on top, if any)."""
-    return render_template("rounds/_phone.html", error=error,
-                           **round_context(table, keeper=False, me=phone(table)))
+    @property
+    def keeper(self) -> bool:
+        """True on the scorekeeper's big screen."""
+        return self.page == "tablet"
+
+    @property
+    def player(self) -> str | None:
+        """The player this screen's round is drawn for (None: the tablet's, or nobody's)."""
+        seat = self.phone.seat if self.phone is not None else None
+        return seat.name if seat is not None and not self.keeper else None
+
+    def moment(self, game: Game, player: str | None) -> View:
+        """The flow's moment of ``game`` for ``player``'s screen, made once per answer."""
+        key = (game.id, player)
+        if key not in self.moments:
+            self.moments[key] = flow_for(game.game).moment(self.table, game, player)
+        return self.moments[key]
+
+    @property
+    def view(self) -> View | None:
+        """This screen's moment of the table's current game (what its round shows)."""
+        game = self.table.current_game
+        return self.moment(game, self.player) if game is not None else None
+
+    def stamps(self) -> dict[str, Any]:
+        """What the page shows now, as its pulse carries it (:data:`STAMPS`)."""
+        return {key: made(self) for key, made in STAMPS.items()}
 
 
 # --------------------------------------------------------------------------- the regions
 
 
+RegionContext = Callable[[Screen], dict[str, Any]]
+"""What a region shows, made from the screen that shows it."""
+
+
 @dataclass(frozen=True)
 class Region:
-    """A live region: swapped in by its ``id`` whenever what it is made from changed."""
+    """A live region: its template, drawn from its context, and swapped in by its ``id``
+    whenever its stamp changed."""
 
     name: str
+    """How a page includes it (``{{ region(name) }}``)."""
     template: str
-    made_from: str
-    """The stamp that changes when it must be drawn again (``v``: every change; the round,
-    carried by every answer; ``g``: the game the page names, with the table's name)."""
-    pages: frozenset[str]
-    """The pages that show it (names of :data:`PAGES`)."""
+    stamp: str
+    """The stamp that changes when it must be drawn again (a key of :data:`STAMPS`; ``v``:
+    every change: the round, carried by every answer)."""
+    context: RegionContext
 
     @property
     def every_answer(self) -> bool:
         """True for the round: drawn again on every answer (every change changes it), in
         place when the answer is a tap's on its page."""
-        return self.made_from == "v"
+        return self.stamp == "v"
+
+    def draw(self, screen: Screen, *, oob: bool = False) -> Markup:
+        """The region, drawn for ``screen``: in its page (the first paint), or out of band
+        (``oob``: swapped in by its id, in a pulse answer)."""
+        context = {"table": screen.table, **self.context(screen), "oob": oob}
+        return Markup(render_template(self.template, **context))
 
 
-REGIONS: tuple[Region, ...] = (
-    Region("round", "rounds/_tablet.html", "v", frozenset({"tablet"})),
-    Region("round", "rounds/_phone.html", "v", frozenset({"phone"})),
-    Region("bar", "_bar.html", "g", frozenset({"tablet", "phone"})),
-    Region("join-game", "seats/_join_game.html", "g", frozenset({"join"})),
-    Region("you", "seats/_you.html", "p", frozenset({"phone"})),
-    Region("scoreboard", "games/_scoreboard_region.html", "s",
-           frozenset({"tablet", "phone", "game"})),
-    Region("game-area", "tables/_game_area.html", "s", frozenset({"tablet"})),
-    Region("requests", "tables/_requests.html", "p", frozenset({"tablet"})),
-    Region("seats", "tables/_keeper.html", "p", frozenset({"tablet"})),
-    Region("join", "seats/_join.html", "p", frozenset({"join"})),
-)
-"""Every live region, in the order a pulse answer carries them."""
-
-PageContext = Callable[..., dict[str, Any]]
-"""What a live page shows, from the table: ``context(table, pulse=…, **values)``."""
-
-PAGES: dict[str, PageContext] = {}
-"""The live pages, by name: how each one's context is made (each page says it: :func:`page`)."""
+REGIONS: dict[str, Region] = {}
+"""Every live region, by name (each declared by :func:`live_region`)."""
 
 
-def page(name: str) -> Callable[[PageContext], PageContext]:
-    """Make a function the context of live page ``name`` (what its regions are drawn from)."""
+def live_region(name: str, template: str, stamp: str) -> Callable[[RegionContext],
+                                                                  RegionContext]:
+    """Make a function the context of live region ``name``: drawn with ``template``, again
+    whenever stamp ``stamp`` changed."""
+    if stamp not in STAMPS:
+        raise ValueError(f"region {name!r}: no stamp {stamp!r}")
 
-    def register(context: PageContext) -> PageContext:
-        PAGES[name] = context
+    def register(context: RegionContext) -> RegionContext:
+        REGIONS[name] = Region(name, template, stamp, context)
         return context
 
     return register
 
 
-def pulse_answer(name: str, table: Table, *, round_oob: bool = True, error: str | None = None,
-                 **values: Any) -> str:
-    """Page ``name``'s pulse answer: its pulse again and its regions that changed (the round
-    in place, not by id, when it answers a tap on the page: ``round_oob`` False; with
-    ``error``, a refusal on top of the round)."""
-    context = PAGES[name](table, pulse=True, **values) | {"round_oob": round_oob}
-    return render_template("_pulse.html", **context, error=error,
-                           regions=[r for r in REGIONS if name in r.pages])
-
-
-def tap_answer(table: Table, *, keeper: bool, error: str | None = None) -> str:
-    """The answer to an htmx tap: the round region in place and, when the tap said what its
-    page shows (the tablet's or the phone's page), that page's pulse answer around it (the
-    other regions that changed, and the new pulse), so the page needs no poll to catch up.
-
-    A refusal (``error`` on top of the round) is answered the same way: had it brought the
-    round alone, the page, still behind the change that made the tap too late (another
-    screen's), would poll at once and draw the round again without the message."""
-    page_now = page_pulse()
-    own = url_for("pulse.keeper" if keeper else "pulse.seat", code=table.code)
-    if page_now is not None and page_now[0] == own:  # the round goes in place: the tap's target
-        return pulse_answer("tablet" if keeper else "phone", table, round_oob=False,
-                            error=error)
-    return (tablet_region(table, error=error) if keeper
-            else phone_region(table, error=error))
-
-
-def scoreboard_context(table: Table, game: Game | None, live_url: str, *,
-                       view: View | None = None) -> dict[str, Any]:
-    """What the scoreboard region shows, for this device (its own line highlighted).
-
-    ``view``: this device's moment, when the page has it already (its round region's).
-    """
-    flow = flow_for(game.game) if game is not None else table_flow(table)
-    keeper = is_keeper(table)
-    me = None if keeper else phone(table)
-    name = me.seat.name if me is not None and me.seat is not None else None
-    return {"flow": flow, "live_url": live_url,
-            **flow.scoreboard(table, game, me=name, keeper=keeper, view=view)}
-
-
-def current_scoreboard_context(table: Table, *, view: View | None = None) -> dict[str, Any]:
-    """The scoreboard of the table's current game, as the seat and tablet pages show it."""
-    return scoreboard_context(table, table.current_game,
-                              url_for("games.current_scoreboard", code=table.code), view=view)
+# --------------------------------------------------------------------------- the stamps
 
 
 SCORE_FROM = frozenset({Table.__tablename__, Game.__tablename__})
@@ -216,14 +203,141 @@ def game_stamp(table: Table) -> str:
     return stamp(table.name, named_game(table).name)
 
 
-def stamps(table: Table, game: Game | None, me: Phone | None = None) -> dict[str, Any]:
-    """What a page shows now, as its pulse carries it."""
-    return {"v": table.version, "s": score_stamp(table, game), "p": seats_stamp(table, me),
-            "g": game_stamp(table)}
+STAMPS: dict[str, Callable[[Screen], Any]] = {
+    "v": lambda screen: screen.table.version,
+    "s": lambda screen: score_stamp(screen.table, screen.game),
+    "p": lambda screen: seats_stamp(screen.table, screen.phone),
+    "g": lambda screen: game_stamp(screen.table),
+}
+"""Each stamp a pulse carries (in its URL, in this order), made from the screen."""
+
+
+# --------------------------------------------------------------------------- the live pages
+
+
+@dataclass(frozen=True)
+class LivePage:
+    """A page that follows the table live: its template, its pulse, and what its screen
+    shows (the game of its scores; whether it shows this phone's standing)."""
+
+    name: str
+    template: str
+    pulse: str
+    """Its pulse's endpoint (:mod:`companion.web.pulse`), given the page's values."""
+    game: Callable[..., Game | None]
+    """The game whose scores it shows: ``game(table, **values)``."""
+    shows_phone: bool = False
+
+    def screen(self, table: Table, *, error: str | None = None, **values: Any) -> Screen:
+        """This device's screen of the page."""
+        return Screen(table, self.name, self.game(table, **values),
+                      phone(table) if self.shows_phone else None, error)
+
+    def context(self, screen: Screen, *, pulse: bool = False, **values: Any) -> dict[str, Any]:
+        """What the page's template is drawn from: the screen (its regions draw from it),
+        the table, the game its header names, and its pulse (for a pulse answer, ``pulse``:
+        with the stamps that changed since the ones the page shows)."""
+        table = screen.table
+        now = screen.stamps()
+        context: dict[str, Any] = {
+            "screen": screen, "table": table, "named": named_game(table),
+            "pulse_url": url_for(self.pulse, code=table.code, **values), "pulse_stamps": now,
+            "pulse_events": url_for("streams.events", code=table.code)}
+        if pulse:
+            shown = shown_stamps()
+            context["changed"] = {key for key, value in now.items()
+                                  if shown.get(key) != str(value)}
+        return context
+
+    def draw(self, table: Table, *, values: Mapping[str, Any] | None = None,
+             **extra: Any) -> str:
+        """The whole page, first painted (its pulse named with ``values``; ``extra``: what
+        its template shows besides its regions)."""
+        values = dict(values or {})
+        screen = self.screen(table, error=None, **values)
+        return render_template(self.template, **self.context(screen, **values), **extra)
+
+
+PAGES: dict[str, LivePage] = {}
+"""The live pages, by name (each declared by :func:`live_page`, with its page's views)."""
+
+
+def live_page(name: str, template: str, pulse: str, game: Callable[..., Game | None], *,
+              shows_phone: bool = False) -> LivePage:
+    """Declare live page ``name`` (see :class:`LivePage`)."""
+    PAGES[name] = LivePage(name, template, pulse, game, shows_phone)
+    return PAGES[name]
+
+
+def current_game(table: Table, **_values: Any) -> Game | None:
+    """The game a page about the table now shows the scores of: the current one."""
+    return table.current_game
+
+
+@lru_cache(maxsize=32)
+def _region_names(source: str) -> tuple[str, ...]:
+    tree = current_app.jinja_env.parse(source)
+    return tuple(call.args[0].value for call in tree.find_all(nodes.Call)
+                 if isinstance(call.node, nodes.Name) and call.node.name == "region"
+                 and call.args and isinstance(call.args[0], nodes.Const))
+
+
+def regions_of(template: str) -> tuple[Region, ...]:
+    """The regions a page's template includes (``region("name")``), in its order."""
+    env = current_app.jinja_env
+    source = env.loader.get_source(env, template)[0]  # type: ignore[union-attr]
+    return tuple(REGIONS[name] for name in _region_names(source))
+
+
+@pass_context
+def region(context: Context, name: str) -> Markup:
+    """A page's region ``name``, drawn for the page's screen (the templates' ``region``)."""
+    return REGIONS[name].draw(context["screen"])
+
+
+def register(app: Flask) -> None:
+    """Give the templates ``region(name)``: a live region of the page, by name."""
+    app.jinja_env.globals["region"] = region
+
+
+# --------------------------------------------------------------------------- the answers
+
+
+def pulse_answer(name: str, table: Table, *, round_oob: bool = True, error: str | None = None,
+                 **values: Any) -> str:
+    """Page ``name``'s pulse answer: its pulse again, its round, and its other regions that
+    changed, in the order the page shows them (the round in place, not by id, when it
+    answers a tap on the page: ``round_oob`` False; with ``error``, a refusal on top of the
+    round)."""
+    page = PAGES[name]
+    screen = page.screen(table, error=error, **values)
+    context = page.context(screen, pulse=True, **values)
+    shown = regions_of(page.template)
+    drawn = [part.draw(screen, oob=round_oob) for part in shown if part.every_answer]
+    drawn += [part.draw(screen, oob=True) for part in shown
+              if not part.every_answer and part.stamp in context["changed"]]
+    return render_template("_pulse.html", **context, regions=drawn)
+
+
+def tap_answer(table: Table, *, keeper: bool, error: str | None = None) -> str:
+    """The answer to an htmx tap: the round region in place and, when the tap said what its
+    page shows (the tablet's or the phone's page), that page's pulse answer around it (the
+    other regions that changed, and the new pulse), so the page needs no poll to catch up.
+
+    A refusal (``error`` on top of the round) is answered the same way: had it brought the
+    round alone, the page, still behind the change that made the tap too late (another
+    screen's), would poll at once and draw the round again without the message."""
+    name = "tablet" if keeper else "phone"
+    page_now = page_pulse()
+    own = url_for(PAGES[name].pulse, code=table.code)
+    if page_now is not None and page_now[0] == own:  # the round goes in place: the tap's target
+        return pulse_answer(name, table, round_oob=False, error=error)
+    return REGIONS[f"{name}-round"].draw(PAGES[name].screen(table, error=error))
 
 
 PULSE_HEADER = "X-Companion-Pulse"
-"""What a page shows, sent by app.js with each of its taps: its #pulse's URL (path and stamps)."""
+"""What a page shows, sent by static/app/sync-page.js with each of its taps: its #pulse's
+URL (path and stamps)."""
 
 
 def page_pulse() -> tuple[str, dict[str, str]] | None:
@@ -243,26 +357,25 @@ def shown_stamps() -> Mapping[str, str]:
     return page[1] if page is not None else {}
 
 
-def pulse_context(table: Table, url: str, now: dict[str, Any], pulse: bool) -> dict[str, Any]:
-    """A page's pulse (its URL and stamps, and the table's event stream that says when to
-    poll it); for a pulse answer, also the stamps that changed since the ones the page
-    shows (``changed``: the regions it carries)."""
-    context: dict[str, Any] = {"pulse_url": url, "pulse_stamps": now,
-                               "pulse_events": url_for("streams.events", code=table.code)}
-    if pulse:
-        shown = shown_stamps()
-        context |= {"oob": True, "round_oob": True,
-                    "changed": {key for key, value in now.items()
-                                if shown.get(key) != str(value)}}
+# --------------------------------------------------------------------------- the generic regions
+
+
+def round_context(screen: Screen) -> dict[str, Any]:
+    """What a round region shows: the flow's view of the current game for this screen."""
+    table = screen.table
+    context = {"game": table.current_game, "flow": table_flow(table), "view": screen.view,
+               "keeper": screen.keeper, "me": screen.player, "named": named_game(table),
+               "error": screen.error}
+    if screen.keeper:  # once the game is over, the next one is chosen at the top of the round
+        context |= {"next_games": list(flows().values()), "next_flow": flow_for(table.game)}
     return context
 
 
-def wanted(context: dict[str, Any], stamp_key: str) -> bool:
-    """Whether a page (or a pulse answer) shows the region of this stamp."""
-    return "changed" not in context or stamp_key in context["changed"]
+live_region("tablet-round", "rounds/_tablet.html", "v")(round_context)
+live_region("phone-round", "rounds/_phone.html", "v")(round_context)
 
 
-def scoreboard_region(table: Table, game: Game | None, live_url: str) -> str:
-    """The scoreboard region, rendered."""
-    return render_template("games/_scoreboard_region.html",
-                           **scoreboard_context(table, game, live_url))
+@live_region("bar", "_bar.html", "g")
+def header_context(screen: Screen) -> dict[str, Any]:
+    """What the header shows: the table and the game it plays (the tablet's is its heading)."""
+    return {"named": named_game(screen.table), "keeper": screen.keeper}

@@ -24,7 +24,7 @@ from ..store import (
     Seat,
     SeatRequest,
     Table,
-    changes,
+    commits,
     is_code,
     key_hash,
     new_key,
@@ -45,12 +45,12 @@ def find_table(code: str, *, to_change: bool = False) -> Table:
 
     ``to_change``: for an action that changes the table (the action helpers say so,
     :mod:`companion.web.actions`): its row is locked before anything else of it is read
-    (:func:`companion.store.changes.find_to_change`)."""
+    (:func:`companion.store.commits.find_to_change`)."""
     normal = normalise_code(code)
     if not is_code(normal):
         table = None
     elif to_change:  # the action locks its row first
-        table = changes.find_to_change(normal)
+        table = commits.find_to_change(normal)
     elif reads_only():
         state = request_state()  # (the table may be in hand: RequestState.read_table)
         table = state.read_table

@@ -1,5 +1,5 @@
-"""A game's rounds, for every game: the live round regions, checklist ticks, confirm, undo,
-and correcting a past round.
+"""A game's rounds, for every game: checklist ticks, confirm, undo, and correcting a past
+round (the live round regions: :mod:`companion.web.regions`).
 
 What a round holds and when it may be confirmed is the flow's; the
 sequence (who may act, the lock, one commit, the answer) is
@@ -20,30 +20,11 @@ from .actions import Act, Who, game_action, keeper_game
 from .flow import GameFlow, View, flow_for
 from .forms import FormError
 from .limits import wrong_codes
-from .live import live_table
-from .regions import phone_region, tablet_region
-from .words import say
+from .words import sentence
 
 bp = Blueprint("rounds", __name__)
 
 GAME = "/t/<code>/games/<int:number>"
-
-
-# --------------------------------------------------------------------------- live regions
-
-
-@bp.get("/t/<code>/round")
-@wrong_codes
-def tablet_round(code: str):
-    """The tablet's live round region (the scorekeeper's screen only)."""
-    return tablet_region(live_table(code, "tables.keeper", keeper=True))
-
-
-@bp.get("/t/<code>/seat/round")
-@wrong_codes
-def phone_round(code: str):
-    """A phone's live round region: what this player does now, and the round as it stands."""
-    return phone_region(live_table(code, "seats.seat"))
 
 
 # --------------------------------------------------------------------------- the round so far
@@ -160,10 +141,9 @@ def correct_round(act: Act, round_number: int):
         record["rounds"][index] = facts
         after = flow.replay(record)
     except (FormError, RuleError) as error:
-        message = say(error) if isinstance(error, RuleError) else str(error)
         return _correction_page(flow, act.view, round_number,
                                 flow.correction_values_from_form(act.view, act.form),
-                                status=400, error=message[:1].upper() + message[1:] + ".")
+                                status=400, error=sentence(error))
     if act.form.get("step") != "save" or facts == game.rounds[index]:
         changed = facts != game.rounds[index]
         return _correction_page(flow, act.view, round_number,

@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import markdown
-from flask import Blueprint, abort, jsonify, render_template, request, url_for
+from flask import Blueprint, abort, jsonify, render_template, request
 from flask_babel import gettext as _
 from markupsafe import Markup, escape
 
@@ -23,9 +23,8 @@ from ..store import Game, Table, queries
 from .device import CATALOGUES, locale_name
 from .flow import flow_for, flows
 from .limits import drawn_from, heavy_pages, wrong_codes
-from .live import live_table
-from .regions import page, pulse_context, scoreboard_context, scoreboard_region, stamps
-from .roles import find_table, phone
+from .regions import Screen, live_page, live_region, table_flow
+from .roles import find_table, is_keeper, phone
 from .words import counts_said
 
 bp = Blueprint("games", __name__)
@@ -61,33 +60,9 @@ def game(code: str, number: int):
     table = find_table(code)
     played = _game(table, number)
     drawn_from(len(played.rounds))
-    return render_template("games/game.html", me_phone=phone(table),
-                           **game_page_context(table, played.number))
-
-
-@bp.get("/t/<code>/games/<int:number>/scoreboard")
-@wrong_codes
-def scoreboard(code: str, number: int):
-    """A game's live scoreboard region."""
-    table = live_table(code, "games.game", number=number)
-    return scoreboard_region(table, _game(table, number),
-                             url_for("games.scoreboard", code=table.code, number=number))
-
-
-def _current_game_page(table: Table) -> str:
-    played = table.current_game
-    if played is None:
-        return url_for("seats.join", code=table.code)
-    return url_for("games.game", code=table.code, number=played.number)
-
-
-@bp.get("/t/<code>/scoreboard")
-@wrong_codes
-def current_scoreboard(code: str):
-    """The live scoreboard of whichever game the table plays now (or last played)."""
-    table = live_table(code, _current_game_page)
-    return scoreboard_region(table, table.current_game,
-                             url_for("games.current_scoreboard", code=table.code))
+    return GAME.draw(table, values={"number": played.number}, me_phone=phone(table),
+                     game=played, game_title=flow_for(played.game).title,
+                     keeper=is_keeper(table))
 
 
 @bp.get("/t/<code>/games/<int:number>/record.json")
@@ -174,11 +149,24 @@ def rules_help(game: str):
 # --------------------------------------------------------------------------- the live page
 
 
-@page("game")
-def game_page_context(table: Table, number: int, *, pulse: bool = False) -> dict[str, Any]:
-    """What a game's score page shows (its scoreboard), and its pulse."""
-    game = db.session.scalar(queries.game_number(table.id, number))
-    return (scoreboard_context(table, game, url_for("games.scoreboard", code=table.code,
-                                                     number=number))
-            | pulse_context(table, url_for("pulse.game", code=table.code, number=number),
-                            stamps(table, game), pulse))
+def numbered_game(table: Table, number: int) -> Game | None:
+    """The game a score page shows: the table's game ``number``."""
+    return db.session.scalar(queries.game_number(table.id, number))
+
+
+GAME = live_page("game", "games/game.html", "pulse.game", numbered_game)
+"""A game's score page: its scoreboard (its regions: its template's)."""
+
+
+@live_region("scoreboard", "games/_scoreboard_region.html", "s")
+def scoreboard_context(screen: Screen) -> dict[str, Any]:
+    """What the scoreboard region shows, for this device (its own line highlighted; hidden
+    on the tablet before the first game)."""
+    table, game = screen.table, screen.game
+    flow = flow_for(game.game) if game is not None else table_flow(table)
+    keeper = is_keeper(table)
+    me = None if keeper else phone(table)
+    name = me.seat.name if me is not None and me.seat is not None else None
+    made = screen.moments.get((game.id, name)) if game is not None else None
+    return {"flow": flow, "hide_empty": screen.keeper,
+            **flow.scoreboard(table, game, me=name, keeper=keeper, view=made)}

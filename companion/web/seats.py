@@ -9,23 +9,12 @@ from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
 
 from ..extensions import db
-from ..store import Seat, Table, changes, key_hash, players, queries
+from ..store import Seat, Table, changes, commits, key_hash, players, queries
 from .actions import table_action
 from .forms import FormError, clean_name, seat_called, whole_number
 from .limits import wrong_codes
-from .live import live_table
-from .regions import (
-    current_scoreboard_context,
-    named_game,
-    page,
-    pulse_context,
-    round_context,
-    stamps,
-    table_flow,
-    wanted,
-)
+from .regions import Screen, current_game, live_page, live_region, named_game
 from .roles import (
-    Phone,
     find_table,
     forget_phone,
     phone,
@@ -54,15 +43,7 @@ def join(code: str):
     me = phone(table)
     if me.seat is not None or me.waiting:
         return _seat_page(table)
-    return render_template("seats/join.html", **join_context(table))
-
-
-@bp.get("/j/<code>/live")
-@wrong_codes
-def join_live(code: str):
-    """The join page's live region: which seats are free right now."""
-    table = live_table(code, "seats.join")
-    return render_template("seats/_join.html", **join_context(table))
+    return JOIN.draw(table, me=me)
 
 
 def _chosen_seat(table: Table) -> Seat:
@@ -78,7 +59,7 @@ def _chosen_seat(table: Table) -> Seat:
 
 def _refuse(table: Table, status: int, message: str):
     """The join page again, with what went wrong on top."""
-    return render_template("seats/join.html", **join_context(table, error=message)), status
+    return JOIN.draw(table, me=phone(table), error=message), status
 
 
 @bp.get("/j/<code>/seats/<int:position>")
@@ -173,7 +154,7 @@ def again(table: Table):
     key = phone_key_or_new(table)
     if not players.sit_again(table, welcome.seat, welcome.player, key_hash(key)):
         return _refuse(table, 409, _("Someone took that seat a moment ago. Pick another."))
-    changes.bump(table)
+    commits.bump(table)
     remember_phone(table, key)  # (the cookie goes with the answer, after the commit)
     return _seat_page(table)
 
@@ -248,48 +229,39 @@ def seat(code: str):
     me = phone(table)
     if not me.known:
         return redirect(url_for("seats.join", code=table.code), code=303)
-    return render_template("seats/seat.html", **seat_context(table, me))
-
-
-@bp.get("/t/<code>/seat/live")
-@wrong_codes
-def seat_live(code: str):
-    """The seat page's live region: this phone's seat (or its request) and the seats."""
-    table = live_table(code, "seats.seat")
-    return render_template("seats/_you.html", **seat_context(table, phone(table)))
+    screen = PHONE.screen(table)
+    return render_template(PHONE.template, **PHONE.context(screen), me=me, view=screen.view)
 
 
 # --------------------------------------------------------------------------- the live pages
 
 
-@page("join")
-def join_context(table: Table, *, pulse: bool = False, **extra: object) -> dict[str, Any]:
-    """What the join page shows (the free seats, this phone's standing there), its pulse."""
-    me = phone(table)
-    again = welcome_back(table) if me.seat is None and not me.waiting else None
-    # The game the phone joins: the one being played, or (between games) the next one.
-    joining = named_game(table)
-    return ({"table": table, "flow": joining, "named": joining, "me": me, "again": again,
-             **extra}
-            | pulse_context(table, url_for("pulse.join", code=table.code), stamps(table, None, me),
-                            pulse))
+JOIN = live_page("join", "seats/join.html", "pulse.join", lambda table: None, shows_phone=True)
+"""The join page: the free seats, and the game the phone joins (its regions: its template's)."""
+
+PHONE = live_page("phone", "seats/seat.html", "pulse.seat", current_game, shows_phone=True)
+"""A phone's seat page: its seat, its round, the scoreboard (its regions: its template's)."""
 
 
-@page("phone")
-def seat_context(table: Table, me: Phone | None = None, *, pulse: bool = False,
-                 ) -> dict[str, Any]:
-    """Everything a phone's regions show (its seat, its round, the scoreboard), its pulse.
+@live_region("join", "seats/_join.html", "p")
+def join_context(screen: Screen) -> dict[str, Any]:
+    """What the join page's seats show: the free seats, this phone's standing there, and the
+    seat it may sit in again in one tap."""
+    me = screen.phone
+    again = welcome_back(screen.table) if me.seat is None and not me.waiting else None
+    return {"me": me, "again": again}
 
-    For a pulse answer (``pulse``), the scoreboard only when it changed.
-    """
-    me = me if me is not None else phone(table)
-    context = pulse_context(table, url_for("pulse.seat", code=table.code),
-                            stamps(table, table.current_game, me), pulse)
-    rounds = round_context(table, keeper=False, me=me)
-    if wanted(context, "s"):
-        context |= current_scoreboard_context(table, view=rounds["view"])
-    return context | rounds | {"table": table, "flow": table_flow(table), "me": me,
-                               "gone": players_gone(table)}
+
+@live_region("join-game", "seats/_join_game.html", "g")
+def joining_context(screen: Screen) -> dict[str, Any]:
+    """The game the phone joins: the one being played, or (between games) the next one."""
+    return {"named": named_game(screen.table)}
+
+
+@live_region("you", "seats/_you.html", "p")
+def you_context(screen: Screen) -> dict[str, Any]:
+    """What a phone's seat region shows: its seat (or its request), the seats, who left."""
+    return {"me": screen.phone, "gone": players_gone(screen.table)}
 
 
 def players_gone(table: Table) -> frozenset[str]:

@@ -9,8 +9,8 @@ from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
 from flask_babel import ngettext
 
+from ..door import set_aside
 from ..extensions import db
-from ..live import set_aside
 from ..rules import RuleError
 from ..store import ENDED, PENDING, Seat, SeatRequest, Table, changes, queries, spaced
 from .actions import table_action
@@ -25,11 +25,10 @@ from .forms import (
     whole_number,
 )
 from .limits import new_tables, wrong_codes
-from .live import live_table
 from .qr import join_url, qr_svg
-from .regions import current_scoreboard_context, page, pulse_context, round_context, stamps, wanted
+from .regions import Screen, current_game, live_page, live_region
 from .roles import find_table, is_keeper, recovery_code, remember_keeper, require_keeper
-from .words import counts_said, say
+from .words import counts_said, sentence
 
 bp = Blueprint("tables", __name__)
 
@@ -127,20 +126,9 @@ def keeper(code: str):
                    (url_for("seats.join", code=table.code), _("Take a seat instead"))]), 403
     url = join_url(table)
     recovery = recovery_code(table)
-    return render_template(
-        "tables/keeper.html", join_url=url, qr=qr_svg(url), spaced_code=spaced(table.code),
-        recovery=spaced(recovery) if recovery else None,
-        new_recovery=bool(request.args.get("new_recovery")), **keeper_context(table))
-
-
-
-@bp.get("/t/<code>/live")
-@wrong_codes
-def keeper_live(code: str):
-    """The scorekeeper's live seats region: seats, who joined (the requests for seats are in
-    a region of their own, at the top of the page)."""
-    table = live_table(code, "tables.keeper", keeper=True)
-    return render_template("tables/_keeper.html", **seats_context(table))
+    return TABLET.draw(table, join_url=url, qr=qr_svg(url), spaced_code=spaced(table.code),
+                       recovery=spaced(recovery) if recovery else None,
+                       new_recovery=bool(request.args.get("new_recovery")))
 
 
 def _keeper_table(code: str) -> Table:
@@ -320,9 +308,8 @@ def start(table: Table):
         game = changes.start_game(table, options=options)
         flow.replay(game.record())
     except (FormError, RuleError) as error:
-        message = say(error) if isinstance(error, RuleError) else str(error)
         return _start_page(table, flow, form=request.form,
-                           error=message[:1].upper() + message[1:], status=400)
+                           error=sentence(error, full_stop=False), status=400)
     flow.started(game)
     return None
 
@@ -392,14 +379,20 @@ def start_problems(table: Table) -> list[str]:
     return problems
 
 
-def seats_context(table: Table) -> dict[str, Any]:
-    """What the scorekeeper's seats region shows: seats, requests, the dealer, the start."""
+TABLET = live_page("tablet", "tables/keeper.html", "pulse.keeper", current_game)
+"""The scorekeeper's big screen: the round, the scoreboard, the game, the seats, the requests
+(its regions: its template's)."""
+
+
+@live_region("seats", "tables/_keeper.html", "p")
+def seats_context(screen: Screen) -> dict[str, Any]:
+    """What the scorekeeper's seats region shows: seats, the dealer, the start, the next
+    game."""
+    table = screen.table
     dealer = table.seat_at(table.first_dealer) if table.first_dealer else None
     return {
-        "table": table,
         "games": list(flows().values()),
         "next_flow": flow_for(table.game),
-        "requests": db.session.scalars(queries.pending_requests(table.id)).all(),
         "dealer": dealer,
         "problems": start_problems(table),
         "seats_fixed": table.playing is not None,
@@ -407,18 +400,15 @@ def seats_context(table: Table) -> dict[str, Any]:
     }
 
 
-@page("tablet")
-def keeper_context(table: Table, *, pulse: bool = False) -> dict[str, Any]:
-    """Everything the tablet's regions show (the round, the scoreboard, the seats), its pulse.
+@live_region("requests", "tables/_requests.html", "p")
+def requests_context(screen: Screen) -> dict[str, Any]:
+    """What the requests region shows: the phones asking for a seat, at the top of the
+    tablet."""
+    return {"requests": db.session.scalars(queries.pending_requests(screen.table.id)).all()}
 
-    For a pulse answer (``pulse``), the scoreboard and the seats only when they changed.
-    """
-    context = pulse_context(table, url_for("pulse.keeper", code=table.code),
-                            stamps(table, table.current_game), pulse)
-    rounds = round_context(table, keeper=True)
-    if wanted(context, "s"):
-        context |= current_scoreboard_context(table, view=rounds["view"])
-    context |= rounds
-    if wanted(context, "p"):
-        context |= seats_context(table)
-    return context | {"hide_empty": True}
+
+@live_region("game-area", "tables/_game_area.html", "s")
+def game_area_context(screen: Screen) -> dict[str, Any]:
+    """What the tablet's game panel shows: the game's links and, while it is under way,
+    ending it."""
+    return {"game": screen.table.current_game, "view": screen.view}

@@ -66,7 +66,7 @@ from ..extensions import db
 from ..request_state import in_place, request_state, state_if_any
 from ..store import Table
 from ..store import taps as store
-from ..store.changes import changed, written
+from ..store.commits import changed, written
 from ..transactions import write_again
 from .regions import page_pulse, tap_answer
 from .roles import find_table, is_keeper

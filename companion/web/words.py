@@ -115,6 +115,20 @@ def say(fact: Fact | None) -> str:
         return str(fact)
 
 
+def sentence(fact: Fact | Exception, *, full_stop: bool = True) -> str:
+    """A refusal or a fact said as a sentence on a screen, in the device's language (a rules
+    fact said from its code: :func:`say`): a capital first and (unless ``full_stop`` is
+    False) a full stop last, where it has none yet. The one place a message shown on its
+    own is made a sentence.
+
+    >>> sentence(ValueError("banen: Cy's card: J♠ is not a tarot card"))
+    "Banen: Cy's card: J♠ is not a tarot card."
+    """
+    text = say(fact) if isinstance(fact, (Phrase, RuleError)) else str(fact)
+    text = text[:1].upper() + text[1:]
+    return text if not full_stop or text.endswith((".", "!", "?")) else text + "."
+
+
 def _register_every_code() -> None:
     """Import every module of the rules and the web layer, so that each code registered
     with ``errors.add_messages`` is in ``MESSAGES``."""
@@ -144,4 +158,4 @@ def register(app: Any) -> None:
     app.jinja_env.filters["and_list"] = and_list
 
 
-__all__ = ["and_list", "counts_said", "extract_rule_messages", "register", "say"]
+__all__ = ["and_list", "counts_said", "extract_rule_messages", "register", "say", "sentence"]

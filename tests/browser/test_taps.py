@@ -105,7 +105,7 @@ class Tarot:
 
     def acts(self) -> int:
         """How many actions the server holds for this hand (the tablet's moment, read now)."""
-        answer = self.tablet.context.request.get(f"/t/{self.code}/round",
+        answer = self.tablet.context.request.get(f"/t/{self.code}/pulse",
                                                  headers={"HX-Request": "true"})
         return int(re.search(r'name="moment" value="(\d+)"', answer.text()).group(1))
 

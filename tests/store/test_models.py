@@ -8,7 +8,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm.attributes import set_committed_value
 
 from companion.extensions import db
-from companion.store import Game, Seat, SeatRequest, Table, changes, key_hash, same_key
+from companion.store import Game, Seat, SeatRequest, Table, changes, commits, key_hash, same_key
 from companion.store.codes import check_recovery, new_key, recovery_hash
 
 pytestmark = pytest.mark.db
@@ -76,7 +76,7 @@ def test_bump_adds_one_in_the_database_even_over_a_stale_copy(app, ctx):
                       {"id": table_id})
     # … while this one still holds the version it read before.
     set_committed_value(table, "version", 1)
-    changes.bump(table)
+    commits.bump(table)
     db.session.commit()
     assert db.session.scalar(select(Table.version).where(Table.id == table.id)) == 6
 

@@ -21,6 +21,7 @@ from companion.extensions import db, limiter
 from companion.live import versions
 from companion.store import ALPHABET, queries, sealed, sealing_keys
 from companion.store import rounds as round_store
+from tests.conftest import element, pulse_of
 
 HTMX = {"HX-Request": "true"}
 GENERIC = ("tick", "confirm", "undo", "rounds/")
@@ -67,24 +68,23 @@ class GameAtTable:
 
     hand = round
 
-    def region(self, client, url: str) -> str:
-        """A region as htmx polls it (it must answer 200)."""
-        response = client.get(url, headers=HTMX)
+    def region(self, client, page: str, element_id: str) -> str:
+        """A region of live page ``page`` as its pulse brings it (it must answer 200)."""
+        response = client.get(pulse_of(page, self.code), headers=HTMX)
         assert response.status_code == 200, self.body(response)
-        return self.body(response)
+        return element(self.body(response), element_id)
 
     def tablet(self) -> str:
         """The tablet's round region."""
-        return self.region(self.keeper, f"/t/{self.code}/round")
+        return self.region(self.keeper, "tablet", "round")
 
     def phone(self, name: str) -> str:
         """A phone's round region."""
-        return self.region(self.phones[name], f"/t/{self.code}/seat/round")
+        return self.region(self.phones[name], "phone", "round")
 
     def scores(self, client=None) -> str:
-        response = (client or self.keeper).get(f"/t/{self.code}/scoreboard", headers=HTMX)
-        assert response.status_code == 200
-        return self.body(response)
+        """The scoreboard region of game 1's score page, as ``client`` (the tablet) sees it."""
+        return self.region(client or self.keeper, "game", "scoreboard")
 
     def phase(self, page: str | None = None) -> str:
         """The phase a round region (the tablet's by default) is drawn for."""

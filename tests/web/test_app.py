@@ -227,7 +227,7 @@ def test_errors_under_api_are_json(client):
 
 @pytest.mark.db
 def test_a_poll_that_fails_gets_a_small_fragment_not_a_page(client):
-    response = client.get("/t/BCDFGHJK/live?v=1", headers={"HX-Request": "true"})
+    response = client.get("/t/BCDFGHJK/pulse?v=1", headers={"HX-Request": "true"})
     assert response.status_code == 404
     html = response.get_data(as_text=True)
     assert "<html" not in html and 'role="alert"' in html

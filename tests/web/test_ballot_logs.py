@@ -126,21 +126,21 @@ def run(tmp_path: Path, slips: dict[str, str]) -> list[str]:
         assert keeper.post(f"/t/{code}/start", {})[0] == 200
         assert keeper.post(f"/t/{code}/games/1/tromplemond/vote", {"round": "1"})[0] == 200
         version = lambda: re.search(r'data-version="(\d+)"',  # noqa: E731
-                                    keeper.get(f"/t/{code}/round", htmx=True)[1]).group(1)
+                                    keeper.get(f"/t/{code}/pulse", htmx=True)[1]).group(1)
         for voter, target in slips.items():
             v = version()
             for phone in phones.values():  # every screen polls, as sync-page.js does
-                phone.get(f"/t/{code}/seat/round?v={v}", htmx=True)
+                phone.get(f"/t/{code}/seat/pulse?v={v}", htmx=True)
             # Sealed on the phone, to the key its slip form shows (as static/app/slip.js does).
-            _, page = phones[voter].get(f"/t/{code}/seat/round", htmx=True)
+            _, page = phones[voter].get(f"/t/{code}/seat/pulse", htmx=True)
             status, _ = phones[voter].post(f"/t/{code}/games/1/sealed/vote",
                                            {**sealed_fields(page, target), "stage": "1"},
                                            htmx=True)
             assert status == 200
-            keeper.get(f"/t/{code}/round?v={v}", htmx=True)
-            keeper.get(f"/t/{code}/scoreboard?v={v}", htmx=True)
+            keeper.get(f"/t/{code}/pulse?v={v}", htmx=True)
+            keeper.get(f"/t/{code}/games/1/pulse?v={v}", htmx=True)
         for phone in phones.values():
-            phone.get(f"/t/{code}/seat/round", htmx=True)
+            phone.get(f"/t/{code}/seat/pulse", htmx=True)
     finally:
         server.terminate()
         server.wait(timeout=30)

@@ -112,7 +112,7 @@ def test_after_the_reveal_no_copy_of_the_database_opens_a_slip(app, actions):
     slips = {"Rob": "Emily", "Sam": "Emily", "Nick": "Sam", "Emily": "Rob"}
     sent = []
     for voter, target in slips.items():
-        page = phones[voter].get(f"/t/{code}/seat/round", headers=HTMX).get_data(as_text=True)
+        page = phones[voter].get(f"/t/{code}/seat/pulse", headers=HTMX).get_data(as_text=True)
         fields = sealed_fields(page, target)
         sent.append(sealed.decode_blob(fields["sealed"]))
         if voter == "Emily":

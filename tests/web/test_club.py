@@ -227,7 +227,7 @@ def test_four_phones_vote_at_once_through_two_workers_with_one_key(database, tmp
             else:
                 pytest.fail("the connections never reached both workers")
         assert len(set(workers)) == 2
-        pages = [phone.get(f"/t/{code}/seat/round", {"HX-Request": "true"})[1]
+        pages = [phone.get(f"/t/{code}/seat/pulse", {"HX-Request": "true"})[1]
                  for phone in phones]
         keys = {re.search(r'data-seal-key="([^"]+)"', page).group(1) for page in pages}
         assert len(keys) == 1, "every worker shows the vote's one key"

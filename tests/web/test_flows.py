@@ -24,6 +24,7 @@ from companion.store import rounds as round_store
 from companion.web import games
 from companion.web.actions import Act, Who, game_action
 from companion.web.flow import FLOWS_EXTENSION, GameFlow, View, checklist
+from tests.conftest import element
 
 pytestmark = pytest.mark.db
 
@@ -146,8 +147,8 @@ def test_a_made_up_game_plugs_in_with_its_flow_alone(snap_app):
     phone = ann.get(f"/t/{code}/seat").get_data(as_text=True)
     assert 'data-testid="winner">Bo won' in phone and 'data-phase="end"' in phone
     # The generic scoreboard and record.json follow.
-    board = keeper.get(f"/t/{code}/scoreboard", headers={"HX-Request": "true"})
-    assert 'data-total="Bo">2<' in board.get_data(as_text=True)
+    board = keeper.get(f"/t/{code}/pulse", headers={"HX-Request": "true"})
+    assert 'data-total="Bo">2<' in element(board.get_data(as_text=True), "scoreboard")
     record = keeper.get(f"/t/{code}/games/1/record.json").get_json()
     assert record["rounds"] == [{"winner": "Bo"}, {"winner": "Bo"}]
     # A game that is over takes no more taps.
@@ -175,7 +176,7 @@ def test_every_game_has_a_flow():
 
 # The package graph ------------------------------------------------------------------------
 
-GENERIC = ("tables", "seats", "scores", "live", "vote", "home", "roles", "rounds", "actions",
+GENERIC = ("tables", "seats", "scores", "polled", "vote", "home", "roles", "rounds", "actions",
            "regions", "flow", "api", "pwa", "errors", "filters", "forms", "limits", "qr",
            "charts", "security")
 

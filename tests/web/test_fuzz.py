@@ -47,7 +47,7 @@ from werkzeug.security import generate_password_hash
 
 from companion.extensions import csrf, db, limiter
 from companion.live import versions
-from companion.store import SeatRequest, changes, queries
+from companion.store import SeatRequest, commits, queries
 from companion.store.evenings import Evening, Payment
 from companion.web.games import load_flows
 from tests.web.phases import LARGE_EVENING, LARGEST, PHASES, Phase, Place
@@ -217,7 +217,7 @@ def test_the_check_catches_a_refusal_that_commits_and_a_crash(app, actions, chec
     @app.route("/checked/<code>/<how>", methods=["GET", "POST"])
     @csrf.exempt
     def checked(code: str, how: str):
-        changes.bump(changes.find_to_change(code))
+        commits.bump(commits.find_to_change(code))
         if how == "crash":
             raise RuntimeError("a bug")
         if how == "rolled back":

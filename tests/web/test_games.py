@@ -215,7 +215,7 @@ def test_the_game_page_is_public_and_live(app, actions):
     assert 'data-testid="score-table"' in html
     v = actions.table(code).version
     assert f'hx-get="/t/{code}/games/1/pulse?v={v}&amp;s=' in html
-    response = watcher.get(f"/t/{code}/games/1/scoreboard?v={v}", headers={"HX-Request": "true"})
+    response = watcher.get(f"/t/{code}/games/1/pulse?v={v}", headers={"HX-Request": "true"})
     assert response.status_code == 204
     assert watcher.get(f"/t/{code}/games/2").status_code == 404
 

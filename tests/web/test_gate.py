@@ -7,14 +7,14 @@ import time
 
 import pytest
 
-from companion.live.door import Gate as Places
+from companion.door import Gate as Places
 from tests import waiting
 from tests.conftest import at_once
 
 
 class Gate:
     """``app`` behind a gate of ``size`` places, as the front door puts the app behind it
-    (:meth:`companion.live.door.Gate.place` around the app's call); the gate's own
+    (:meth:`companion.door.Gate.place` around the app's call); the gate's own
     attributes read through."""
 
     def __init__(self, app, size: int) -> None:
@@ -182,7 +182,7 @@ def test_a_request_stepping_out_lets_the_others_in_and_goes_back_in_first():
     """A request gives its place up for work that needs neither the database nor the
     interpreter (a slow hash: ``set_aside``); the others go in meanwhile, and it goes back
     in ahead of those that came while it was out."""
-    from companion.live.door import TURN
+    from companion.door import TURN
 
     seen: list[str] = []
     out, done, b_may_leave = threading.Event(), threading.Event(), threading.Event()

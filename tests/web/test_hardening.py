@@ -174,7 +174,7 @@ def test_an_imported_evening_of_the_largest_numbers_shows_on_every_page(app, act
     every page of the table shows them (the fuzz sweep goes through all of them)."""
     place = next(phase for phase in PHASES if phase.name.startswith("imported")).build(actions)
     pages = ("/evening", "/evenings", "/evenings/1", "/evenings/1/lines.csv", "/games/1",
-             "/games/2", "/scoreboard")
+             "/games/2", "/games/2/pulse")
     for client, own in ((actions.keeper, ""), (place.phone, "/seat")):
         for path in (own, *pages):
             assert client.get(f"/t/{place.code}{path}").status_code in (200, 303), path

@@ -218,8 +218,8 @@ def test_a_refused_request_waits_a_second_for_its_answer_outside_the_gate(app, s
     times; meanwhile the others go in (by the one place of the gate, here)."""
     import threading
 
+    from companion import door
     from companion.config import REFUSAL_PAUSE
-    from companion.live import door
 
     assert REFUSAL_PAUSE == 1.0
     app.config["REFUSAL_PAUSE"] = REFUSAL_PAUSE

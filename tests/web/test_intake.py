@@ -16,7 +16,7 @@ import time
 
 import pytest
 
-from companion.live.door import BODY_RATE, time_limit
+from companion.door import BODY_RATE, time_limit
 from tests.waiting import HANG
 
 pytestmark = pytest.mark.db

@@ -109,22 +109,22 @@ def test_a_seat_taken_re_renders_the_seats_and_a_round_the_scoreboard(client, ac
 def test_an_unchanged_region_poll_is_a_204_without_a_body(client, actions):
     code = actions.create_table()
     v = version(actions, code)
-    for url in (f"/t/{code}/live", f"/t/{code}/scoreboard"):
+    for url in (f"/t/{code}/pulse", f"/t/{code}/seat/pulse"):
         response = client.get(f"{url}?v={v}", headers=HTMX)
         assert response.status_code == 204
         assert response.data == b""
     phone = actions.phone()
-    assert phone.get(f"/j/{code}/live?v={v}", headers=HTMX).status_code == 204
+    assert phone.get(f"/j/{code}/pulse?v={v}", headers=HTMX).status_code == 204
 
 
 def test_a_change_reaches_the_scorekeeper_on_the_next_poll(client, actions):
     code = actions.create_table()
     v = version(actions, code)
     actions.claim(code, 3)
-    response = client.get(f"/t/{code}/live?v={v}", headers=HTMX)
+    response = client.get(f"/t/{code}/pulse?v={v}", headers=HTMX)
     assert response.status_code == 200
     html = response.get_data(as_text=True)
-    assert "<html" not in html, "only the region, not the page"
+    assert "<html" not in html, "only the regions, not the page"
     assert f'data-version="{v + 1}"' in html
     assert re.search(r'data-seat="3"\s+data-joined="yes"', html)
 
@@ -139,9 +139,9 @@ def test_a_seat_back_request_appears_live_and_the_asker_sees_the_answer(client, 
     assert "requests-live" in oob_ids(keeper)
     asked_id = re.search(r'data-testid="approve-(\d+)"', keeper).group(1)
     v = version(actions, code)
-    assert asker.get(f"/t/{code}/seat/live?v={v}", headers=HTMX).status_code == 204
+    assert asker.get(f"/t/{code}/seat/pulse?v={v}", headers=HTMX).status_code == 204
     actions.post(f"/t/{code}/requests/{asked_id}/approve")
-    you = asker.get(f"/t/{code}/seat/live?v={v}", headers=HTMX).get_data(as_text=True)
+    you = asker.get(f"/t/{code}/seat/pulse?v={v}", headers=HTMX).get_data(as_text=True)
     assert "You are Sam (seat 2)" in you
 
 
@@ -153,29 +153,29 @@ def test_the_game_appears_on_the_phones_when_it_starts(actions):
     assert pulse_of(html).startswith(f"/t/{code}/seat/pulse?v={v}&")
     assert 'data-testid="no-game"' in html
     actions.start(code)
-    html = phone.get(f"/t/{code}/scoreboard?v={v}", headers=HTMX).get_data(as_text=True)
+    html = phone.get(f"/t/{code}/seat/pulse?v={v}", headers=HTMX).get_data(as_text=True)
     assert 'data-testid="score-table"' in html
 
 
 def test_a_plain_browser_opening_a_region_gets_the_page(client, actions):
     code = actions.create_table()
-    response = client.get(f"/t/{code}/live")
+    response = client.get(f"/t/{code}/pulse")
     assert response.status_code == 303 and response.headers["Location"].endswith(f"/t/{code}")
 
 
 def test_the_scorekeeper_region_is_the_scorekeeper_s_only(actions):
     code = actions.create_table()
-    response = actions.phone().get(f"/t/{code}/live?v=0", headers=HTMX)
+    response = actions.phone().get(f"/t/{code}/pulse?v=0", headers=HTMX)
     assert response.status_code == 403
     assert "<html" not in response.get_data(as_text=True)
     # An unchanged poll is answered before any check, with nothing: it shows nothing either.
-    quiet = actions.phone().get(f"/t/{code}/live?v=1", headers=HTMX)
+    quiet = actions.phone().get(f"/t/{code}/pulse?v=1", headers=HTMX)
     assert quiet.status_code == 204 and quiet.get_data() == b""
 
 
 def test_a_poll_for_an_unknown_table_is_a_404(client):
-    assert client.get("/t/BCDFGHJK/live?v=1", headers=HTMX).status_code == 404
-    assert client.get("/j/BCDFGHJK/live?v=1", headers=HTMX).status_code == 404
+    assert client.get("/t/BCDFGHJK/pulse?v=1", headers=HTMX).status_code == 404
+    assert client.get("/j/BCDFGHJK/pulse?v=1", headers=HTMX).status_code == 404
 
 
 @pytest.mark.parametrize(("step", "path", "data"), [
@@ -215,7 +215,7 @@ def test_looking_and_refused_changes_do_not_bump_the_version(client, actions):
     v = version(actions, code)
     client.get(f"/t/{code}")
     actions.phone().get(f"/j/{code}")
-    client.get(f"/t/{code}/live?v=0", headers=HTMX)
+    client.get(f"/t/{code}/pulse?v=0", headers=HTMX)
     actions.post(f"/t/{code}/seats/1/move", {"direction": "up"})  # refused: already first
     actions.post(f"/t/{code}/seats/1/name", {"name": "x" * 200})  # refused: too long
     actions.claim(code, 9)  # refused: no such seat
@@ -227,7 +227,7 @@ def test_a_poll_held_back_by_the_limit_skips_the_tick_quietly(app, client, actio
     app.config["WRONG_CODE_LIMIT"] = "2/minute"
     for _ in range(2):
         client.get("/join", query_string={"code": "BCDFGHJK"})
-    response = client.get(f"/t/{code}/live?v=0", headers=HTMX)
+    response = client.get(f"/t/{code}/pulse?v=0", headers=HTMX)
     assert response.status_code == 204 and response.data == b""
     boosted = client.get("/join", query_string={"code": code},
                          headers={**HTMX, "HX-Boosted": "true"})
@@ -296,7 +296,7 @@ def test_after_a_tap_the_moment_is_made_once_for_every_screen(client, actions, m
     # Each screen still gets its own: Sam's slip, not Rob's; the tablet's vote status.
     actions.post(f"/t/{code}/games/1/tromplemond/vote", {"round": "1"})
     made.clear()
-    slips = [phone.get(f"/t/{code}/seat/round?v=0", headers=HTMX).get_data(as_text=True)
+    slips = [phone.get(f"/t/{code}/seat/pulse?v=0", headers=HTMX).get_data(as_text=True)
              for phone in phones]
     assert len(made) == 1
     for name, slip in zip(("Rob", "Sam", "Nick", "Emily"), slips, strict=True):
@@ -313,10 +313,10 @@ def test_a_shared_moment_keeps_the_interrogation_clock_running(client, actions, 
     phones = actions.seat_everyone(code)
     actions.start(code)
     actions.post(f"/t/{code}/games/1/tromplemond/timer", {"round": "1", "action": "start"})
-    first = phones[0].get(f"/t/{code}/seat/round?v=0", headers=HTMX).get_data(as_text=True)
+    first = phones[0].get(f"/t/{code}/seat/pulse?v=0", headers=HTMX).get_data(as_text=True)
     assert re.search(r'data-countdown="(29\d|300)"', first)
     later = store._now() + timedelta(seconds=30)
     monkeypatch.setattr(store, "_now", lambda: later)
     # The same version (no change since): another screen shares the moment, not its clock.
-    second = phones[1].get(f"/t/{code}/seat/round?v=0", headers=HTMX).get_data(as_text=True)
+    second = phones[1].get(f"/t/{code}/seat/pulse?v=0", headers=HTMX).get_data(as_text=True)
     assert re.search(r'data-countdown="(26\d|270)"', second)

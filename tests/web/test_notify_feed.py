@@ -17,7 +17,7 @@ from companion.extensions import db
 from companion.live import feed
 from companion.live import streams as bell
 from companion.live.polls import VersionLookup
-from companion.store import Table, changes
+from companion.store import Table, commits
 from tests.waiting import Ceiling, wait_until
 
 pytestmark = pytest.mark.db
@@ -50,14 +50,14 @@ def open_stream(device, code):
 def change_elsewhere(app, code, monkeypatch) -> int:
     """Raise the table's version as another process would (another origin); its new
     version."""
-    monkeypatch.setattr(changes, "_origin", (os.getpid(), "another-process"))
+    monkeypatch.setattr(commits, "_origin", (os.getpid(), "another-process"))
     with app.app_context():
         table = db.session.query(Table).filter_by(code=code).one()
-        changes.bump(table)
+        commits.bump(table)
         db.session.commit()
         version = table.version
         db.session.remove()
-    monkeypatch.setattr(changes, "_origin", None)
+    monkeypatch.setattr(commits, "_origin", None)
     return version
 
 

@@ -1,5 +1,5 @@
-"""The live regions are declared once (``companion.web.regions.REGIONS``), and one
-template carries a page's pulse answer."""
+"""A live region is one object (``companion.web.regions.REGIONS``): its template, its stamp and
+its context; a page includes it by name, and one template carries a page's pulse answer."""
 
 from __future__ import annotations
 
@@ -18,26 +18,45 @@ ROOT = Path(__file__).resolve().parents[2]
 HTMX = {"HX-Request": "true"}
 
 
-def test_each_region_is_declared_once_with_its_template_stamp_and_pages(app):
-    seen = set()
-    for region in regions.REGIONS:
-        assert (region.template, region.pages) not in seen
-        seen.add((region.template, region.pages))
+def test_each_region_is_one_object_with_its_template_stamp_and_context(app):
+    templates = [region.template for region in regions.REGIONS.values()]
+    assert len(templates) == len(set(templates))
+    for name, region in regions.REGIONS.items():
+        assert region.name == name
         assert (ROOT / "templates" / region.template).is_file(), region.template
-        assert region.made_from in {"v", "s", "p", "g"}
-        assert region.pages <= set(regions.PAGES), region  # every page says its context
+        assert region.stamp in regions.STAMPS
+        assert callable(region.context)
     assert set(regions.PAGES) == {"tablet", "phone", "game", "join"}
-    assert {r.name for r in regions.REGIONS if r.every_answer} == {"round"}
+    assert {r.name for r in regions.REGIONS.values() if r.every_answer} == {
+        "tablet-round", "phone-round"}
 
 
-def test_one_pulse_template_and_no_region_list_elsewhere():
+def test_a_page_includes_its_regions_by_name_and_its_pulse_carries_those(app):
+    """A page's template names its regions (``region("…")``): the pulse answers with those,
+    and every region is shown by some page."""
+    with app.test_request_context():
+        shown = {page: [r.name for r in regions.regions_of(live.template)]
+                 for page, live in regions.PAGES.items()}
+    assert shown == {
+        "tablet": ["bar", "requests", "tablet-round", "scoreboard", "game-area", "seats"],
+        "phone": ["bar", "you", "phone-round", "scoreboard"],
+        "game": ["scoreboard"],
+        "join": ["join-game", "join"],
+    }
+    assert {name for names in shown.values() for name in names} == set(regions.REGIONS)
+
+
+def test_one_pulse_template_and_no_region_included_by_its_file():
     assert sorted(p.name for p in (ROOT / "templates").rglob("*pulse*.html")) == ["_pulse.html"]
+    for region in regions.REGIONS.values():
+        for page in (ROOT / "templates").rglob("*.html"):
+            assert f'include "{region.template}"' not in page.read_text(encoding="utf-8"), page
     source = (ROOT / "companion" / "web" / "regions.py").read_text(encoding="utf-8")
     tree = ast.parse(source)
     names = {node.name for node in ast.walk(tree) if isinstance(node, ast.FunctionDef)}
-    # The pages' contexts live with the pages that show them.
-    assert not names & {"keeper_context", "seat_context", "join_context", "game_page_context",
-                        "seats_context", "start_problems", "tablet_pulse", "phone_pulse"}
+    # The pages' regions live with the pages that show them.
+    assert not names & {"seats_context", "start_problems", "scoreboard_context", "you_context",
+                        "join_context", "requests_context"}
 
 
 def test_a_pulse_answer_carries_the_regions_whose_stamp_changed(actions, client):

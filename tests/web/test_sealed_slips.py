@@ -22,7 +22,7 @@ from companion.extensions import db
 from companion.store import queries, sealed
 from companion.store.tromplemond import vote_status
 from companion.web.vote import PADDED_CHARS, form_length
-from tests.conftest import SLIP_FORM, sealed_fields
+from tests.conftest import SLIP_FORM, element, sealed_fields
 from tests.web.tables import HTMX
 
 pytestmark = pytest.mark.db
@@ -43,7 +43,8 @@ def table(actions):
 
 
 def round_of(phone, code: str) -> str:
-    return phone.get(f"/t/{code}/seat/round", headers=HTMX).get_data(as_text=True)
+    return element(phone.get(f"/t/{code}/seat/pulse", headers=HTMX).get_data(as_text=True),
+                   "round")
 
 
 def drop(actions, code, phone, fields, **headers):

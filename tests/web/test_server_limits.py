@@ -2,7 +2,7 @@
 
 A request's head: its first line (the address) and each header line at most gunicorn's
 limits (414 and 431 beyond), at most 100 headers. A late body is cut off alike by
-gevent's worker and by threads (``companion.live.door``). And a sleep of the whole
+gevent's worker and by threads (``companion.door``). And a sleep of the whole
 machine does not stop the worker (``companion.serving``).
 """
 

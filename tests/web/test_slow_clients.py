@@ -4,7 +4,7 @@ Under gunicorn as the Procfile runs it, on the test's database: from one connect
 POST to a second table sends its headers and then no body (or its body a byte at a
 time); while it is held, one table's tablet taps and its phones read, and every one of
 them is answered before the held POST is (by order of events, not by a time). The
-server reads a body before the request waits for a place (``companion.live.door``), and
+server reads a body before the request waits for a place (``companion.door``), and
 the second table never changes. (That a late body is answered 408 at its deadline, by
 both workers: ``tests/web/test_server_limits.py``.) How
 much the held POST slows the others (their p95 with it and without it) is a figure of

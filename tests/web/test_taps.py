@@ -16,8 +16,8 @@ import secrets
 import pytest
 from sqlalchemy import func, select
 
+from companion.door import FrontDoor
 from companion.extensions import db
-from companion.live.door import FrontDoor
 from companion.store.taps import Tap, prune
 from companion.web.taps import TAP_HEADER
 

@@ -21,7 +21,7 @@ from companion.rules import trefeltromp as rules
 from companion.store import queries, sealed
 from companion.store import rounds as round_store
 from companion.web.games.trefeltromp import FLOW
-from tests.conftest import sealed_fields
+from tests.conftest import element, sealed_fields
 from tests.web.tables import HTMX, GameAtTable, as_logged, every_screen, fresh
 
 pytestmark = pytest.mark.db
@@ -94,7 +94,8 @@ class Game(GameAtTable):
     def lay(self, name: str, card: str, *, client=None, htmx=False, stage=None):
         step = self.view().phase.value
         phone = client or self.phones[name]
-        page = phone.get(f"/t/{self.code}/seat/round", headers=HTMX).get_data(as_text=True)
+        page = element(phone.get(f"/t/{self.code}/seat/pulse", headers=HTMX).get_data(as_text=True),
+                       "round")
         data = sealed_fields(page, card) or {"choice": card}  # sealed as slip.js does
         if stage is not None:
             data["stage"] = str(stage)
@@ -846,7 +847,7 @@ def test_a_hand_can_be_looked_back_at_step_by_step(game):
     assert watcher.get(f"/t/{game.code}/games/1/trefeltromp/hands/3").status_code == 404
     assert watcher.get(f"/t/{game.code}/games/1/trefeltromp/hands/0").status_code == 404
     assert f'href="/t/{game.code}/games/1/trefeltromp/hands/1"' in text(
-        game.keeper.get(f"/t/{game.code}/scoreboard", headers=HTMX))
+        game.keeper.get(f"/t/{game.code}/pulse", headers=HTMX))
 
 
 def test_a_past_hand_is_corrected_and_every_hand_after_it_follows(game):
@@ -870,7 +871,7 @@ def test_a_past_hand_is_corrected_and_every_hand_after_it_follows(game):
                                              ["Ann", "fold"]], [["Bo", "bet", 5],
                                                                 ["Cy", "fold"]]]
     assert replay(record)["totals"] == {"Ann": 110, "Bo": 120, "Cy": 70}
-    board = text(game.keeper.get(f"/t/{game.code}/scoreboard", headers=HTMX))
+    board = game.scores()
     assert numbers_on(board, "data-total") == {"Ann": 110, "Bo": 120, "Cy": 70}
 
 
@@ -943,7 +944,7 @@ def test_a_record_ending_mid_hand_is_played_on_after_undoing_that_hand(actions):
     assert game.phase() == "banen" and "Ask for the cards of banen" in game.tablet()
     game.ok("reveal")
     refused(game.post("reveal"), 409, "The cards of this reveal are being laid already.")
-    assert "0 of 3</strong> cards in" in text(keeper.get(f"/t/{code}/round", headers=HTMX))
+    assert "0 of 3</strong> cards in" in text(keeper.get(f"/t/{code}/pulse", headers=HTMX))
 
 
 # --------------------------------------------------------------------------- the rules' numbers
@@ -981,7 +982,7 @@ def test_every_number_on_the_screens_is_the_rules(game):
     record = game.record()
     result = replay(record)
     final = rules.figures(record)
-    board = text(game.keeper.get(f"/t/{game.code}/scoreboard", headers=HTMX))
+    board = game.scores()
     assert numbers_on(board, "data-total") == result["totals"]
     assert numbers_on(board, "data-stack-after") == result["rounds"][0]["totals"]
     assert numbers_on(board, "data-bought") == {f.player: f.bought for f in final.lines}
@@ -1005,13 +1006,13 @@ def _screens(actions, code, phones, watcher) -> dict[str, str]:
     """Every page and region any device may load now, as it gets it."""
     game = f"/t/{code}/games/1"
     return every_screen((
-        ("tablet", actions.keeper, [f"/t/{code}", f"/t/{code}/round", f"/t/{code}/live",
-                                    f"/t/{code}/scoreboard", game, f"{game}/record.json",
+        ("tablet", actions.keeper, [f"/t/{code}", f"/t/{code}/pulse", game, f"{game}/pulse",
+                                    f"{game}/record.json",
                                     f"{game}/sealed/banen/private",
                                     f"{game}/trefeltromp/hands/1"]),
-        ("watcher", watcher, [game, f"/t/{code}/scoreboard", f"{game}/record.json",
+        ("watcher", watcher, [game, f"{game}/pulse", f"{game}/record.json",
                               f"/j/{code}", f"{game}/trefeltromp/hands/1"]),
-        *((player, phone, [f"/t/{code}/seat", f"/t/{code}/seat/live", f"/t/{code}/seat/round",
+        *((player, phone, [f"/t/{code}/seat", f"/t/{code}/seat/pulse",
                            game, f"{game}/trefeltromp/hands/1"])
           for player, phone in phones.items()),
     ), text)
@@ -1049,7 +1050,8 @@ def test_no_response_before_the_last_card_is_in_holds_any_players_card(app, acti
             assert 'class="laid"' not in body, where
     # The comparison is sharp: once the last card is in, every screen shows them all.
     assert one[-1] != other[-1]
-    regions = [body for where, body in one[-1].items() if where.endswith("/round True")]
+    regions = [body for where, body in one[-1].items()
+               if where.endswith("/pulse True") and "/games/" not in where]
     assert len(regions) == 5  # the tablet's and the four phones'
     assert all('data-player="Bo" data-card="K♥"' in body for body in regions)
 

@@ -134,7 +134,7 @@ def test_euros_and_chips(actions):
     response = actions.post(f"/t/{code}/start",
                             OPTIONS | {"unit": "chips", "joining_fee": "20", "tromp_stake": "2"})
     assert response.status_code == 303
-    page = text(actions.keeper.get(f"/t/{code}/scoreboard", headers=HTMX))
+    page = text(actions.keeper.get(f"/t/{code}/pulse", headers=HTMX))
     assert 'data-money="Rob">−20<' in page
 
 
@@ -172,7 +172,7 @@ def test_only_the_scorekeeper_starts_the_game_and_only_when_all_are_named(action
 def test_a_phone_waiting_for_the_game_gets_the_round_when_it_starts(actions):
     code = actions.create_table()
     phones = actions.seat_everyone(code)
-    waiting = text(phones[0].get(f"/t/{code}/seat/round", headers=HTMX))
+    waiting = text(phones[0].get(f"/t/{code}/seat/pulse", headers=HTMX))
     assert 'data-testid="no-game"' in waiting
     actions.post(f"/t/{code}/start", OPTIONS)
     page = text(phones[0].get(f"/t/{code}/seat"))
@@ -732,13 +732,13 @@ def test_a_phone_cannot_run_the_round(game, tail, data):
 
 
 def test_the_tablet_region_is_the_scorekeepers_and_phones_regions_are_public(game):
-    assert game.phones["Sam"].get(f"/t/{game.code}/round",
+    assert game.phones["Sam"].get(f"/t/{game.code}/pulse",
                                   headers=HTMX).status_code == 403
     version = game.actions.table(game.code).version
-    quiet = game.phones["Sam"].get(f"/t/{game.code}/seat/round?v={version}",
+    quiet = game.phones["Sam"].get(f"/t/{game.code}/seat/pulse?v={version}",
                                    headers=HTMX)
     assert quiet.status_code == 204
-    plain = game.phones["Sam"].get(f"/t/{game.code}/seat/round")
+    plain = game.phones["Sam"].get(f"/t/{game.code}/seat/pulse")
     assert plain.status_code == 303 and plain.headers["Location"].endswith("/seat")
 
 
@@ -918,7 +918,7 @@ def test_the_rules_help_marks_the_house_decisions(game):
 
 def test_no_round_screen_shows_a_count_before_the_last_slip(game):
     game.open_vote()
-    urls = ["/round", "/scoreboard", ""]
+    urls = ["/pulse", "/games/1/pulse", ""]
     for voter, target in (("Rob", "Emily"), ("Sam", "Nick"), ("Nick", "Emily")):
         game.vote({voter: target})
         screens = [game.tablet(), text(game.keeper.get(f"/t/{game.code}"))]

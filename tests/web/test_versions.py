@@ -11,8 +11,8 @@ from sqlalchemy import text
 
 from companion.extensions import db
 from companion.live.versions import VersionMemo
-from companion.store import changes
-from companion.store.changes import ANY_TABLE, Step, take_steps
+from companion.store import commits
+from companion.store.commits import ANY_TABLE, Step, take_steps
 
 from .test_live import HTMX, oob_ids, pulse_of
 
@@ -80,16 +80,16 @@ def test_a_commit_says_which_tables_its_change_wrote(app, actions):
     code = actions.create_table()
     actions.start(code)
     with app.test_request_context():
-        table = changes.find_to_change(code)
+        table = commits.find_to_change(code)
         before = table.version
         db.session.execute(text("SELECT 1"))
-        changes.bump(table)
+        commits.bump(table)
         db.session.commit()
         assert take_steps(db.session()) == [
             Step(table.id, before + 1, frozenset())]  # the version alone: nothing
-        table = changes.find_to_change(code)
+        table = commits.find_to_change(code)
         table.name = "Saturday"
-        changes.bump(table)
+        commits.bump(table)
         db.session.execute(text("UPDATE seats SET name = name WHERE table_id = :t"),
                            {"t": table.id})
         db.session.commit()
@@ -97,19 +97,19 @@ def test_a_commit_says_which_tables_its_change_wrote(app, actions):
         assert step.wrote == {"tables", "seats"} and step.version == before + 2
         schema = "main" if db.engine.dialect.name == "sqlite" else "public"
         for seats in ('"seats"', f"{schema}.seats", f'"{schema}"."seats"'):
-            table = changes.find_to_change(code)
-            changes.bump(table)
+            table = commits.find_to_change(code)
+            commits.bump(table)
             db.session.execute(text(f"UPDATE {seats} SET name = name WHERE table_id = :t"),
                                {"t": table.id})
             db.session.commit()
             assert take_steps(db.session())[0].wrote == {"seats"}, seats
-        table = changes.find_to_change(code)
-        changes.bump(table)
+        table = commits.find_to_change(code)
+        commits.bump(table)
         db.session.execute(text("WITH x AS (SELECT 1) UPDATE seats SET name = name"))
         db.session.commit()
         assert take_steps(db.session())[0].wrote == {ANY_TABLE}
-        table = changes.find_to_change(code)
-        changes.bump(table)
+        table = commits.find_to_change(code)
+        commits.bump(table)
         db.session.rollback()
         assert take_steps(db.session()) == []  # never was
 

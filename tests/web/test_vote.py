@@ -15,7 +15,7 @@ from companion.extensions import db
 from companion.store import queries
 from companion.store.tromplemond import Stage, VoteStatus, vote_status
 from companion.web import words
-from tests.conftest import at_once
+from tests.conftest import at_once, element, pulse_of
 from tests.web.tables import HTMX, as_logged, every_screen, fresh
 
 pytestmark = pytest.mark.db
@@ -47,15 +47,15 @@ def open_vote(actions, code: str, round_number: int = 1) -> None:
 
 
 def phone_round(phone, code: str) -> str:
-    response = phone.get(f"/t/{code}/seat/round", headers=HTMX)
+    response = phone.get(pulse_of("phone", code), headers=HTMX)
     assert response.status_code == 200
-    return text_of(response)
+    return element(text_of(response), "round")
 
 
 def tablet_round(client, code: str) -> str:
-    response = client.get(f"/t/{code}/round", headers=HTMX)
+    response = client.get(pulse_of("tablet", code), headers=HTMX)
     assert response.status_code == 200
-    return text_of(response)
+    return element(text_of(response), "round")
 
 
 def slip_of(html: str) -> str:
@@ -413,12 +413,12 @@ def test_an_unchanged_poll_is_a_204_and_a_slip_changes_every_region(client, acti
     code, phones = table
     open_vote(actions, code)
     v = version(actions, code)
-    assert client.get(f"/t/{code}/round?v={v}", headers=HTMX).status_code == 204
-    assert phones["Nick"].get(f"/t/{code}/seat/round?v={v}", headers=HTMX).status_code == 204
+    assert client.get(f"/t/{code}/pulse?v={v}", headers=HTMX).status_code == 204
+    assert phones["Nick"].get(f"/t/{code}/seat/pulse?v={v}", headers=HTMX).status_code == 204
     actions.vote(code, phones["Rob"], "Sam")
-    html = text_of(phones["Nick"].get(f"/t/{code}/seat/round?v={v}", headers=HTMX))
+    html = text_of(phones["Nick"].get(f"/t/{code}/seat/pulse?v={v}", headers=HTMX))
     assert f'data-version="{v + 1}"' in html and "1 of 4</strong> slips in" in html
-    assert "1 of 4</strong> slips in" in text_of(client.get(f"/t/{code}/round?v={v}",
+    assert "1 of 4</strong> slips in" in text_of(client.get(f"/t/{code}/pulse?v={v}",
                                                       headers=HTMX))
 
 
@@ -453,16 +453,13 @@ def _screens(actions, code, phones, watcher) -> dict[str, str]:
     """Every page and partial any device may load now, as it gets it."""
     keeper = actions.keeper
     return every_screen((
-        ("tablet", keeper, [f"/t/{code}", f"/t/{code}/pulse", f"/t/{code}/round",
-                            f"/t/{code}/live",
-                            f"/t/{code}/scoreboard", f"/t/{code}/games/1",
+        ("tablet", keeper, [f"/t/{code}", f"/t/{code}/pulse", f"/t/{code}/games/1",
                             f"/t/{code}/games/1/record.json",
                             f"/t/{code}/games/1/sealed/vote/private"]),
         ("watcher", watcher, [f"/t/{code}/games/1", f"/t/{code}/games/1/pulse",
-                              f"/t/{code}/scoreboard", f"/j/{code}/pulse",
+                              f"/j/{code}/pulse",
                               f"/t/{code}/games/1/record.json", f"/j/{code}"]),
-        *((player, phone, [f"/t/{code}/seat", f"/t/{code}/seat/pulse", f"/t/{code}/seat/live",
-                           f"/t/{code}/seat/round", f"/t/{code}/games/1"])
+        *((player, phone, [f"/t/{code}/seat", f"/t/{code}/seat/pulse", f"/t/{code}/games/1"])
           for player, phone in phones.items()),
     ), text_of)
 

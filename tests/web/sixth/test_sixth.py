@@ -92,7 +92,7 @@ def test_a_sixth_game_plays_through_every_generic_page(sixes, app):
     assert actions.post(f"/t/{code}/games/1/rounds/1", fix | {"step": "save"}).status_code == 303
 
     # The scoreboard, and the end: Ann reached the target of 3.
-    board = keeper.get(f"/t/{code}/scoreboard", headers={"HX-Request": "true"})
+    board = keeper.get(f"/t/{code}/pulse", headers={"HX-Request": "true"})
     assert 'data-round="1"' in board.get_data(as_text=True)
     result = replay(keeper.get(f"/t/{code}/games/1/record.json").get_json())
     assert result["totals"] == {"Ann": 3, "Bo": 0, "Cy": 1} and result["winners"] == ["Ann"]

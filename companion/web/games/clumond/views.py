@@ -21,7 +21,7 @@ from ...actions import Act, Who, game_action, load_game, require_playing
 from ...forms import FormError
 from ...limits import wrong_codes
 from ...roles import require_keeper, require_seat_at
-from ...words import say
+from ...words import say, sentence
 from . import forms
 from .flow import FLOW, Phase, RoundView, bp
 
@@ -70,8 +70,7 @@ def trump(act: Act, position: int):
     try:
         named = rules.read_trump(act.form.get("trump", ""))
     except RuleError as error:
-        message = say(error)
-        abort(400, f"{message[:1].upper()}{message[1:]}.")
+        abort(400, sentence(error))
     round_store.update_facts(act.draft, {"trump": named})
 
 

@@ -18,7 +18,7 @@ from ....rules import trefeltromp as rules
 from ....rules.cards import SUITS, TarotTrump, tarot_deck
 from ... import forms as shared
 from ...forms import UNITS, FormError, check_unit, read_money, whole_number
-from ...words import say
+from ...words import say, sentence  # (sentence: said here, its callers' name for it)
 
 __all__ = ["MAX_CHIPS", "PICKER", "UNITS", "TarotPicker", "hand_fields", "hand_fields_from_form",
            "option_values", "read_amount", "read_hand", "read_options", "sentence"]
@@ -27,18 +27,6 @@ MAX_CHIPS = 100_000
 """The most chips a typed amount (a bet, a buy, an option) may be."""
 
 OPTION_FIELDS = ("unit", "ante", "stack", "limit", "chip_value")
-
-
-def sentence(error: Exception) -> str:
-    """A rules message as a sentence on a screen, in the device's language (a rules refusal
-    is said from its code): a capital first, a full stop last.
-
-    >>> sentence(ValueError("banen: Cy's card: J♠ is not a tarot card"))
-    "Banen: Cy's card: J♠ is not a tarot card."
-    """
-    text = say(error) if isinstance(error, RuleError) else str(error)
-    text = text[:1].upper() + text[1:]
-    return text if text.endswith((".", "!", "?")) else text + "."
 
 
 # --------------------------------------------------------------------------- the options

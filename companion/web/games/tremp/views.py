@@ -25,7 +25,7 @@ from ...filters import number
 from ...forms import FormError
 from ...limits import wrong_codes
 from ...roles import is_keeper, phone
-from ...words import say
+from ...words import sentence
 from . import forms
 from .flow import FLOW, HandView, Phase, bp, hand_label
 
@@ -34,12 +34,6 @@ AFTER_BIDDING = (Phase.PLAY, Phase.SCORE)
 PLACES = (_l("first"), _l("second"), _l("third"), _l("fourth"))
 """A card's place in a trick, in words."""
 
-
-
-def _sentence(error: Exception) -> str:
-    """A refusal as a sentence, in the device's language."""
-    text = say(error)
-    return text[:1].upper() + text[1:] + ("" if text.endswith(".") else ".")
 
 
 def _not_now(view: HandView) -> str:
@@ -87,7 +81,7 @@ def bid(act: Act, position: int):
         try:
             card = forms.read_card(act.form)
         except FormError as error:
-            return refusal(act, _sentence(error), 400)
+            return refusal(act, sentence(error), 400)
         shown = next((d for d in view.bidding.displayed if d.card == card), None)
         if shown is not None:
             return refusal(act, _("%(card)s is already displayed by %(name)s: pick another "
@@ -99,7 +93,7 @@ def bid(act: Act, position: int):
     try:
         rules.bidding_status(bids, view.players, view.dealer, hand_label(view.round_number))
     except RuleError as error:
-        return refusal(act, _sentence(error))
+        return refusal(act, sentence(error))
     round_store.update_facts(act.draft, {"bids": bids})
     return None
 
@@ -133,7 +127,7 @@ def tricks(act: Act):
     try:
         taken = forms.read_tricks(act.form, view.bidding_team or "")
     except FormError as error:
-        return refusal(act, _sentence(error), 400)
+        return refusal(act, sentence(error), 400)
     round_store.update_facts(act.draft, {"tricks": taken})
     return None
 
@@ -162,7 +156,7 @@ def count_trick(act: Act):
     try:
         position = forms.read_position(act.form, len(view.players))
     except FormError as error:
-        return refusal(act, _sentence(error), 400)
+        return refusal(act, sentence(error), 400)
     winners = [*count.winners, view.players[position - 1]]
     after = rules.count_tricks(view.players, winners, view.bidder)
     changes: dict[str, object] = {"trick_taps": winners}
@@ -291,7 +285,7 @@ def judge(code: str, number: int):
     try:
         cards, trump, lead = forms.read_trick(request.args, view.players, hand_trump)
     except FormError as error:
-        abort(400, _sentence(error))
+        abort(400, sentence(error))
     if lead is None and view.count is not None:
         lead = view.count.leader
     result = None

@@ -1,6 +1,6 @@
 """Measure one Tromplemond round at the table: taps and seconds from the reveal to the confirm.
 
-Usage: ``.venv/bin/python scripts/measure_round.py [--pause 0.4] [--runs 1]``
+Usage: ``.venv/bin/python scripts/measure_tromplemond.py [--pause 0.4] [--runs 1]``
 
 The script starts the companion on a temporary SQLite database on
 127.0.0.1, drives Debian's Chromium (``/usr/bin/chromium``) with Playwright

@@ -1,14 +1,14 @@
-"""Live regions: small partials that htmx polls on every ``companion:tick``.
+"""The table of a polled request: a page's pulse (:mod:`companion.web.pulse`), or a part of
+a page that polls by itself (the ledger's).
 
-A region is rendered with its table's version (``?v=<version>``); a poll whose
-version is still current gets 204 and no body, so htmx leaves the page alone.
-Those are answered before the app, by :mod:`companion.live.polls`, with one
-indexed lookup; here the region is rendered for a poll that needs it.
+A poll says the version its page shows (``?v=<version>``); a poll whose version is still
+current gets 204 and no body, so htmx leaves the page alone. Those are answered before
+the app, by :mod:`companion.live.polls`, with one indexed lookup; here the table is found
+for a poll that needs an answer, and a plain browser that opened a poll's URL is sent to
+the whole page.
 """
 
 from __future__ import annotations
-
-from collections.abc import Callable
 
 from flask import Response, abort, redirect, request, url_for
 from flask_babel import gettext as _
@@ -23,20 +23,20 @@ def is_htmx() -> bool:
 
 
 def page_instead(url: str) -> Response | None:
-    """Send a plain browser (no htmx) that opened a region's URL to the whole page."""
+    """Send a plain browser (no htmx) that opened a poll's URL to the whole page."""
     if is_htmx():
         return None
     return redirect(url, code=303)
 
 
-def live_table(code: str, page: str | Callable[[Table], str], *, keeper: bool = False,
-               **page_values: object) -> Table:
-    """The table of a polled live region, when the poll needs a fresh region.
+def polled_table(code: str, page: str, *, keeper: bool = False,
+                 **page_values: object) -> Table:
+    """The table of a poll, when the poll needs an answer.
 
     Otherwise it answers at once (by raising): 204 and no body when the poll's
     version is current, and a redirect to the whole page (the endpoint
-    ``page`` with the table's code and ``page_values``, or ``page(table)``)
-    for a plain browser that opened the region's own URL.
+    ``page`` with the table's code and ``page_values``)
+    for a plain browser that opened the poll's own URL.
     """
     table = find_table(code)
     if keeper and not is_keeper(table):
@@ -44,8 +44,7 @@ def live_table(code: str, page: str | Callable[[Table], str], *, keeper: bool = 
     if request.args.get("v") == str(table.version):
         # Most polls are answered before the app (companion.live.polls); a plain one lands here.
         abort(Response(status=204))
-    url = page(table) if callable(page) else url_for(page, code=table.code, **page_values)
-    elsewhere = page_instead(url)
+    elsewhere = page_instead(url_for(page, code=table.code, **page_values))
     if elsewhere is not None:
         abort(elsewhere)
     return table

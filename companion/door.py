@@ -1,4 +1,6 @@
-"""The front door: everything a request meets before Flask, in one place and in order.
+"""The front door: everything a request meets before Flask, in one place and in order
+(server plumbing, beside :mod:`companion.serving`; the app keeps its gate at
+:data:`companion.live.polls.GATE`, where a stream's pushed answer takes a place too).
 
 1. **Once per start**, before the first answer: the door's ``first`` hook (the sealed
    choices a restart left without their keys are voided, so every screen hears of it).
@@ -96,8 +98,8 @@ from typing import Any, TypeVar
 from flask import Flask, current_app, has_request_context, request
 from werkzeug.exceptions import BadRequest, HTTPException, RequestEntityTooLarge, RequestTimeout
 
-from ..config import REFUSAL_PAUSE
-from .polls import NOT_CHANGED, POLL_PATH, VERSION, VersionLookup
+from .config import REFUSAL_PAUSE
+from .live.polls import GATE, NOT_CHANGED, POLL_PATH, VERSION, VersionLookup
 
 READS = frozenset({"GET", "HEAD"})
 TURN = "companion.gate.turn"
@@ -210,10 +212,6 @@ class Gate:
 
     def _may_go_in(self, turn: _Turn) -> bool:
         return not turn.change or self._changes < self.most_changes
-
-
-GATE = "companion.gate"
-"""Where the app keeps its gate (``app.extensions``), when it has one."""
 
 
 def set_aside(work: Callable[..., T], *args: Any) -> T:
