@@ -47,7 +47,6 @@ ALLOWED = {
     "tests/store/conftest.py": "game records by name",
     "tests/rules/gen_evening.py": "generates each game's records by name",
     "tests/rules/records_reference.py": "counts each game's records by name",
-    "tests/web/phases.py": "each game's phases for the sweeps, by name",
     "tests/web/served.py": "plays a game by name",
     "tests/browser/conftest.py": "browser tables of a game by name",
     "tests/browser/long_evening.py": "plays each game in the browser by name",
