@@ -43,11 +43,6 @@ ALLOWED = {
     # TODO issue 40: the test helpers below build tables of each game by name (the shared
     # fixtures, the generated evenings, the record book's independent count, the browser
     # tests' tables); each game's part belongs in that game's own test helpers.
-    "tests/conftest.py": "a game's start forms and tables, by name",
-    "tests/store/conftest.py": "game records by name",
-    "tests/rules/gen_evening.py": "generates each game's records by name",
-    "tests/rules/records_reference.py": "counts each game's records by name",
-    "tests/web/served.py": "plays a game by name",
     "tests/browser/conftest.py": "browser tables of a game by name",
     "tests/browser/long_evening.py": "plays each game in the browser by name",
     "tests/browser/screens.py": "screens of each game by name",
