@@ -211,8 +211,18 @@ def every_phase(games: Iterable[str]) -> list[Phase]:
             *(phase for game in games for phase in imported_of(game))]
 
 
-PHASES: list[Phase] = every_phase(GAMES)
-"""Every phase of every registered game, and the tables made by an import."""
+PHASES: list[Phase]
+"""Every phase of every registered game, and the tables made by an import (made when first
+asked for: :func:`__getattr__`)."""
+
+
+def __getattr__(name: str) -> list[Phase]:
+    """``PHASES``: every phase of every registered game, and the tables made by an import
+    (made when first asked for, so that a game's helper may import this module first)."""
+    if name != "PHASES":
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    found = globals()["PHASES"] = every_phase(GAMES)
+    return found
 
 __all__ = ["LARGEST", "PHASES", "Phase", "Place", "every_phase", "helper_of", "imported",
            "nothing", "phases", "phases_of", "without_helper"]
