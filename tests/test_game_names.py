@@ -44,7 +44,6 @@ ALLOWED = {
     # fixtures, the generated evenings, the record book's independent count, the browser
     # tests' tables); each game's part belongs in that game's own test helpers.
     "tests/browser/conftest.py": "browser tables of a game by name",
-    "tests/browser/screens.py": "screens of each game by name",
 }
 """Files that may name a game in code, each with why (a ``TODO issue 40`` is a leak left)."""
 
