@@ -39,6 +39,7 @@ from werkzeug.test import TestResponse
 from companion import create_app
 from companion.config import database_url
 from companion.extensions import db, limiter
+from companion.rules import GAMES
 from companion.store import Table, queries
 from companion.store.sealed import encode_blob, seal_slip
 
@@ -326,12 +327,13 @@ class TableActions:
         form = {"csrf_token": self.token(client), **(data or {})}
         return client.post(url, data=form, **kwargs)
 
-    def create_table(self, *, name: str = "Friday night", game: str = "tromplemond",
+    def create_table(self, *, name: str = "Friday night", game: str | None = None,
                      players: Sequence[str | None] = PLAYERS, seats: int | None = None,
                      phone_names: bool = False, dealer: str | int = 1,
                      client: FlaskClient | None = None) -> str:
-        """Make a table as the scorekeeper; returns its join code."""
-        form = {"name": name, "game": game, "seats": str(seats or len(players)),
+        """Make a table as the scorekeeper (of ``game``: by default the registry's first,
+        which the new-table form offers first); returns its join code."""
+        form = {"name": name, "game": game or GAMES[0], "seats": str(seats or len(players)),
                 "player": [p or "" for p in players], "dealer": str(dealer)}
         if phone_names:
             form["phone_names"] = "on"

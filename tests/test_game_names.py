@@ -40,18 +40,10 @@ ALLOWED = {
     # TODO issue 40: Tromplemond's store module (its interrogation timer) is imported and
     # exported by the store package; it moves with the game to companion/games/tromplemond/.
     "companion/store/__init__.py": "imports the store module of one game",
-    # TODO issue 40: the test helpers below build tables of each game by name (the shared
-    # fixtures, the generated evenings, the record book's independent count, the browser
-    # tests' tables); each game's part belongs in that game's own test helpers.
-    "tests/conftest.py": "a game's start forms and tables, by name",
-    "tests/store/conftest.py": "game records by name",
-    "tests/rules/gen_evening.py": "generates each game's records by name",
-    "tests/rules/records_reference.py": "counts each game's records by name",
-    "tests/web/phases.py": "each game's phases for the sweeps, by name",
-    "tests/web/served.py": "plays a game by name",
+    # TODO issue 40: the browser tests' shared fixtures build tables of a game by name (a
+    # Tromplemond and a Clumond table, Trumplestiltskin as make_table's default); each
+    # game's part belongs in its own browser helper (tests/browser/games/<game>.py).
     "tests/browser/conftest.py": "browser tables of a game by name",
-    "tests/browser/long_evening.py": "plays each game in the browser by name",
-    "tests/browser/screens.py": "screens of each game by name",
 }
 """Files that may name a game in code, each with why (a ``TODO issue 40`` is a leak left)."""
 

@@ -43,6 +43,14 @@ class Registered:
     unless absolute."""
     english: str
     """Where its English rules text is, which a language without a text of its own reads."""
+    translations: str | None = None
+    """The folder of its own message catalogues (``<lang>/LC_MESSAGES/messages.po``: the
+    words of its templates, its flow and its rules' codes), relative to :data:`ROOT` unless
+    absolute; None: its words are in the app's catalogues."""
+
+    def catalogues(self) -> Path | None:
+        """The folder of its own message catalogues (None: it has none)."""
+        return ROOT / self.translations if self.translations is not None else None
 
     def translated(self, language: str, catalogues: Path) -> Path | None:
         """Its rules text in ``language`` (None: it has none of its own)."""
@@ -67,20 +75,22 @@ GAMES: list[str] = []
 
 
 def add_game(name: str, *, rules: str | None = None, web: str | None = None,
-             texts: str | Path | None = None) -> None:
+             texts: str | Path | None = None, translations: str | Path | None = None) -> None:
     """Add a game to the registry: its rules in ``rules`` (default
     ``companion.rules.<name>``), its web package in ``web`` (default
     ``companion.web.games.<name>``), its rules texts at ``texts``, a path with ``{lang}``
     (``…/texts/{lang}.md``: ``en`` the English; default: ``docs/rules/<name>.md`` in
-    English and ``<lang>/rules/<name>.md`` beside the app's catalogues). Adding a game
-    again changes where it is found."""
+    English and ``<lang>/rules/<name>.md`` beside the app's catalogues), its own message
+    catalogues in the folder ``translations`` (default: none, its words are in the app's
+    catalogues). Adding a game again changes where it is found."""
     if texts is None:
         place, english = f"{{catalogues}}/{{lang}}/rules/{name}.md", f"docs/rules/{name}.md"
     else:
         place = str(texts)
         english = place.replace("{lang}", "en")
     entry = Registered(name, rules or f"{__package__}.{name}",
-                       web or f"companion.web.games.{name}", place, english)
+                       web or f"companion.web.games.{name}", place, english,
+                       None if translations is None else str(translations))
     if name not in _REGISTRY:
         GAMES.append(name)
     _REGISTRY[name] = entry

@@ -13,6 +13,12 @@ with ``pybabel`` (``babel.cfg`` says where the strings are). The app compiles a 
 whose ``.mo`` is missing or older than its ``.po`` when it starts
 (:func:`compile_catalogues`), so a fresh checkout needs no step of its own.
 
+A game may have catalogues of its own, in the folder its registry entry names
+(``Registered.translations``): the words of its templates, its flow and its rules' codes,
+so that a new game adds its words without touching the app's catalogues. Flask-Babel
+reads them all (:func:`catalogue_folders`: each game's, then the app's, whose words and
+plural forms win where both say the same).
+
 **Colours**: light, dark, or as the device (its ``prefers-color-scheme``). The page reads
 the cookie (:func:`device_theme`) so that it is drawn in them from its first paint;
 ``static/app/theme.js`` sets it at once, ``GET /theme`` without JavaScript.
@@ -29,6 +35,8 @@ from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
 from flask import Blueprint, Flask, Response, abort, redirect, request, url_for
 from flask_babel import Babel, get_locale
+
+from ..rules.games import GAMES, registered
 
 log = logging.getLogger(__name__)
 
@@ -145,15 +153,28 @@ def compile_catalogues(folder: Path = CATALOGUES) -> list[str]:
     return compiled
 
 
+def catalogue_folders() -> list[Path]:
+    """Every folder of catalogues the app reads: each registered game's own (in the
+    registry's order), then the app's (:data:`CATALOGUES`), read last so that its words and
+    its plural forms win where a game's catalogue says the same."""
+    games = [registered(game).catalogues() for game in GAMES]
+    return [*(folder for folder in games if folder is not None), CATALOGUES]
+
+
 def register(app: Flask) -> None:
-    """Give the app its languages (Flask-Babel with the device's locale) and both switches,
-    with the templates' globals (the languages, the page's own, the device's colours)."""
-    compile_catalogues()
-    Babel(app, locale_selector=choose_locale, default_translation_directories=str(CATALOGUES))
+    """Give the app its languages (Flask-Babel with the device's locale, reading the app's
+    catalogues and each game's) and both switches, with the templates' globals (the
+    languages, the page's own, the device's colours)."""
+    folders = catalogue_folders()
+    for folder in folders:
+        compile_catalogues(folder)
+    Babel(app, locale_selector=choose_locale,
+          default_translation_directories=";".join(map(str, folders)))
     app.register_blueprint(bp)
     app.jinja_env.globals["languages"] = LANGUAGES
     app.jinja_env.globals["page_language"] = locale_name
 
 
-__all__ = ["LANGUAGES", "THEMES", "THEME_COOKIE", "choose_locale", "compile_catalogues",
+__all__ = ["LANGUAGES", "THEMES", "THEME_COOKIE", "catalogue_folders", "choose_locale",
+           "compile_catalogues",
            "device_theme", "language", "locale_name", "register", "theme"]

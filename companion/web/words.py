@@ -10,6 +10,8 @@ English as its ``msgid``, so a translator reads both.
 
 :func:`extract_rule_messages` is how ``pybabel extract`` finds those entries
 (``babel.cfg``): every code the rules and the layers above them register.
+:func:`extract_added_messages` finds those of one module (a game with catalogues of its
+own: the codes its rules module adds with ``add_messages``).
 
 A translation is a :meth:`str.format` template with the English's placeholders and these
 format specs, said the way the device's language says them (``Babel``'s lists and plural
@@ -21,6 +23,7 @@ category: ``{jacks} {jacks:plural:valet|valets}``). The English-only ``s`` and
 
 from __future__ import annotations
 
+import ast
 import importlib
 import pkgutil
 from collections.abc import Iterator, Mapping
@@ -151,6 +154,25 @@ def extract_rule_messages(fileobj: Any, keywords: Any, comment_tags: Any,
         yield (0, "pgettext", (code, english), [note] if "{" in english else [])
 
 
+def extract_added_messages(fileobj: Any, keywords: Any, comment_tags: Any,
+                           options: Mapping[str, Any]) -> Iterator[tuple[int, str,
+                                                                         tuple[str, str],
+                                                                         list[str]]]:
+    """A ``pybabel extract`` method for one module: each code its ``add_messages({...})``
+    calls add (a dict of literal strings), as a ``pgettext(code, english)`` entry, as
+    :func:`extract_rule_messages` gives the app's. A game with catalogues of its own names
+    its rules module with it in its ``babel.cfg``."""
+    tree = ast.parse(fileobj.read())
+    for node in ast.walk(tree):
+        if not (isinstance(node, ast.Call) and getattr(node.func, "id", None) == "add_messages"
+                and node.args and isinstance(node.args[0], ast.Dict)):
+            continue
+        for key, value in zip(node.args[0].keys, node.args[0].values, strict=True):
+            code, english = ast.literal_eval(key), ast.literal_eval(value)
+            note = "Keep each {placeholder} (see companion/web/words.py)."
+            yield (key.lineno, "pgettext", (code, english), [note] if "{" in english else [])
+
+
 def register(app: Any) -> None:
     """Give the templates the ``say`` filter (a rules fact in the device's language) and
     ``and_list`` (names joined as the device's language joins them)."""
@@ -158,4 +180,5 @@ def register(app: Any) -> None:
     app.jinja_env.filters["and_list"] = and_list
 
 
-__all__ = ["and_list", "counts_said", "extract_rule_messages", "register", "say", "sentence"]
+__all__ = ["and_list", "counts_said", "extract_added_messages", "extract_rule_messages",
+           "register", "say", "sentence"]

@@ -1,8 +1,9 @@
 """A long evening at one table, and what its end screens must still be: the games played
 to their end (twenty rounds and more) and the checks each page of the end state is put to.
 
-The rounds are played quickly, as the pages post them, with each game's own web-test
-helpers (``tests.web.test_<game>``) and Flask test clients on the live server's own app
+The rounds are played quickly, as the pages post them, by each registered game's browser
+helper (``tests/browser/games/<game>.py``: its ``long_evening``, with its own web-test
+helpers, ``tests.web.test_<game>``) and Flask test clients on the live server's own app
 (the same database): a tablet (the scorekeeper) and a phone a seat. The browser then takes
 over those devices' cookies (:func:`carry_cookies`) and opens every page of the end state.
 
@@ -31,10 +32,14 @@ printed at the end of the session (tests/browser/conftest.py).
 
 from __future__ import annotations
 
+import importlib
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
+from types import ModuleType
 
+from companion.rules import GAMES as REGISTERED
 from tests.browser.fit import ROOT_FONT, _axe, _wide
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -46,122 +51,40 @@ ROUNDS = 20
 # --------------------------------------------------------------------------- the games
 
 
-def _tromplemond(actions):
-    """Tromplemond of 21 rounds for a £2.50 fee and a 50p stake: the phones vote a player
-    off each round, the scorekeeper enters the hands the quick way; one Super Tromplemond
-    and its TROMP! call."""
-    from tests.web import test_tromplemond as game_of
-
-    game = game_of.start(actions, rounds=str(ROUNDS + 1), target="500")
-    players = game_of.PLAYERS
-    for number in range(1, ROUNDS + 2):
-        off = players[number % 4]
-        game.vote_off(off)
-        for place, name in enumerate(p for p in players if p != off):
-            if number == 5 and place == 0:
-                game.quick(name, 20, 0, 3)  # Super Tromplemond!
-                game.ok("called", {"player": name})
-            else:
-                game.quick(name, 10 + 2 * ((number * 7 + place * 5) % 6))
-        game.confirm()
-    return game
+HELPERS = "tests.browser.games"
+"""Where each game's browser helper is, by its name (``tests/browser/games/<game>.py``):
+its ``long_evening(actions)``, which plays a long game through the pages and returns it at
+its end, and its ``ROWS_A_ROUND`` (the rows a round takes in its score table; one by
+default)."""
 
 
-def _clumond(actions):
-    """Clumond of 22 rounds, 100 chips, ante 5, a chip worth 10p: rounds nobody goes for
-    and rounds someone goes for Clumond and names trump."""
-    from tests.web import test_clumond as game_of
-
-    game = game_of.start(actions, rounds=str(ROUNDS + 2), chip_value="0.10")
-    kept = [{"Ann": ["3H", "7S", "4D"], "Bo": ["AC", "5S", "6D"], "Cy": ["5D", "QS", "2D"]},
-            {"Ann": ["KH", "2D", "3D"], "Bo": ["AC", "KC", "QC"], "Cy": ["4D", "5D", "7D"]}]
-    tricks = [{"Ann": 3, "Bo": 4, "Cy": 6}, {"Ann": 4, "Bo": 5, "Cy": 4},
-              {"Ann": 6, "Bo": 3, "Cy": 4}, {"Ann": 5, "Bo": 4, "Cy": 4}]
-    for number in range(ROUNDS + 2):
-        declarer = game_of.PLAYERS[number % 3] if number % 4 == 1 else None
-        game.play(tricks[number % 4], kept[number % 2], declarer=declarer,
-                  trump="♠♥♦♣"[number % 4])
-    return game
+def _helpers() -> dict[str, ModuleType]:
+    """Each registered game's browser helper (a game with none plays no long evening)."""
+    found = {}
+    for game in REGISTERED:
+        name = f"{HELPERS}.{game}"
+        try:
+            found[game] = importlib.import_module(name)
+        except ModuleNotFoundError as error:
+            if error.name != name:
+                raise
+    return found
 
 
-def _trumplestiltskin(actions):
-    """Trumplestiltskin to 200 at four seats: each hand one player takes a small bid and
-    makes it, now and then a look at the Gnome or a hand thrown in; after twenty hands a
-    big one ends it."""
-    from tests.web import test_trumplestiltskin as game_of
-
-    game = game_of.start(actions)
-    number = 0
-    while not game_of.replay(game.record())["finished"]:
-        number += 1
-        order = game.order()
-        if number % 7 == 0:
-            game.thrown_in()
-            continue
-        taker = order[number % 4]
-        late = number > ROUNDS
-        points = {name: (24 if late else 5 + number % 3) if name == taker else 2
-                  for name in order}
-        game.hand(_in_turn(order, taker, 10 if late else 3), "9" + "♥♠♦♣"[number % 4],
-                  points, looked=[taker] if number % 5 == 0 else [])
-    return game
+GAMES: dict[str, Callable]
+"""Each game's long evening: ``play(actions)`` returns the game at its end (made when
+first asked for: :func:`__getattr__`)."""
 
 
-def _in_turn(order, taker, bid):
-    """The speeches of a hand in which ``taker`` bids ``bid`` and everyone else passes:
-    the players before the taker pass, the taker bids, the others pass after."""
-    at = order.index(taker)
-    return ([(name, "pass") for name in order[:at]] + [(taker, bid)]
-            + [(name, "pass") for name in order[at + 1:]])
-
-
-def _trefeltromp(actions):
-    """Trefeltromp at four seats, ante 10, a chip worth 5p: twenty-two hands, most won by
-    a bet nobody calls, every fourth one shown down in banen; buys when a stack runs low;
-    then everyone leaves."""
-    from tests.web import test_trefeltromp as game_of
-
-    game = game_of.start(actions, game_of.P4, chip_value="0.05")
-    suits = "♠♥♦♣"
-    for number in range(1, ROUNDS + 3):
-        stacks = game_of.replay(game.record())["totals"] if number > 1 else {}
-        for name, stack in stacks.items():
-            if stack < 60:
-                game.buy(name, 100)
-        if number % 4 == 0:
-            game.to_banen()
-            seats = list(game.view().hand.seats)
-            for stage in range(3):
-                game.reveal({name: f"{'AK7'[stage]}{suits[i]}" for i, name in enumerate(seats)})
-                if stage < 2:
-                    game.checks(*game.order())
-        else:
-            game.deal()
-            first, *others = game.order()
-            game.acts((first, "bet", 10), *((name, "fold") for name in others))
-    for name in game_of.P4:
-        game.leave(name)
-    return game
-
-
-def _tremp(actions):
-    """Tremp played to a two-match lead over at least twenty hands: bids made and failed
-    by both teams, until a team leads by two matches."""
-    from tests.web import test_tremp as game_of
-
-    game = game_of.start(actions)
-    number = 0
-    while game.phase() != "end":  # 22 hands: Sam & Emily win the matches at hands 11 and 22
-        displayed = (9, 8, 10, 9, 11, 9, 12)[number % 7]
-        tricks = (5, 7, 9, 6, 8)[number % 5]
-        number += 1
-        game.play(game_of.displays(displayed, number % 30), tricks)
-    return game
-
-
-GAMES = {"tremp": _tremp, "tromplemond": _tromplemond, "trumplestiltskin": _trumplestiltskin,
-         "clumond": _clumond, "trefeltromp": _trefeltromp}
-"""Each game's long evening: ``play(actions)`` returns the game at its end."""
+def __getattr__(name: str) -> dict[str, Callable]:
+    """``GAMES``, from the registry and each game's browser helper (made when first asked
+    for, so that a helper may import this module first)."""
+    if name != "GAMES":
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    found = globals()["GAMES"] = {game: helper.long_evening
+                                  for game, helper in _helpers().items()
+                                  if hasattr(helper, "long_evening")}
+    return found
 
 
 @dataclass
@@ -322,16 +245,11 @@ HEIGHT = {
 score table grows with the game; a page that grows 1,600 px a hand does not pass)."""
 
 
-ROWS_A_ROUND = {"tremp": 2}
-"""The rows a round takes in a game's score table: a Tremp hand has its points line under
-it (the rest: one)."""
-
-
 def bound(game: str, page: str, device: str, rounds: int) -> int:
     """The tallest ``page`` of ``game`` may be on ``device`` after ``rounds`` rounds (100 %
     text)."""
     phone, phone_round, tablet, tablet_round = HEIGHT[page]
-    rows = rounds * ROWS_A_ROUND.get(game, 1)
+    rows = rounds * getattr(_helpers().get(game), "ROWS_A_ROUND", 1)
     if device == "phone":
         return phone + phone_round * rows
     return tablet + tablet_round * rows

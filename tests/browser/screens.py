@@ -115,32 +115,9 @@ class TableScreens:
         expect(rows).to_have_count(count + 1, timeout=LIVE_MS)
 
 
-QUICK = {"Rob": "20", "Sam": "12", "Nick": "10"}
-"""A Tromplemond round's points entered quickly on the tablet (Emily voted off)."""
-
-
 def accept_next_dialog(page) -> None:
     """Answer OK to the next "are you sure?" the page asks."""
     page.once("dialog", lambda dialog: dialog.accept())
-
-
-def enter_quick_hands(table) -> None:
-    """The tablet enters the survivors' hands the quick way (:data:`QUICK`, no jacks) on a
-    ``TromplemondTable`` whose vote has put Emily off; each hand's line shows it entered."""
-    for position, (name, points) in enumerate(QUICK.items(), 1):
-        enter_quick_hand(table, position, name, points)
-
-
-def enter_quick_hand(table, position: int, name: str, points: str) -> None:
-    """The tablet enters one hand the quick way (``points``, no jacks) for the player at
-    ``position`` on a ``TromplemondTable``; the hand's line shows it entered."""
-    tablet = table.tablet
-    tablet.get_by_test_id(f"edit-hand-{position}").click()
-    tablet.get_by_test_id("quick-points").fill(points)
-    tablet.get_by_test_id("quick-public-jacks").fill("0")
-    tablet.get_by_test_id("quick-secret-jacks").fill("0")
-    tablet.get_by_test_id("save-quick").click()
-    expect(table.hand_row(name)).to_have_attribute("data-entered", "yes", timeout=LIVE_MS)
 
 
 def end_game(tablet) -> None:
@@ -157,16 +134,3 @@ def end_game(tablet) -> None:
     accept_next_dialog(tablet)
     end.click()
     expect(end).to_have_count(0, timeout=LIVE_MS)
-
-
-def one_round_tromplemond(table) -> None:
-    """A one-round Tromplemond for £2.00 on ``table`` (a ``TromplemondTable``): Emily goes
-    off, the tablet enters the hands (:data:`QUICK`), Rob wins; the game is then ended."""
-    table.start(joining_fee="2.00", rounds=1)
-    table.open_vote()
-    table.vote({"Rob": "Emily", "Sam": "Emily", "Nick": "Emily", "Emily": "Rob"})
-    table.wait_phase("hands")
-    enter_quick_hands(table)
-    table.confirm_round()
-    table.wait_phase("end")
-    end_game(table.tablet)

@@ -13,7 +13,8 @@ import re
 
 from playwright.sync_api import expect
 
-from tests.browser.screens import LIVE_MS, accept_next_dialog, end_game, enter_quick_hands
+from tests.browser.games.tromplemond import enter_quick_hands
+from tests.browser.screens import LIVE_MS, accept_next_dialog, end_game
 from tests.web.test_every_page_in_each_language import english_left
 
 LANGS = {"Rob": "fr", "Sam": "de"}

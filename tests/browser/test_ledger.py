@@ -24,7 +24,8 @@ from __future__ import annotations
 from playwright.sync_api import expect
 
 from companion.rules import evening as ledger_of
-from tests.browser.screens import accept_next_dialog, end_game, one_round_tromplemond
+from tests.browser.games.tromplemond import one_round_tromplemond
+from tests.browser.screens import accept_next_dialog, end_game
 from tests.waiting import HANG_MS
 
 WAIT_MS = HANG_MS  # a wait for the state, up to the hang ceiling

@@ -22,7 +22,8 @@ import time
 
 from playwright.sync_api import expect
 
-from tests.browser.screens import LIVE_MS, enter_quick_hand, without_stream
+from tests.browser.games.tromplemond import enter_quick_hand
+from tests.browser.screens import LIVE_MS, without_stream
 from tests.browser.test_taps import PATIENT
 
 CUT = ("ERR_INTERNET_DISCONNECTED", "net::ERR_FAILED", "htmx:sendError", "htmx:afterRequest",

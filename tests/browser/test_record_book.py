@@ -22,7 +22,8 @@ from playwright.sync_api import expect
 
 from companion.rules import evening as ledger_of
 from companion.rules.records import record_book
-from tests.browser.screens import accept_next_dialog, one_round_tromplemond
+from tests.browser.games.tromplemond import one_round_tromplemond
+from tests.browser.screens import accept_next_dialog
 from tests.waiting import HANG_MS
 
 WAIT_MS = HANG_MS  # a wait for the state, up to the hang ceiling

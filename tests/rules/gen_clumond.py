@@ -98,3 +98,15 @@ def random_record(rng: random.Random, rounds: int | None = 10, *, played: int | 
         _, table = table.play(facts)
         record["rounds"].append(raw)
     return record
+
+
+EVENING_WEIGHT = 3
+"""How often a random evening (``gen_evening``) picks a game of this kind, against the
+other games' weights."""
+
+
+def evening_game(rng: random.Random) -> dict[str, Any]:
+    """One game of a random evening (``gen_evening``): finished or running, as this
+    generator makes it."""
+    played = None if rng.random() < 0.7 else rng.randint(0, 4)
+    return random_record(rng, rng.randint(1, 5), played=played, ante=rng.choice([0, 1, 5]))

@@ -5,20 +5,43 @@ An evening is a few games of any kind, each made by that game's generator
 people meet again across games; some games are still running, some
 Tromplemonds void or abandoned, some chip games have a chip value and some
 not; then a few payments between the evening's players.
+
+The kinds are the registry's games (``companion.rules.GAMES``), each made by its own
+generator, found by its name (``tests/rules/gen_<game>.py``: its ``evening_game(rng)`` and
+its ``EVENING_WEIGHT``); a game with no generator is in no evening.
 """
 
 from __future__ import annotations
 
+import importlib
 import random
+from types import ModuleType
 from typing import Any
 
+from companion.rules import GAMES
 from companion.rules.evening import UNITS
-
-from . import gen_clumond, gen_trefeltromp, gen_tremp, gen_tromplemond, gen_trumplestiltskin
+from companion.rules.games import game_module
 
 NAMES = ("Ana", "Ben", "Cleo", "Dev", "Eve", "Finn", "Gus", "Hal")
-_KINDS = ("tromplemond", "clumond", "trefeltromp", "trumplestiltskin", "tremp")
-_WEIGHTS = (3, 3, 3, 1, 1)
+
+
+def generators() -> dict[str, ModuleType]:
+    """Each registered game's generator (``gen_<game>``), the most often picked first (in
+    the registry's order among equals)."""
+    found = {}
+    for game in GAMES:
+        name = f"{__package__}.gen_{game}"
+        try:
+            found[game] = importlib.import_module(name)
+        except ModuleNotFoundError as error:
+            if error.name != name:
+                raise
+    return dict(sorted(found.items(), key=lambda item: -item[1].EVENING_WEIGHT))
+
+
+_GENERATORS = generators()
+_KINDS = tuple(_GENERATORS)
+_WEIGHTS = tuple(module.EVENING_WEIGHT for module in _GENERATORS.values())
 
 
 def renamed(value: Any, names: dict[str, str]) -> Any:
@@ -34,20 +57,7 @@ def renamed(value: Any, names: dict[str, str]) -> Any:
 
 def _game(rng: random.Random, kind: str) -> dict[str, Any]:
     """One game of ``kind``: finished or running, as its generator makes it."""
-    if kind == "tromplemond":
-        played = None if rng.random() < 0.7 else rng.randint(0, 4)
-        return gen_tromplemond.random_game(rng, rng.randint(1, 5), played=played,
-                                           flags=True, rigged=0.3, target=10**9)[0]
-    if kind == "clumond":
-        played = None if rng.random() < 0.7 else rng.randint(0, 4)
-        return gen_clumond.random_record(rng, rng.randint(1, 5), played=played,
-                                         ante=rng.choice([0, 1, 5]))
-    if kind == "trefeltromp":
-        return gen_trefeltromp.random_record(rng, rng.randint(1, 5), finish=0.7, cut=0.1,
-                                             players=rng.randint(2, 5))
-    if kind == "trumplestiltskin":
-        return gen_trumplestiltskin.random_record(rng, rng.randint(0, 4))
-    return gen_tremp.random_record(rng, rng.randint(0, 6))
+    return _GENERATORS[kind].evening_game(rng)
 
 
 def random_evening(rng: random.Random, games: int | None = None,
@@ -62,7 +72,7 @@ def random_evening(rng: random.Random, games: int | None = None,
         record = _game(rng, rng.choices(_KINDS, _WEIGHTS)[0])
         seats = rng.sample(NAMES, len(record["players"]))
         record = renamed(record, dict(zip(record["players"], seats, strict=True)))
-        if record["game"] in ("clumond", "trefeltromp") and rng.random() < 2 / 3:
+        if game_module(record["game"]).CHIP_GAME and rng.random() < 2 / 3:
             record["options"]["chip_value"] = rng.choice([1, 2, 5, 10, 25])
         records.append(record)
     players = list(dict.fromkeys(p for record in records for p in record["players"]))

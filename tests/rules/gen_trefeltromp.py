@@ -149,3 +149,15 @@ def random_record(rng: random.Random, rounds: int = 8, *, players: int | None = 
         hands.append(entry)
     return {"game": "trefeltromp", "players": names, "first_dealer": first_dealer,
             "options": dict(options), "rounds": hands}
+
+
+EVENING_WEIGHT = 3
+"""How often a random evening (``gen_evening``) picks a game of this kind, against the
+other games' weights."""
+
+
+def evening_game(rng: random.Random) -> dict[str, Any]:
+    """One game of a random evening (``gen_evening``): finished or running, as this
+    generator makes it."""
+    return random_record(rng, rng.randint(1, 5), finish=0.7, cut=0.1,
+                         players=rng.randint(2, 5))

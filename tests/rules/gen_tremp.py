@@ -80,3 +80,14 @@ def random_record(rng: random.Random, rounds: int = 12, *, avoid_end: bool = Fal
         record["rounds"].append({"bids": bids, "tricks": tricks})
         game = after
     return record
+
+
+EVENING_WEIGHT = 1
+"""How often a random evening (``gen_evening``) picks a game of this kind, against the
+other games' weights."""
+
+
+def evening_game(rng: random.Random) -> dict[str, Any]:
+    """One game of a random evening (``gen_evening``): finished or running, as this
+    generator makes it."""
+    return random_record(rng, rng.randint(0, 6))

@@ -190,3 +190,16 @@ def random_record(rng: random.Random, rounds: int = 8, **options: Any) -> dict[s
     For a 50-round game: ``random_record(rng, rounds=50, target=10**9)``.
     """
     return random_game(rng, rounds, **options)[0]
+
+
+EVENING_WEIGHT = 3
+"""How often a random evening (``gen_evening``) picks a game of this kind, against the
+other games' weights."""
+
+
+def evening_game(rng: random.Random) -> dict[str, Any]:
+    """One game of a random evening (``gen_evening``): finished or running, as this
+    generator makes it."""
+    played = None if rng.random() < 0.7 else rng.randint(0, 4)
+    return random_game(rng, rng.randint(1, 5), played=played, flags=True, rigged=0.3,
+                       target=10**9)[0]

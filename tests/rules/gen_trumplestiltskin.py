@@ -214,3 +214,14 @@ def _taker_of(bids: list, players: int) -> str | None:
     if passes == players:
         return None
     return next(name for name, said in reversed(bids) if said != "pass")
+
+
+EVENING_WEIGHT = 1
+"""How often a random evening (``gen_evening``) picks a game of this kind, against the
+other games' weights."""
+
+
+def evening_game(rng: random.Random) -> dict[str, Any]:
+    """One game of a random evening (``gen_evening``): finished or running, as this
+    generator makes it."""
+    return random_record(rng, rng.randint(0, 4))

@@ -14,6 +14,7 @@ import pytest
 from sqlalchemy import func, select
 
 from companion.extensions import db
+from companion.rules import GAMES
 from companion.store import Game, Table, changes, rounds
 
 PLAYERS = ["Rob", "Sam", "Nick", "Emily"]
@@ -28,8 +29,10 @@ def ctx(app):
         db.session.rollback()
 
 
-def make_game(players=PLAYERS, game: str = "tromplemond") -> Game:
-    """A table with a game, every field fixed (no random code, key or clock)."""
+def make_game(players=PLAYERS, game: str | None = None) -> Game:
+    """A table with a game (by default the registry's first), every field fixed (no random
+    code, key or clock)."""
+    game = game or GAMES[0]
     table = Table(code="BCDFGHJK", name="Friday", game=game, version=1,
                   scorekeeper_key_hash="k" * 64, recovery_code_hash="r" * 64, created_at=WHEN)
     db.session.add(table)

@@ -2,29 +2,40 @@
 
 Each :class:`Phase` makes a fresh table of its game in that phase (the set-up
 before the start, the dealing, each game's own moments, the game over, the
-evening closed) and names a phone seated at it. It plays the table with each
-game's own test helpers (``tests.web.test_<game>``: its ``start`` and its
-``Game``/``Table``, which post as the tablet and the phones would), so a change
-to how a game is played changes these tables with it.
+evening closed) and names a phone seated at it. The sweeps (``test_fuzz.py``,
+``test_every_page_in_each_language.py``) find the games in the registry
+(``companion.rules.GAMES``) and each game's phases in its own test helper
+(:func:`helper_of`): a module named for the game, ``tests/web/games/<game>.py`` or
+``<game>.py`` in the game's own folder (beside its rules module). A helper gives
+
+- ``PHASES``: its tables in each phase (:func:`phases` makes them from the game's
+  ``start`` and its moments; it plays the table with the game's own test helpers,
+  which post as the tablet and the phones would, so a change to how a game is played
+  changes these tables with it);
+- ``IMPORTED`` (if any): tables made by importing a record (:func:`imported`), swept
+  after every game's own phases.
+
+A registered game with no helper is swept at its set-up only (:func:`phases_of`), and
+the sweeps say so (:func:`without_helper`).
 
 Imported as ``tests.web.phases`` (the suite runs with ``--import-mode=importlib``).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import importlib
+import importlib.util
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
+from types import ModuleType
 from urllib.parse import urlsplit
 
 from flask.testing import FlaskClient
 
 from companion.extensions import db
+from companion.rules import GAMES
+from companion.rules.games import game_module, registered
 from companion.store import queries
-from tests.web import test_clumond as clumond
-from tests.web import test_trefeltromp as trefeltromp
-from tests.web import test_tremp as tremp
-from tests.web import test_tromplemond as tromplemond
-from tests.web import test_trumplestiltskin as trumplestiltskin
 
 
 @dataclass(frozen=True)
@@ -78,13 +89,15 @@ def _closed(game) -> None:
     assert game.actions.post(f"/t/{game.code}/evenings/1/close").status_code == 303
 
 
-def _phases(game: str, start: Callable, players: tuple[str, ...],
-            moments: dict[str, tuple]) -> list[Phase]:
+def phases(game: str, start: Callable, players: tuple[str, ...],
+           moments: dict[str, tuple]) -> list[Phase]:
     """The set-up, each of ``moments``, the game over and the evening closed.
 
-    A moment is ``(then, player)`` or ``(then, player, options)``: the game is started
-    (with the start form's ``options``), ``then(game)`` plays on, and ``player``'s phone
-    is the one the table names.
+    ``start(actions, **options)`` makes a table of ``game`` seated as ``players`` and starts
+    it (the game's own test helper, which has ``code``, ``phones``, ``seat(name)`` and
+    ``actions``). A moment is ``(then, player)`` or ``(then, player, options)``: the game is
+    started (with the start form's ``options``), ``then(game)`` plays on, and ``player``'s
+    phone is the one the table names.
     """
 
     def build(then: Callable[..., None], name: str, options: dict) -> Callable[..., Place]:
@@ -97,182 +110,21 @@ def _phases(game: str, start: Callable, players: tuple[str, ...],
 
     moments = {**moments, "game over": (_over, players[0]),
                "evening closed": (_closed, players[0])}
-    phases = [Phase(game, "set-up", _set_up(game, players))]
+    found = [Phase(game, "set-up", _set_up(game, players))]
     for name, (then, player, *options) in moments.items():
-        phases.append(Phase(game, name, build(then, player, options[0] if options else {})))
-    return phases
+        found.append(Phase(game, name, build(then, player, options[0] if options else {})))
+    return found
 
 
-def _nothing(_game) -> None:
+def nothing(_game) -> None:
     """Just started: the dealing."""
-
-
-# --------------------------------------------------------------------------- Tromplemond
-
-
-def _tie_break(game) -> None:
-    game.open_vote()
-    game.vote({"Rob": "Sam", "Sam": "Rob", "Nick": "Sam", "Emily": "Rob"})
-
-
-def _one_hand_in(game) -> None:
-    game.vote_off("Emily")
-    assert game.enter("Rob", tromplemond.ROB).status_code == 303
-
-
-def _every_hand_in(game) -> None:
-    game.vote_off("Emily")
-    for name, hand in (("Rob", tromplemond.ROB), ("Sam", tromplemond.SAM),
-                       ("Nick", tromplemond.NICK)):
-        assert game.enter(name, hand).status_code == 303
-
-
-def _card_cut(game) -> None:
-    """One round and an extra one, both with the top total shared: a card cut is due."""
-    for _ in range(2):
-        game.vote_off("Emily")
-        for name in ("Rob", "Sam", "Nick"):
-            game.quick(name, 20)
-        game.confirm()
-
-
-TROMPLEMOND = _phases("tromplemond", tromplemond.start, tromplemond.PLAYERS, {
-    "dealing": (_nothing, "Rob"),
-    "vote open": (lambda game: (game.open_vote(), game.vote({"Rob": "Sam"})), "Sam"),
-    "tie-break": (_tie_break, "Nick"),
-    "hands": (_one_hand_in, "Sam"),
-    "scores to confirm": (_every_hand_in, "Rob"),
-    "round 1 scored": (lambda game: (_every_hand_in(game), game.confirm()), "Sam"),
-    # A game of one round, as the card-cut test plays it.
-    "card cut": (_card_cut, "Rob", {"rounds": "1", "joining_fee": "1.00", "tromp_stake": ""}),
-})
-
-
-# --------------------------------------------------------------------------- Clumond
-
-
-def _entry(game) -> None:
-    game.offers()
-    round_ = clumond.TWO_MAKE_IT
-    assert game.enter("Ann", round_["tricks"]["Ann"], round_["kept"]["Ann"]).status_code == 303
-
-
-CLUMOND = _phases("clumond", clumond.start, clumond.PLAYERS, {
-    "dealing": (_nothing, "Ann"),
-    "going for Clumond": (lambda game: game.answer("Ann", False), "Bo"),
-    "trump": (lambda game: game.answer("Ann", True), "Ann"),
-    "entry": (_entry, "Bo"),
-    "round 1 scored": (lambda game: game.play(**clumond.TWO_MAKE_IT), "Ann"),
-})
-
-
-# --------------------------------------------------------------------------- Trumplestiltskin
-
-
-_DESIGN = trumplestiltskin.DESIGN_HAND
-
-
-def _design_bids(game) -> None:
-    game.bids(*(tuple(speech) for speech in _DESIGN["bids"]))
-
-
-def _gnome_turned(game) -> None:
-    _design_bids(game)
-    game.ok("gnome", {"card": "9H"})
-    assert game.points("Ann", _DESIGN["points"]["Ann"]).status_code == 303
-
-
-def _every_point_in(game) -> None:
-    _design_bids(game)
-    game.ok("gnome", {"card": "9H"})
-    game.all_points(_DESIGN["points"])
-
-
-def _thrown_in(game) -> None:
-    game.bids(*((name, "pass") for name in game.order()))
-
-
-TRUMPLESTILTSKIN = _phases(
-    "trumplestiltskin", trumplestiltskin.start, trumplestiltskin.PLAYERS, {
-        "dealing": (_nothing, "Bo"),
-        "auction": (lambda game: game.bids(("Bo", 10)), "Cy"),
-        "gnome": (_design_bids, "Di"),
-        "points": (_gnome_turned, "Bo"),
-        "tally": (_every_point_in, "Ann"),
-        "thrown in": (_thrown_in, "Bo"),
-        "hand 1 scored": (lambda game: (_every_point_in(game), game.confirm()), "Cy"),
-    })
-
-
-# --------------------------------------------------------------------------- Trefeltromp
-
-
-def _draw(game) -> None:
-    game.deal()
-    game.checks(*game.order())
-
-
-def _reveal(game) -> None:
-    game.to_banen()
-    assert game.lay("Ann", "Fool").status_code == 303
-
-
-def _folded(game) -> None:
-    game.deal()
-    game.acts(("Bo", "bet", 10), ("Cy", "fold"), ("Ann", "fold"))
-
-
-TREFELTROMP = _phases("trefeltromp", trefeltromp.start, trefeltromp.P3, {
-    "ready to deal": (_nothing, "Ann"),
-    "betting": (lambda game: (game.deal(), game.acts(("Bo", "check"))), "Cy"),
-    "draw": (_draw, "Bo"),
-    "reveal": (_reveal, "Bo"),
-    "hand 1 won": (_folded, "Cy"),
-})
-
-
-# --------------------------------------------------------------------------- Tremp
-
-
-def _score(game) -> None:
-    game.bidding(tremp.EXAMPLE)
-    assert game.tricks(8).status_code == 303
-
-
-TREMP = _phases("tremp", tremp.start, tremp.PLAYERS, {
-    "dealing": (_nothing, "Sam"),
-    "bidding": (lambda game: game.bidding(["5H"]), "Nick"),
-    "tricks": (lambda game: game.bidding(tremp.EXAMPLE), "Sam"),
-    "score": (_score, "Rob"),
-    "hand 1 scored": (lambda game: (_score(game), game.confirm()), "Nick"),
-})
-
-
-# --------------------------------------------------------------------------- imported
 
 
 LARGEST = 2**53 - 1
 """The largest number an imported record may hold (``companion.web.api.EXACT``)."""
 
-LARGE_EVENING = {
-    "evening": "Large", "unit": "GBP", "paid": [["Cy", "Ann", 2**31 - 1]],
-    "games": [
-        {"game": "clumond", "players": ["Ann", "Bo", "Cy"], "first_dealer": "Cy",
-         "options": {"rounds": 1, "chip_value": LARGEST},
-         "rounds": [{"tricks": {"Ann": 3, "Bo": 4, "Cy": 6},
-                     "declared": {"Ann": 3, "Bo": 8, "Cy": 1}}]},
-        {"game": "tromplemond", "players": list(tromplemond.PLAYERS),
-         "options": {"joining_fee": LARGEST, "tromp_stake": LARGEST},
-         "rounds": [{"hands": {"Rob": {"public": ["K♥", "10♠"], "secret": ["Q♥", "J♦", "K♠"]},
-                               "Sam": {"points": 26, "public_jacks": 0, "secret_jacks": 0},
-                               "Nick": {"public": ["J♥", "A♦"],
-                                        "secret": ["J♠", "A♠", "10♥"]}},
-                     "voted_off": "Emily", "called": ["Nick"]}]}]}
-"""An evening of a finished Clumond whose chip is worth the most a record holds, and a
-Tromplemond being played with the largest fee and stake, and the largest payment kept."""
 
-
-def _imported(record: dict, player: str) -> Callable[..., Place]:
+def imported(record: dict, player: str) -> Callable[..., Place]:
     """A table made by importing the evening ``record``: the scorekeeper takes it over with
     its recovery code, and a phone claims ``player``'s seat."""
 
@@ -299,12 +151,78 @@ def _imported(record: dict, player: str) -> Callable[..., Place]:
     return build
 
 
-IMPORTED = [Phase("tromplemond", "imported evening of the largest numbers",
-                  _imported(LARGE_EVENING, "Sam"))]
+# --------------------------------------------------------------------------- the registry
 
 
-PHASES: list[Phase] = [*TROMPLEMOND, *CLUMOND, *TRUMPLESTILTSKIN, *TREFELTROMP, *TREMP,
-                       *IMPORTED]
-"""Every phase of every game, and a table made by an import."""
+HELPERS = "tests.web.games"
+"""The package of the games' test helpers (a game in a folder of its own keeps its helper
+there)."""
 
-__all__ = ["PHASES", "Phase", "Place"]
+NAMES = ("Ann", "Bo", "Cy", "Di", "Ed", "Flo", "Gus", "Hal")
+"""The players of a table of a game that has no test helper."""
+
+
+def helper_places(game: str) -> list[str]:
+    """Where ``game``'s test helper may be, by the naming rule: ``tests.web.games.<game>``,
+    then the module named ``<game>`` beside the game's rules module (not the rules module
+    itself)."""
+    rules = registered(game).rules
+    beside = f"{rules.rpartition('.')[0]}.{game}"
+    return [f"{HELPERS}.{game}", *([beside] if beside != rules else [])]
+
+
+def helper_of(game: str) -> ModuleType | None:
+    """``game``'s test helper (None: it has none, by :func:`helper_places`)."""
+    for place in helper_places(game):
+        try:
+            found = importlib.util.find_spec(place)
+        except ModuleNotFoundError:
+            found = None
+        if found is not None:
+            return importlib.import_module(place)
+    return None
+
+
+def without_helper(games: Iterable[str] = GAMES) -> list[str]:
+    """The registered games with no test helper: the sweeps see their set-up only."""
+    return [game for game in games if helper_of(game) is None]
+
+
+def phases_of(game: str) -> list[Phase]:
+    """``game``'s own phases (its helper's ``PHASES``), or its set-up alone for a game
+    with no helper (a table of as few players as it takes: the generic pages)."""
+    helper = helper_of(game)
+    if helper is not None:
+        return list(helper.PHASES)
+    fewest = min(game_module(game).PLAYERS)
+    return [Phase(game, "set-up", _set_up(game, NAMES[:fewest]))]
+
+
+def imported_of(game: str) -> list[Phase]:
+    """The tables ``game``'s helper makes by an import (``IMPORTED``; none by default)."""
+    helper = helper_of(game)
+    return list(getattr(helper, "IMPORTED", ())) if helper is not None else []
+
+
+def every_phase(games: Iterable[str]) -> list[Phase]:
+    """Every phase of each of ``games``, then the tables their helpers import."""
+    games = list(games)
+    return [*(phase for game in games for phase in phases_of(game)),
+            *(phase for game in games for phase in imported_of(game))]
+
+
+PHASES: list[Phase]
+"""Every phase of every registered game, and the tables made by an import (made when first
+asked for: :func:`__getattr__`)."""
+
+
+def __getattr__(name: str) -> list[Phase]:
+    """``PHASES``: every phase of every registered game, and the tables made by an import
+    (made when first asked for, so that a game's helper may import this module first)."""
+    if name != "PHASES":
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    found = globals()["PHASES"] = every_phase(GAMES)
+    return found
+
+__all__ = ["LARGEST", "PHASES", "Phase", "Place", "every_phase", "helper_of", "imported",
+           "nothing", "phases", "phases_of", "without_helper"]

@@ -24,6 +24,7 @@ from http.cookies import SimpleCookie
 from pathlib import Path
 from urllib.parse import urlencode, urlsplit
 
+from companion.rules import GAMES
 from tests.waiting import HANG, Ceiling
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -145,8 +146,10 @@ class Device:
 
 
 def make_table(server: Server, players: tuple[str, ...] = PLAYERS,
-               game: str = "tromplemond") -> tuple[str, Device, list[Device]]:
-    """A table made through the pages: its code, the scorekeeper's tablet, a phone per seat."""
+               game: str | None = None) -> tuple[str, Device, list[Device]]:
+    """A table made through the pages (of ``game``: by default the registry's first): its
+    code, the scorekeeper's tablet, a phone per seat."""
+    game = game or GAMES[0]
     keeper = server.device()
     keeper.get("/new")
     status, page, _ = keeper.post("/new", {"name": "Served", "game": game,

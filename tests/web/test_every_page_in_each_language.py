@@ -1,15 +1,17 @@
-"""Every page of every phase of the five games reads in French, German and Norwegian: no
-word of the English interface is left, and numbers and money are written as the language
-writes them.
+"""Every page of every phase of every registered game reads in French, German and
+Norwegian: no word of the English interface is left, and numbers and money are written as
+the language writes them.
 
-Each phase of ``tests.web.phases`` (the set-up, the dealing, each game's own moments, the
-game over, the evening closed, an imported evening) is made once; then every page of the
-table a browser can open (each GET route of the app but the feeds, the files and the
+Each phase of ``tests.web.phases`` (each registered game's, from its test helper: the
+set-up, the dealing, each game's own moments, the game over, the evening closed, an
+imported evening; a game with no helper, its set-up only) is made once; then every page of
+the table a browser can open (each GET route of the app but the feeds, the files and the
 records for machines) is read by the scorekeeper's tablet and by a seated phone, with each
-language chosen on the device. The words looked for are the English catalogue's
-(``messages.pot``: every marked string and every rules phrase), longer than three letters,
-less those that are also words of that language (they appear in its own catalogue: "Tarot",
-"Total", "Chips") and the games' own words, which every language keeps.
+language chosen on the device. The words looked for are the English catalogues' (the app's
+``messages.pot`` and each game's own, where its registry entry says: every marked string
+and every rules phrase), longer than three letters, less those that are also words of that
+language (they appear in its own catalogues: "Tarot", "Total", "Chips") and the games' own
+words, which every language keeps.
 """
 
 from __future__ import annotations
@@ -24,9 +26,9 @@ from babel.messages.pofile import read_po
 
 from companion.rules import GAMES
 from companion.rules.games import registered
-from companion.web.device import CATALOGUES
+from companion.web.device import catalogue_folders
 from companion.web.games import load_flows
-from tests.web.phases import PHASES, Phase
+from tests.web.phases import PHASES, Phase, helper_of
 
 LANGS = ("fr", "de", "nb")
 
@@ -95,27 +97,36 @@ def _words(text: str) -> set[str]:
     return {word.lower() for word in _WORD.findall(_PLACEHOLDER.sub(" ", text))}
 
 
-@cache
 def english_words(lang: str) -> frozenset[str]:
-    """The interface's English words (over three letters) that ``lang`` does not also use."""
-    with (CATALOGUES / "messages.pot").open("rb") as source:
-        template = read_po(source)
-    with (CATALOGUES / lang / "LC_MESSAGES" / "messages.po").open("rb") as source:
-        own = read_po(source)
+    """The interface's English words (over three letters) that ``lang`` does not also use:
+    those of the app's catalogues and of each registered game's own."""
+    return _english_words(lang, tuple(catalogue_folders()), tuple(GAMES))
+
+
+@cache
+def _english_words(lang: str, folders: tuple, games: tuple) -> frozenset[str]:
     english: set[str] = set()
-    for message in template:
-        if message.id:
-            for text in (message.id if isinstance(message.id, tuple) else (message.id,)):
-                english |= _words(text)
     theirs: set[str] = set()
-    for message in own:
-        for text in (message.string if isinstance(message.string, tuple) else (message.string,)):
-            theirs |= _words(text or "")
-    for game in GAMES:  # each game's rules text in the language, where its registry entry says
-        rules = registered(game).translated(lang, CATALOGUES)
+    for folder in folders:
+        with (folder / "messages.pot").open("rb") as source:
+            template = read_po(source)
+        for message in template:
+            if message.id:
+                for text in (message.id if isinstance(message.id, tuple) else (message.id,)):
+                    english |= _words(text)
+        own = folder / lang / "LC_MESSAGES" / "messages.po"
+        if not own.is_file():
+            continue
+        with own.open("rb") as source:
+            for message in read_po(source):
+                for text in (message.string if isinstance(message.string, tuple)
+                             else (message.string,)):
+                    theirs |= _words(text or "")
+    for game in games:  # each game's rules text in the language, where its registry entry says
+        rules = registered(game).translated(lang, folders[-1])
         if rules is not None:
             theirs |= _words(rules.read_text(encoding="utf-8"))
-    return frozenset(english - theirs - GAME_WORDS - NAMES)
+    return frozenset(english - theirs - GAME_WORDS - set(games) - NAMES)
 
 
 def english_left(html: str, lang: str) -> list[str]:
@@ -168,6 +179,12 @@ def _pages(app, phase: Phase, place) -> list[tuple[str, str]]:
 def test_every_page_reads_in_each_language(app, actions, phase):
     """Each page of the phase, on the tablet and on a seated phone, in each language: no
     English word of the interface, and no money, decimal or date written the English way."""
+    read_in_each_language(app, actions, phase)
+
+
+def read_in_each_language(app, actions, phase: Phase) -> None:
+    """Every page of a table in ``phase``, on the tablet and on a seated phone, read in
+    each language: fails with each English word, English number and English date found."""
     place = phase.build(actions)
     readers = {"tablet": actions.keeper, "phone": place.phone}
     read = Counter()
@@ -206,17 +223,52 @@ def test_every_page_reads_in_each_language(app, actions, phase):
 def test_the_pages_of_no_table_read_in_each_language(client, lang):
     """Home, a new table, taking a table back, the games and their rules, the
     import and the offline page."""
+    read_pages_of_no_table(client, lang)
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_each_game_s_pages_are_read_in_each_of_its_phases(game):
+    """The sweep reads each registered game's tables in its own phases (its test helper's,
+    ``tests.web.phases``); a game with no helper is read at its set-up only, and this says
+    so."""
+    if helper_of(game) is None:
+        pytest.skip(f"{game} has no test helper: its pages are read at its set-up only")
+    assert len([phase for phase in PHASES if phase.game == game]) >= 3
+
+
+def read_pages_of_no_table(client, lang: str) -> None:
+    """The pages of no table read in ``lang`` (each registered game's rules page among
+    them): fails with each English word found."""
     client.set_cookie("lang", lang)
     paths = ["/", "/new", "/recover", "/rules", "/import", "/offline",
              *(f"/rules/{game}" for game in load_flows())]
+    english_texts = english_rules_texts(lang)
     problems = []
     for path in paths:
         answer = client.get(path)
         assert answer.status_code == 200, path
         left = english_left(answer.get_data(as_text=True), lang)
+        if path == "/rules" or path.removeprefix("/rules/") in english_texts:
+            left = [word for word in left  # a text the game lacks is read in English
+                    if word.lower() not in english_texts.get(path.removeprefix("/rules/"),
+                                                             set().union(*english_texts.values()))]
         if left:
             problems.append(f"{path}: {', '.join(left)}")
     assert not problems, "\n".join(problems)
+
+
+def english_rules_texts(lang: str) -> dict[str, set[str]]:
+    """The games with no rules text in ``lang`` (their registry entry says where their
+    texts are), each with the words of its English text, which its rules page and the
+    games page show instead (none for the five games: each has its text in each
+    language)."""
+    folder = catalogue_folders()[-1]
+    found = {}
+    for game in GAMES:
+        entry = registered(game)
+        if entry.translated(lang, folder) is None and entry.translated("en", folder):
+            found[game] = _words(entry.translated("en", folder).read_text(encoding="utf-8"))
+    return found
 
 
 def test_the_check_finds_english_left_in_a_page():

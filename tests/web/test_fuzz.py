@@ -47,13 +47,21 @@ from werkzeug.security import generate_password_hash
 
 from companion.extensions import csrf, db, limiter
 from companion.live import versions
+from companion.rules import GAMES
 from companion.store import SeatRequest, commits, queries
 from companion.store.evenings import Evening, Payment
 from companion.web.games import load_flows
-from tests.web.phases import LARGE_EVENING, LARGEST, PHASES, Phase, Place
-
-FLOWS = load_flows()
-"""Every registered game's flow."""
+from tests.web.games.tromplemond import LARGE_EVENING
+from tests.web.phases import (
+    LARGEST,
+    PHASES,
+    Phase,
+    Place,
+    helper_of,
+    helper_places,
+    phases_of,
+    without_helper,
+)
 
 pytestmark = pytest.mark.db
 
@@ -254,10 +262,10 @@ def _name(rule: Rule, method: str) -> str:
     return f"{method} {rule.rule}"
 
 
-def _game_of(rule: Rule) -> str | None:
+def _game_of(rule: Rule, flows: dict) -> str | None:
     """The game whose own route ``rule`` is (None: a route of every game, or of none)."""
     owner = rule.endpoint.split(".")[0]
-    return next((name for name, flow in FLOWS.items()
+    return next((name for name, flow in flows.items()
                  if flow.blueprint is not None and flow.blueprint.name == owner), None)
 
 
@@ -321,8 +329,13 @@ class Step(NamedTuple):
 class Sweep:
     """Every route on every table in every phase, by every role (see the module)."""
 
-    def __init__(self, app: Flask, actions, checker: Checker) -> None:
+    def __init__(self, app: Flask, actions, checker: Checker,
+                 phases: list[Phase] = PHASES) -> None:
         self.app = app
+        self.phases = phases
+        """The phases swept (their order says which outsider sends a route on which)."""
+        self.flows = load_flows()
+        """Every registered game's flow."""
         self.actions = actions
         self.check = checker
         elsewhere = actions.create_table(name="Elsewhere")
@@ -349,7 +362,7 @@ class Sweep:
             game = table.current_game
             moment: tuple = ()
             if table.playing is not None:
-                flow = FLOWS[game.game]
+                flow = self.flows[game.game]
                 view = flow.moment(table, game)
                 sealings = [step.status(view) for step in flow.sealed_steps.values()]
                 moment = (view.phase, len(game.rounds),
@@ -381,11 +394,12 @@ class Sweep:
                        "hand_number", "payment_id", "request_id", "answer", "step"})
     """The parts of a table's paths the sweep fills in (:meth:`paths`)."""
 
-    @staticmethod
-    def choices(phase: Phase) -> dict[str, list[str]]:
+    def choices(self, phase: Phase) -> dict[str, list[str]]:
         """The path parts a route is swept with each of: an answer to a seat request, and
-        each sealed choice of the table's game (Tromplemond's vote on the others' tables)."""
-        steps = list(FLOWS[phase.game].sealed_steps) or list(FLOWS["tromplemond"].sealed_steps)
+        each sealed choice of the table's game (the first game's with sealed choices, such
+        as Tromplemond's vote, on the others' tables)."""
+        steps = list(self.flows[phase.game].sealed_steps) or next(
+            list(flow.sealed_steps) for flow in self.flows.values() if flow.sealed_steps)
         return {"answer": ["approve", "deny"], "step": steps}
 
     def paths(self, rule: Rule, role: str, phase: Phase) -> list[str]:
@@ -410,11 +424,11 @@ class Sweep:
 
     def plan(self, phase: Phase) -> Iterator[Step]:
         """The requests of a table in ``phase`` (see :meth:`table`)."""
-        turn = PHASES.index(phase)
+        turn = self.phases.index(phase)
         for i, (rule, method) in enumerate(self.routes):
             if "code" not in rule.arguments or not rule.arguments <= self.PARTS:
                 continue  # (a part the sweep cannot fill: the route goes unrequested)
-            owner = _game_of(rule)
+            owner = _game_of(rule, self.flows)
             choices = self.choices(phase)
             count = math.prod(len(choices.get(name, "-")) for name in rule.arguments)
             outsider = ROLES[2 + (i + turn) % 2]
@@ -497,7 +511,7 @@ class Sweep:
         clients = {"scorekeeper": self.actions.keeper, "seated phone": self.other_phone,
                    "phone of another table": self.other_phone, "stranger": self.stranger}
         some_code = self.actions.create_table(name="Looked up")
-        values = {"game": [*FLOWS, "nogame"], "filename": ["app/boot.js", "nothing.js"]}
+        values = {"game": [*self.flows, "nogame"], "filename": ["app/boot.js", "nothing.js"]}
         for rule, method in self.routes:
             if "code" in rule.arguments or not rule.arguments <= values.keys():
                 continue
@@ -545,11 +559,13 @@ LABELS = {"scorekeeper": "keeper", "seated phone": "seated", "phone of another t
           "stranger": "stranger"}
 
 
-def test_every_route_in_every_phase_by_every_role(app, actions, checker, quick,
-                                                  capsys):
+def sweep_every_phase(app: Flask, actions, checker: Checker,
+                      phases: list[Phase]) -> tuple[dict, list[str]]:
+    """Every route on a table in each of ``phases`` by every role, then the routes of no
+    table (:class:`Sweep`): the figures (by route and role), and the lines that say them."""
     started = time.perf_counter()
-    sweep = Sweep(app, actions, checker)
-    for phase in PHASES:
+    sweep = Sweep(app, actions, checker, phases)
+    for phase in phases:
         sweep.table(phase)
     sweep.everything_else()
     seconds = time.perf_counter() - started
@@ -559,24 +575,46 @@ def test_every_route_in_every_phase_by_every_role(app, actions, checker, quick,
     figures = {"database": database_kind(), "requests": checker.count,
                "seconds": round(seconds, 1), "tables_made": sweep.made,
                "moved_on_by": dict(sweep.moved.most_common()),
-               "phases": [str(phase) for phase in PHASES],
+               "phases": [str(phase) for phase in phases],
+               "without_helper": without_helper(),
                "status_classes": dict(sorted(checker.classes.items())),
                "by_role": {role: sum(roles[role] for roles in counts.values())
                            for role in ROLES},
                "unrequested": missing, "failures": checker.failures, "by_route": counts}
-    OUTPUT.mkdir(exist_ok=True)
-    (OUTPUT / f"fuzz-sweep-{database_kind()}.json").write_text(json.dumps(figures, indent=1))
     width = max(map(len, counts))
     lines = [f"fuzz sweep ({database_kind()}): {checker.count} requests in {seconds:.0f} s, "
-             f"{len(PHASES)} phases on {sweep.made} tables; "
+             f"{len(phases)} phases on {sweep.made} tables; "
              + ", ".join(f"{k}: {v}" for k, v in sorted(checker.classes.items())),
+             *(f"{game}: no test helper (tests/web/games/{game}.py): its set-up swept only"
+               for game in without_helper()),
              f"{'route':{width}} " + " ".join(f"{LABELS[role]:>8}" for role in ROLES)]
     lines += [f"{route:{width}} " + " ".join(f"{roles[role]:8}" for role in ROLES)
               for route, roles in counts.items()]
+    return figures, lines
+
+
+def test_every_route_in_every_phase_by_every_role(app, actions, checker, quick,
+                                                  capsys):
+    figures, lines = sweep_every_phase(app, actions, checker, PHASES)
+    OUTPUT.mkdir(exist_ok=True)
+    (OUTPUT / f"fuzz-sweep-{database_kind()}.json").write_text(json.dumps(figures, indent=1))
     with capsys.disabled():
         print("\n" + "\n".join(lines))
     assert not checker.failures, "\n".join(checker.failures[:40])
+    missing = figures["unrequested"]
     assert not missing, f"routes of url_map the sweep never requested: {missing}"
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_each_game_has_its_phases_for_the_sweeps(game):
+    """Each registered game's test helper gives its phases (``tests.web.phases``); a game
+    with none is swept at its set-up only, and this says so."""
+    if helper_of(game) is None:
+        pytest.skip(f"{game} has no test helper ({' or '.join(helper_places(game))}): "
+                    "the sweeps see its set-up only")
+    names = [phase.name for phase in phases_of(game)]
+    assert names[0] == "set-up" and names[-2:] == ["game over", "evening closed"]
+    assert {phase.game for phase in phases_of(game)} == {game}
 
 
 def test_the_sweep_names_a_route_it_could_not_request(app, actions, checker, quick):

@@ -16,7 +16,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from companion.rules.common import Checklist, left_of, read_header
-from companion.rules.errors import RuleError, add_messages
+from companion.rules.errors import Phrase, RuleError, add_messages
 from companion.rules.ledger import MoneyLine, What, lines_of
 
 PLAYERS = range(2, 7)
@@ -33,6 +33,10 @@ add_messages({
     "sixes.not_whole": "round {number}: sixes are whole numbers",
     "sixes.too_many": "round {number}: there are only {sixes} sixes in the deck",
     "sixes.game_over": "round {number}: the game was over",
+    "sixes.deck.title": "The deck",
+    "sixes.deck.take": "Take one 52-card deck, jokers out.",
+    "sixes.deal.title": "{dealer} deals",
+    "sixes.deal.every": "Deal every card, one at a time, starting with {first}.",
 })
 
 
@@ -117,10 +121,11 @@ def next_dealer(record: Mapping[str, Any]) -> str | None:
 
 def deck_prep(players: Sequence[str], options: Mapping[str, Any]) -> Checklist:
     """One 52-card deck."""
-    return Checklist("The deck", ("Take one 52-card deck, jokers out.",))
+    return Checklist(Phrase("sixes.deck.title"), (Phrase("sixes.deck.take"),))
 
 
 def deal_steps(players: Sequence[str], dealer: str, options: Mapping[str, Any]) -> Checklist:
     """Every card, one at a time, from the dealer's left."""
-    return Checklist(f"{dealer} deals", (f"Deal every card, one at a time, starting with "
-                                         f"{left_of(players, dealer)}.",))
+    first = left_of(players, dealer)
+    return Checklist(Phrase("sixes.deal.title", {"dealer": dealer}),
+                     (Phrase("sixes.deal.every", {"first": first}),))

@@ -2,12 +2,17 @@
 
 It is its rules module (``rules.py``), its web package (``web/``: the flow, its one
 action, its templates and its stylesheet), its rules texts (``texts/``: English and
-French) and one registry line (``add_game`` in the fixture below), as
+French), its own catalogues (``translations/``: the words of its templates, its flow and
+its rules' codes in French, German and Norwegian; ``babel.cfg`` says how pybabel finds
+them), its test helper (``sixes.py``: its tables in each phase, which the sweeps find by
+its name) and one registry line (``add_game`` in the fixture below), as
 ``docs/adding-a-game.md`` says. It is played through the Flask test client over every
 generic page: a table and its phones, its options (for money), a round counted on the
 phones with a double tap refused, a correction, the scoreboard, the evening's ledger and
 its settle-up, the record book, the night's recap, its rules page in four languages (the
-two without a text of its own read the English), and its record exported and imported.
+two without a text of its own read the English), and its record exported and imported;
+then the fuzz sweep and the every-page-in-each-language sweep, each finding it through
+the registry.
 It says nothing of the record book, so the book counts its games played and won.
 """
 
@@ -15,15 +20,27 @@ from __future__ import annotations
 
 import ast
 import re
+import subprocess
+import sys
 from pathlib import Path
 from urllib.parse import urlsplit
 
 import pytest
+from babel.messages.pofile import read_po
 
+from companion.extensions import limiter
 from companion.rules import GAMES, evening, record_book, replay
 from companion.rules.contract import GameRules
 from companion.rules.games import add_game, forget_game, game_module
+from companion.web.device import LANGUAGES
 from tests.conftest import TableActions
+from tests.web import test_fuzz
+from tests.web.phases import every_phase, helper_of
+from tests.web.test_every_page_in_each_language import (
+    LANGS,
+    read_in_each_language,
+    read_pages_of_no_table,
+)
 
 pytestmark = pytest.mark.db
 
@@ -37,7 +54,7 @@ PACKAGE = ".".join(HERE.relative_to(ROOT).parts)
 def sixes():
     """Sixes in the registry (asked for before ``app``: the app finds it when made)."""
     add_game("sixes", rules=f"{PACKAGE}.rules", web=f"{PACKAGE}.web",  # the registry line
-             texts=HERE / "texts" / "{lang}.md")
+             texts=HERE / "texts" / "{lang}.md", translations=HERE / "translations")
     yield
     forget_game("sixes")
 
@@ -143,11 +160,96 @@ def test_a_sixth_game_is_its_folder_and_one_registry_line():
     registry is told of it in one line."""
     files = sorted(str(p.relative_to(HERE)) for p in HERE.rglob("*")
                    if p.is_file() and "__pycache__" not in p.parts and p != Path(__file__))
-    assert files == ["rules.py", "texts/en.md", "texts/fr.md", "web/__init__.py",
+    files = [name for name in files if not name.endswith(".mo")]  # (compiled, not kept)
+    assert files == ["babel.cfg", "rules.py", "sixes.py", "texts/en.md", "texts/fr.md",
+                     "translations/de/LC_MESSAGES/messages.po",
+                     "translations/fr/LC_MESSAGES/messages.po", "translations/messages.pot",
+                     "translations/nb/LC_MESSAGES/messages.po", "web/__init__.py",
                      "web/sixes.css", "web/templates/sixes/_correct.html",
                      "web/templates/sixes/_options.html", "web/templates/sixes/_round.html"]
     places = {p.split("/")[0] for p in files}
-    assert places == {"rules.py", "texts", "web"}  # its rules, its texts, its web package
+    # its rules, its texts, its web package, its catalogues (and how they are made), its
+    # test helper
+    assert places == {"rules.py", "texts", "web", "translations", "babel.cfg", "sixes.py"}
     calls = [node for node in ast.walk(ast.parse(Path(__file__).read_text(encoding="utf-8")))
              if isinstance(node, ast.Call) and getattr(node.func, "id", "") == "add_game"]
     assert len(calls) == 1  # its registry line
+
+
+# --------------------------------------------------------------------------- the sweeps
+
+
+checker = test_fuzz.checker
+"""The fuzz sweep's check of every request (no 5xx; a refusal commits nothing)."""
+
+quick = test_fuzz.quick
+"""What the fuzz sweep does not try, made quick (the recovery code's hash)."""
+
+
+def test_the_sweeps_find_sixes_and_its_phases_through_the_registry(sixes):
+    helper = helper_of("sixes")
+    assert helper is not None and Path(helper.__file__) == HERE / "sixes.py"
+    assert [phase.name for phase in every_phase(GAMES) if phase.game == "sixes"] == [
+        "set-up", "dealing", "counting", "round 1 scored", "game over", "evening closed"]
+
+
+def test_the_fuzz_sweep_sends_every_route_to_sixes_in_each_phase(sixes, app, actions,
+                                                                    checker, quick):
+    """Every route, on a table of Sixes in each of its phases, by every role: no 5xx, and
+    a refusal changes nothing; every route is sent by each role (another game's own
+    actions aside: sent to Sixes' tables by the scorekeeper, as each game's are to the
+    others' tables)."""
+    figures, _lines = test_fuzz.sweep_every_phase(app, actions, checker, every_phase(["sixes"]))
+    assert not checker.failures, "\n".join(checker.failures[:40])
+    own = "POST /t/<code>/games/<int:number>/sixes/seats/<int:position>/sixes"
+    assert all(figures["by_route"][own].values()), figures["by_route"][own]
+    assert [route for route in figures["unrequested"] if not _another_game_s(route)] == []
+    assert figures["tables_made"] >= 6
+
+
+def _another_game_s(route: str) -> bool:
+    """True for another game's own route (sent to Sixes' tables by the scorekeeper only,
+    before the start: the five games' sweep sends it by every role on that game's)."""
+    return any(f"/{game}/" in route for game in GAMES if game != "sixes")
+
+
+def test_every_page_of_sixes_reads_in_each_language(sixes, app, actions, client):
+    """Each page of a table of Sixes in each of its phases, on the tablet and a phone, in
+    French, German and Norwegian: no English word of the interface (the app's or the
+    game's own catalogues); and the pages of no table, its rules among them."""
+    for phase in every_phase(["sixes"]):
+        limiter.reset()  # (each phase is a test of its own in the five games' sweep)
+        read_in_each_language(app, actions, phase)
+    for lang in LANGS:
+        read_pages_of_no_table(client, lang)
+
+
+def test_its_catalogues_have_every_word_of_the_game_in_each_language(tmp_path):
+    """pybabel finds every word of its templates, its flow and its rules' codes
+    (``babel.cfg``); its catalogue in each language has them all, translated."""
+    template = tmp_path / "messages.pot"
+    subprocess.run([sys.executable, "-m", "babel.messages.frontend", "extract", "-F",
+                    "babel.cfg", "-o", str(template), "."], cwd=HERE, check=True,
+                   capture_output=True)
+    with template.open("rb") as source:
+        wanted = {(m.context, m.id) for m in read_po(source) if m.id}
+    assert len(wanted) >= 15 and ("sixes.deck.take", "Take one 52-card deck, jokers out.") \
+        in wanted
+    for lang in set(LANGUAGES) - {"en"}:
+        with (HERE / "translations" / lang / "LC_MESSAGES" / "messages.po").open("rb") as po:
+            have = {(m.context, m.id): m.string for m in read_po(po, locale=lang) if m.id}
+        assert sorted(map(str, wanted - set(have))) == [], lang
+        assert [key for key in wanted if not have[key]] == [], lang
+
+
+def test_its_words_are_said_in_the_device_s_language(sixes, app, actions):
+    """Its checklists (its rules' codes) and its buttons read in French from its own
+    catalogue, with no edit to the app's."""
+    code = actions.create_table(game="sixes", players=["Ann", "Bo", "Cy"])
+    actions.seat_everyone(code)
+    assert actions.post(f"/t/{code}/start", {"target": "3"}).status_code == 303
+    actions.keeper.set_cookie("lang", "fr")
+    tablet = text(actions.keeper.get(f"/t/{code}"))
+    actions.keeper.set_cookie("lang", "en")
+    assert "Prenez un jeu de 52 cartes, sans les jokers." in tablet
+    assert "Compter" in tablet and "Valider la manche 1" in tablet

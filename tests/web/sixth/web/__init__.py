@@ -1,5 +1,6 @@
 """Sixes at a real table (the test's sixth game): its flow, its one action, its templates
-(``templates/sixes/``) and its stylesheet (``sixes.css``), all in this package."""
+(``templates/sixes/``) and its stylesheet (``sixes.css``), all in this package; their words
+are in the game's own catalogues (``../translations``)."""
 
 from __future__ import annotations
 
@@ -9,6 +10,8 @@ from pathlib import Path
 from typing import Any
 
 from flask import Blueprint, abort
+from flask_babel import gettext as _
+from flask_babel import lazy_gettext as _l
 from werkzeug.datastructures import MultiDict
 
 from companion.store import Game, Table
@@ -58,8 +61,8 @@ class SixesFlow(GameFlow):
     def read_options(self, table: Table, form: MultiDict[str, str],
                      ) -> tuple[dict[str, Any], str | None]:
         sent = options_with_defaults(OPTIONS, DEFAULT_VALUES, form)
-        return {"target": whole_number(sent["target"], "The target", 1, 99),
-                "stake": read_money(sent["stake"], table.unit, "The stake")}, None
+        return {"target": whole_number(sent["target"], _("The target"), 1, 99),
+                "stake": read_money(sent["stake"], table.unit, _("The stake"))}, None
 
     def table_moment(self, table: Table, game: Game) -> View:
         base = super().table_moment(table, game)
@@ -70,7 +73,7 @@ class SixesFlow(GameFlow):
     def round_to_confirm(self, view: View, draft: round_store.RoundDraft) -> dict[str, Any]:
         counted = draft.facts.get("sixes") or {}
         if set(counted) != set(view.players):
-            abort(409, "Count everyone's sixes first.")
+            abort(409, _("Count everyone's sixes first."))
         return {"sixes": {p: counted[p] for p in view.players}}
 
     def correction_values(self, view: View, facts: Mapping[str, Any]) -> dict[str, Any]:
@@ -82,7 +85,8 @@ class SixesFlow(GameFlow):
 
     def read_correction(self, view: View, form: MultiDict[str, str],
                         old: Mapping[str, Any]) -> dict[str, Any]:
-        return {"sixes": {p: whole_number(form.get(f"sixes-{i}"), f"{p}'s sixes", 0, 4)
+        return {"sixes": {p: whole_number(form.get(f"sixes-{i}"), _("%(player)s's sixes",
+                                                                      player=p), 0, 4)
                           for i, p in enumerate(view.players)}}
 
 
@@ -90,13 +94,13 @@ FLOW = SixesFlow()
 
 
 @bp.post("/seats/<int:position>/sixes")
-@game_action(Who.PLAYER, DefaultPhase.PLAYING, refuse="The game is over.",
-             moment="Someone counted a moment ago: look again, then tap.")
+@game_action(Who.PLAYER, DefaultPhase.PLAYING, refuse=_l("The game is over."),
+             moment=_l("Someone counted a moment ago: look again, then tap."))
 def count(act: Act, position: int):
     """A player's sixes this round: from their phone, or the tablet for them."""
     player = act.player_at(position)
     try:
-        sixes = whole_number(act.form.get("sixes"), "Your sixes", 0, 4)
+        sixes = whole_number(act.form.get("sixes"), _("Your sixes"), 0, 4)
     except FormError as error:
         abort(400, f"{error}.")
     counted = dict(act.draft.facts.get("sixes") or {}) | {player: sixes}
