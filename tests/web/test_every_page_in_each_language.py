@@ -112,7 +112,7 @@ def english_words(lang: str) -> frozenset[str]:
         for text in (message.string if isinstance(message.string, tuple) else (message.string,)):
             theirs |= _words(text or "")
     for game in GAMES:  # each game's rules text in the language, where its registry entry says
-        rules = registered(game).translated(lang, CATALOGUES)
+        rules = registered(game).translated(lang)
         if rules is not None:
             theirs |= _words(rules.read_text(encoding="utf-8"))
     return frozenset(english - theirs - GAME_WORDS - NAMES)
