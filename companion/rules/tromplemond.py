@@ -137,14 +137,16 @@ from typing import Any
 
 from . import errors
 from .cards import Card, Rank, Suit, SuitCard, parse_card
-from .common import (
+from .common import (  # noqa: F401  (its end's standings, common now)
     Checklist,
+    Standing,
     clockwise_from,
     distribute_odd_units,
     left_of,
     merge_options,
     read_header,
     require_player,
+    standings,
     the_round,
     true_or_false,
     whole_number,
@@ -1586,33 +1588,6 @@ def progress(record: Mapping[str, Any], result: Mapping[str, Any] | None = None)
         result=result, round_index=played, dealer=dealer,
         claim_order=tuple(clockwise_from(players, dealer)), extra_round=extra,
         tied=tuple(leaders(totals)) if extra or cut else (), cut_due=cut, finished=finished)
-
-
-@dataclass(frozen=True)
-class Standing:
-    """One line of the standings: the place (shared places alike), the player, the total."""
-
-    place: int
-    player: str
-    total: int
-    shared: bool
-    """True when another player has the same place."""
-
-
-def standings(totals: Mapping[str, int]) -> list[Standing]:
-    """The players from the highest total down (seat order within a shared place).
-
-    >>> [(s.place, s.player, s.shared) for s in standings({"Rob": 30, "Sam": 42, "Nick": 42,
-    ...                                                     "Emily": 0})]
-    [(1, 'Sam', True), (1, 'Nick', True), (3, 'Rob', False), (4, 'Emily', False)]
-    """
-    ordered = sorted(totals, key=lambda p: -totals[p])
-    lines = []
-    for player in ordered:
-        place = 1 + sum(1 for q in totals if totals[q] > totals[player])
-        shared = sum(1 for q in totals if totals[q] == totals[player]) > 1
-        lines.append(Standing(place, player, totals[player], shared))
-    return lines
 
 
 # --------------------------------------------------------------------------- the record book

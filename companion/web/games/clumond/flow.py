@@ -27,9 +27,9 @@ from werkzeug.datastructures import MultiDict
 
 from ....rules import RuleError, evening
 from ....rules import clumond as rules
+from ....rules.common import Standing, standings
 from ....rules.errors import Phrase
 from ....rules.records import Record
-from ....rules.tromplemond import Standing, standings
 from ....store import PLAYING, Game, Table
 from ....store import rounds as round_store
 from ...charts import score_chart
