@@ -21,8 +21,8 @@ from pathlib import Path
 
 import pytest
 
+from companion.games.clumond.rules import SUIT_VALUE, declaration, payment, tricks_that_count
 from companion.rules import GAMES, game_module, replay
-from companion.rules.clumond import SUIT_VALUE, declaration, payment, tricks_that_count
 from companion.rules.trefeltromp import REVEAL_DIVISOR
 from companion.rules.tremp import (
     MATCH_TARGET,

@@ -13,7 +13,8 @@ import pickle
 
 import pytest
 
-from companion.rules import clumond, tremp, tromplemond
+from companion.games.clumond import rules as clumond
+from companion.rules import tremp, tromplemond
 from companion.rules import trumplestiltskin as ts
 from companion.rules.cards import parse_card
 from companion.rules.common import the_round

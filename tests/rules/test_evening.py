@@ -16,7 +16,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from companion.rules import RuleError, clumond, evening, replay, trefeltromp
+from companion.games.clumond import rules as clumond
+from companion.rules import RuleError, evening, replay, trefeltromp
 
 from . import gen_tremp
 from .gen_evening import random_evening, renamed

@@ -14,14 +14,15 @@ from flask import abort, redirect, render_template, request, url_for
 from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
 
-from ....rules import RuleError
-from ....rules import clumond as rules
-from ....store import rounds as round_store
-from ...actions import Act, Who, game_action, load_game, require_playing
-from ...forms import FormError
-from ...limits import wrong_codes
-from ...roles import require_keeper, require_seat_at
-from ...words import say, sentence
+from companion.rules import RuleError
+from companion.store import rounds as round_store
+from companion.web.actions import Act, Who, game_action, load_game, require_playing
+from companion.web.forms import FormError
+from companion.web.limits import wrong_codes
+from companion.web.roles import require_keeper, require_seat_at
+from companion.web.words import say, sentence
+
+from .. import rules
 from . import forms
 from .flow import FLOW, Phase, RoundView, bp
 

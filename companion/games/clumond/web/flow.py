@@ -4,7 +4,7 @@ A round goes through its phases (:class:`Phase`): going for Clumond, turn by
 turn from the dealer's left (``offer``); the declarer names the trump
 (``trump``); the 13 tricks are played, then every player enters their tricks
 and kept cards and the scorekeeper confirms (``tricks``); once the game has
-reached its end, ``end``. Every number comes from ``companion.rules.clumond``
+reached its end, ``end``. Every number comes from ``companion.games.clumond.rules``
 (``progress``, ``replay``, ``round_checks``, ``explain`` …) and, for money,
 from the evening's ledger (``companion.rules.evening``); this module reads
 the store and picks what to show.
@@ -25,17 +25,18 @@ from flask import Blueprint, abort
 from flask_babel import gettext as _
 from werkzeug.datastructures import MultiDict
 
-from ....rules import RuleError, evening
-from ....rules import clumond as rules
-from ....rules.common import Standing, standings
-from ....rules.errors import Phrase
-from ....rules.records import Record
-from ....store import PLAYING, Game, Table
-from ....store import rounds as round_store
-from ...charts import score_chart
-from ...flow import Checklist, GameFlow, RecordSaid, View, checklist, corrected_from
-from ...forms import UNITS, money_text
-from ...words import and_list, say
+from companion.rules import RuleError, evening
+from companion.rules.common import Standing, standings
+from companion.rules.errors import Phrase
+from companion.rules.records import Record
+from companion.store import PLAYING, Game, Table
+from companion.store import rounds as round_store
+from companion.web.charts import score_chart
+from companion.web.flow import Checklist, GameFlow, RecordSaid, View, checklist, corrected_from
+from companion.web.forms import UNITS, money_text
+from companion.web.words import and_list, say
+
+from .. import rules
 from . import forms
 
 bp = Blueprint("clumond", __name__, template_folder="templates")

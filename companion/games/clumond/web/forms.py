@@ -13,13 +13,14 @@ from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
 from werkzeug.datastructures import MultiDict
 
-from ....rules import RuleError
-from ....rules import clumond as rules
-from ....rules.cards import Rank
-from ... import forms as shared
-from ...device import locale_name
-from ...forms import UNITS, FormError, check_unit, read_money, whole_number
-from ...words import say
+from companion.rules import RuleError
+from companion.rules.cards import Rank
+from companion.web import forms as shared
+from companion.web.device import locale_name
+from companion.web.forms import UNITS, FormError, check_unit, read_money, whole_number
+from companion.web.words import say
+
+from .. import rules
 
 RANKS = (Rank.ACE, Rank.KING, Rank.QUEEN, Rank.JACK, Rank.NINE, Rank.EIGHT, Rank.SEVEN,
          Rank.SIX, Rank.FIVE, Rank.FOUR, Rank.THREE, Rank.TWO)

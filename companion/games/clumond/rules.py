@@ -1,4 +1,4 @@
-"""Clumond: three players, chips, and the three cards you keep (``docs/rules/clumond.md``).
+"""Clumond: three players, chips, and the three cards you keep (``texts/en.md``).
 
 Every round each player antes into the pot, 13 tricks are played from 16-card
 hands, and the three cards each player keeps at the end make their
@@ -55,7 +55,7 @@ payout and, in the last round, the pot's share-out), ``totals`` (the stacks),
 Readings
 --------
 Where the rules leave a question open, the companion reads it this way
-(``docs/rules/clumond.md`` gives these too, marked as house decisions):
+(``texts/en.md`` gives these too, marked as house decisions):
 
 - ``declared`` may stand in for ``kept`` player by player; when both are
   given for a player they must agree.
@@ -100,9 +100,18 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
-from . import errors
-from .cards import SUITS, Card, Rank, Suit, SuitCard, parse_card, parse_suit, standard_deck
-from .common import (
+from companion.rules import errors
+from companion.rules.cards import (
+    SUITS,
+    Card,
+    Rank,
+    Suit,
+    SuitCard,
+    parse_card,
+    parse_suit,
+    standard_deck,
+)
+from companion.rules.common import (
     Checklist,
     clockwise_from,
     distribute_odd_units,
@@ -114,9 +123,9 @@ from .common import (
     the_round,
     whole_number,
 )
-from .contract import RecordFacts, RecordKind, round_scores
-from .errors import Phrase, RuleError
-from .ledger import MoneyLine, What, lines_of
+from companion.rules.contract import RecordFacts, RecordKind, round_scores
+from companion.rules.errors import Phrase, RuleError
+from companion.rules.ledger import MoneyLine, What, lines_of
 
 errors.add_messages({  # the English of its rule codes (companion.rules.errors)
     "clumond.answer_out_of_turn": "It is {turn}'s turn to answer, not {player}'s",
