@@ -3,7 +3,7 @@ test helper needs of a game, it asks the registry and the game's own modules.
 
 A game's own files are found by a rule, not listed: a path with a part (a folder, or a
 file name split at ``_``, ``-`` and ``.``) that is the game's name (``companion/rules/
-tremp.py``, ``companion/web/games/tremp/``, ``tests/web/test_tremp.py``, ``docs/rules/
+tremp.py``, ``companion/games/tremp/web/``, ``tests/web/test_tremp.py``, ``docs/rules/
 tremp.md``); once the games move to ``companion/games/<game>/`` the rule holds as it is.
 The made-up sixth game lives in its test's folder (:data:`FOLDERS`).
 
@@ -127,8 +127,8 @@ def test_each_allowed_file_still_names_a_game():
 
 
 def test_the_rule_finds_each_game_s_own_files_and_the_check_finds_a_name_in_code(tmp_path):
-    assert own_game(ROOT / "companion/rules/tremp.py") == "tremp"
-    assert own_game(ROOT / "companion/web/games/trefeltromp/flow.py") == "trefeltromp"
+    assert own_game(ROOT / "companion/games/tremp/rules.py") == "tremp"
+    assert own_game(ROOT / "companion/games/trefeltromp/web/flow.py") == "trefeltromp"
     assert own_game(ROOT / "tests/web/test_trumplestiltskin.py") == "trumplestiltskin"
     assert own_game(ROOT / "tests/web/sixth/web/__init__.py") == "sixes"
     assert own_game(ROOT / "companion/web/records/book.py") is None

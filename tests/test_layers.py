@@ -148,7 +148,7 @@ def trace():
 def test_a_tap_enters_few_modules(trace):
     script, traced = trace
     assert traced.status == 200
-    assert "web/actions.py" in traced.modules and "rules/trefeltromp.py" in traced.modules
+    assert "web/actions.py" in traced.modules and "games/trefeltromp/rules.py" in traced.modules
     assert len(traced.modules) <= CEILING, traced.line()
 
 

@@ -110,7 +110,7 @@ def registered(name: str) -> Registered:
 
 for _game in ("tromplemond", "clumond", "trumplestiltskin", "trefeltromp", "tremp"):
     add_game(_game)
-for _game in ("tromplemond", "trumplestiltskin", "trefeltromp", "tremp"):  # MOVING
+for _game in ("tromplemond",):  # MOVING
     add_game(_game, rules=f"companion.rules.{_game}", web=f"companion.web.games.{_game}")
 
 

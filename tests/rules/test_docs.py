@@ -22,15 +22,15 @@ from pathlib import Path
 import pytest
 
 from companion.games.clumond.rules import SUIT_VALUE, declaration, payment, tricks_that_count
-from companion.rules import GAMES, game_module, replay
-from companion.rules.trefeltromp import REVEAL_DIVISOR
-from companion.rules.tremp import (
+from companion.games.trefeltromp.rules import REVEAL_DIVISOR
+from companion.games.tremp.rules import (
     MATCH_TARGET,
     OPENING_BID,
     TRAILING_TARGET,
     hand_points,
     trick_winner,
 )
+from companion.rules import GAMES, game_module, replay
 from companion.rules.tromplemond import CARD_POINTS, JACK_PENALTY, TrompCall, tromp_call
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -14,8 +14,9 @@ import pickle
 import pytest
 
 from companion.games.clumond import rules as clumond
-from companion.rules import tremp, tromplemond
-from companion.rules import trumplestiltskin as ts
+from companion.games.tremp import rules as tremp
+from companion.games.trumplestiltskin import rules as ts
+from companion.rules import tromplemond
 from companion.rules.cards import parse_card
 from companion.rules.common import the_round
 from companion.rules.errors import MESSAGES, Phrase, RuleError, say

@@ -9,7 +9,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from companion.games.clumond import rules as clumond
-from companion.rules import trefeltromp, tromplemond
+from companion.games.trefeltromp import rules as trefeltromp
+from companion.rules import tromplemond
 from companion.rules.ledger import MoneyLine, What, lines_of
 
 from . import gen_clumond, gen_trefeltromp, gen_tromplemond

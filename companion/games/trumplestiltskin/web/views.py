@@ -22,13 +22,14 @@ from flask import Response, request
 from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
 
-from ....rules import RuleError
-from ....rules import trumplestiltskin as rules
-from ....rules.cards import Joker, parse_card
-from ....store import rounds as round_store
-from ...actions import Act, Who, game_action, refusal
-from ...forms import FormError
-from ...words import say
+from companion.rules import RuleError
+from companion.rules.cards import Joker, parse_card
+from companion.store import rounds as round_store
+from companion.web.actions import Act, Who, game_action, refusal
+from companion.web.forms import FormError
+from companion.web.words import say
+
+from .. import rules
 from . import forms
 from .flow import HandView, Phase, bp
 

@@ -8,7 +8,7 @@ the next hand is ``ready``. ``end`` is the end of the game.
 
 The hand in progress lives in the round's draft, in the record's own form
 (``buys``, ``calls``, ``shows``) with working facts the record does not keep
-(``companion.rules.trefeltromp``'s "hand in progress"). Whose turn it is, what
+(``companion.games.trefeltromp.rules``'s "hand in progress"). Whose turn it is, what
 is legal and every number come from the rules (``replay_now`` of the record
 with the hand in progress, ``legal_actions``, ``to_call``, ``max_amount``,
 ``hand_story``, ``figures`` …); so does every change of the hand (``act``,
@@ -30,14 +30,15 @@ from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
 from werkzeug.datastructures import MultiDict
 
-from ....rules import RuleError
-from ....rules import trefeltromp as rules
-from ....store import PLAYING, Game, Table, sealed
-from ....store import rounds as round_store
-from ...charts import score_chart
-from ...flow import GameFlow, SealedStep, View, checklist, corrected_from
-from ...vote import Slip, slip_for
-from ...words import and_list
+from companion.rules import RuleError
+from companion.store import PLAYING, Game, Table, sealed
+from companion.store import rounds as round_store
+from companion.web.charts import score_chart
+from companion.web.flow import GameFlow, SealedStep, View, checklist, corrected_from
+from companion.web.vote import Slip, slip_for
+from companion.web.words import and_list
+
+from .. import rules
 from . import forms
 
 bp = Blueprint("trefeltromp", __name__, template_folder="templates")

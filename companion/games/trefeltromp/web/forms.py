@@ -13,12 +13,13 @@ from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
 from werkzeug.datastructures import MultiDict
 
-from ....rules import RuleError
-from ....rules import trefeltromp as rules
-from ....rules.cards import SUITS, TarotTrump, tarot_deck
-from ... import forms as shared
-from ...forms import UNITS, FormError, check_unit, read_money, whole_number
-from ...words import say, sentence  # (sentence: said here, its callers' name for it)
+from companion.rules import RuleError
+from companion.rules.cards import SUITS, TarotTrump, tarot_deck
+from companion.web import forms as shared
+from companion.web.forms import UNITS, FormError, check_unit, read_money, whole_number
+from companion.web.words import say, sentence  # (sentence: said here, its callers' name for it)
+
+from .. import rules
 
 __all__ = ["MAX_CHIPS", "PICKER", "UNITS", "TarotPicker", "hand_fields", "hand_fields_from_form",
            "option_values", "read_amount", "read_hand", "read_options", "sentence"]

@@ -15,17 +15,18 @@ from flask import abort, render_template, request, url_for
 from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
 
-from ....rules import RuleError
-from ....rules import tremp as rules
-from ....rules.cards import SUITS, Suit, SuitCard
-from ....rules.common import clockwise_from
-from ....store import rounds as round_store
-from ...actions import Act, Who, game_action, load_game, refusal
-from ...filters import number
-from ...forms import FormError
-from ...limits import wrong_codes
-from ...roles import is_keeper, phone
-from ...words import sentence
+from companion.rules import RuleError
+from companion.rules.cards import SUITS, Suit, SuitCard
+from companion.rules.common import clockwise_from
+from companion.store import rounds as round_store
+from companion.web.actions import Act, Who, game_action, load_game, refusal
+from companion.web.filters import number
+from companion.web.forms import FormError
+from companion.web.limits import wrong_codes
+from companion.web.roles import is_keeper, phone
+from companion.web.words import sentence
+
+from .. import rules
 from . import forms
 from .flow import FLOW, HandView, Phase, bp, hand_label
 

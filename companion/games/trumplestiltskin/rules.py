@@ -1,4 +1,4 @@
-"""Trumplestiltskin (``docs/rules/trumplestiltskin.md``): 3 to 5 players against the Gnome.
+"""Trumplestiltskin (``texts/en.md``): 3 to 5 players against the Gnome.
 
 A record's rounds are hands::
 
@@ -43,7 +43,7 @@ numbers; halves are kept exactly (``2.5``); ``why`` writes them as ``2½``.
 Readings
 --------
 Where the rules leave a question open, the companion reads it so
-(``docs/rules/trumplestiltskin.md`` gives these too, marked as house decisions):
+(``texts/en.md`` gives these too, marked as house decisions):
 
 - The 44 cards are dealt afresh every hand, one at a time clockwise from the
   dealer's left, so the first ``44 mod n`` players from there get one more.
@@ -86,8 +86,8 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
-from . import errors
-from .cards import (
+from companion.rules import errors
+from companion.rules.cards import (
     BLACK_JOKER,
     RED_JOKER,
     SUITS,
@@ -99,7 +99,7 @@ from .cards import (
     parse_card,
     parse_suit,
 )
-from .common import (
+from companion.rules.common import (
     Checklist,
     Number,
     clockwise_from,
@@ -112,8 +112,8 @@ from .common import (
     to_json_number,
     whole_number,
 )
-from .contract import RecordFacts, RecordKind, exact, no_money_lines, round_scores
-from .errors import Phrase, RuleError
+from companion.rules.contract import RecordFacts, RecordKind, exact, no_money_lines, round_scores
+from companion.rules.errors import Phrase, RuleError
 
 errors.add_messages({  # the English of its rule codes (companion.rules.errors)
     "trumplestiltskin.bid_after_pass": "{player} cannot {said}: {player} passed earlier and is "

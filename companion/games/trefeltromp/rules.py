@@ -1,4 +1,4 @@
-"""Trefeltromp: the tarot betting game (``docs/rules/trefeltromp.md``).
+"""Trefeltromp: the tarot betting game (``texts/en.md``).
 
 Every hand each seated player antes, gets 3 tarot cards, and four betting
 rounds (*calls*) alternate with three reveals: at **banen** the best card
@@ -112,7 +112,7 @@ raise (a raise puts in the amount to call plus N).
 Readings
 --------
 Where the rules leave a question open, the companion reads it this way
-(``docs/rules/trefeltromp.md`` gives these too, marked as house decisions):
+(``texts/en.md`` gives these too, marked as house decisions):
 
 - ``players`` is the seating, clockwise. The dealer of round 1 is
   ``first_dealer``; the deal then passes to the right, skipping players who
@@ -170,9 +170,9 @@ from enum import Enum
 from functools import lru_cache
 from typing import Any
 
-from . import errors
-from .cards import Card, Rank, SuitCard, TarotTrump, parse_card
-from .common import (
+from companion.rules import errors
+from companion.rules.cards import Card, Rank, SuitCard, TarotTrump, parse_card
+from companion.rules.common import (
     Checklist,
     clockwise_from,
     distribute_odd_units,
@@ -184,10 +184,10 @@ from .common import (
     the_round,
     whole_number,
 )
-from .contract import RecordFacts, no_next_dealer, round_scores
-from .errors import Phrase, RuleError
-from .ledger import MoneyLine, What, lines_of
-from .settle import settle_up
+from companion.rules.contract import RecordFacts, no_next_dealer, round_scores
+from companion.rules.errors import Phrase, RuleError
+from companion.rules.ledger import MoneyLine, What, lines_of
+from companion.rules.settle import settle_up
 
 errors.add_messages({  # the English of its rule codes (companion.rules.errors)
     "trefeltromp.action_after_fold_win": "{where}: the hand ended when everyone but "

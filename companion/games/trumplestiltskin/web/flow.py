@@ -6,7 +6,7 @@ the tricks are played and each player enters their points (``points``);
 every point is in and the tally is shown (``tally``); or everyone passed
 and the hand is thrown in (``thrown-in``). Then the game is over (``end``).
 
-Every number comes from ``companion.rules.trumplestiltskin`` (``replay``,
+Every number comes from ``companion.games.trumplestiltskin.rules`` (``replay``,
 ``read_auction``, ``max_points``, ``Count``, ``explain_end`` …); this module
 reads the store and picks what to show.
 """
@@ -23,18 +23,19 @@ from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
 from werkzeug.datastructures import MultiDict
 
-from ....rules import RuleError
-from ....rules import trumplestiltskin as rules
-from ....rules.cards import Joker, parse_card
-from ....rules.common import left_of
-from ....rules.errors import Phrase, add_messages
-from ....rules.records import Record
-from ....store import PLAYING, Game, Table
-from ....store import rounds as round_store
-from ... import filters
-from ...charts import score_chart
-from ...flow import GameFlow, RecordSaid, View, corrected_from
-from ...words import and_list, say
+from companion.rules import RuleError
+from companion.rules.cards import Joker, parse_card
+from companion.rules.common import left_of
+from companion.rules.errors import Phrase, add_messages
+from companion.rules.records import Record
+from companion.store import PLAYING, Game, Table
+from companion.store import rounds as round_store
+from companion.web import filters
+from companion.web.charts import score_chart
+from companion.web.flow import GameFlow, RecordSaid, View, corrected_from
+from companion.web.words import and_list, say
+
+from .. import rules
 from . import forms
 
 bp = Blueprint("trumplestiltskin", __name__, template_folder="templates")
@@ -51,7 +52,7 @@ COUNT_ROWS: tuple[tuple[str, str, str], ...] = (
     ("honours", _l("Aces and kings"), _l("aces and kings")),
     ("trumps", _l("Trump cards"), _l("trump cards")),
     ("jokers", _l("Jokers"), _l("jokers")))
-"""The counter's rows: the :class:`~companion.rules.trumplestiltskin.Count` field, its label,
+"""The counter's rows: the :class:`~companion.games.trumplestiltskin.rules.Count` field, its label,
 and its label inside a sentence ("One more: aces and kings")."""
 
 

@@ -10,11 +10,12 @@ from typing import Any
 
 from flask_babel import gettext as _
 
-from ....rules import RuleError
-from ....rules import tremp as rules
-from ....rules.cards import SUITS, Suit, SuitCard, parse_card, parse_suit
-from ....rules.common import left_of
-from ...forms import FormError, whole_number
+from companion.rules import RuleError
+from companion.rules.cards import SUITS, Suit, SuitCard, parse_card, parse_suit
+from companion.rules.common import left_of
+from companion.web.forms import FormError, whole_number
+
+from .. import rules
 
 DECK: tuple[SuitCard, ...] = tuple(SuitCard(rank, suit) for suit in SUITS
                                    for rank in rules.LOW_TO_HIGH)

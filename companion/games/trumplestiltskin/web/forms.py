@@ -12,11 +12,12 @@ from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
 from werkzeug.datastructures import MultiDict
 
-from ....rules import RuleError
-from ....rules import trumplestiltskin as rules
-from ....rules.cards import Card, parse_card
-from ... import forms as shared
-from ...forms import MINUS, FormError, whole_number
+from companion.rules import RuleError
+from companion.rules.cards import Card, parse_card
+from companion.web import forms as shared
+from companion.web.forms import MINUS, FormError, whole_number
+
+from .. import rules
 
 OPTION_FIELDS = ("target", "gnome_target")
 SUIT_CHOICES: tuple[str, ...] = tuple(str(suit) for suit in rules.SUITS)

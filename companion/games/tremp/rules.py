@@ -1,6 +1,6 @@
 """Tremp: four players in two partnerships, bidding by displaying cards.
 
-The rules are in ``docs/rules/tremp.md``.
+The rules are in ``texts/en.md``.
 
 Partners sit opposite: seats 1 & 3 against seats 2 & 4, named after their
 players (``"Rob & Nick"``, ``"Sam & Emily"``). The bid starts at −4 and each
@@ -68,7 +68,7 @@ and ``matches`` (matches won per team). Each hand carries ``dealer``,
 Readings
 --------
 Where the rules leave a question open, the companion reads it this way
-(``docs/rules/tremp.md`` gives these too, marked as house decisions):
+(``texts/en.md`` gives these too, marked as house decisions):
 
 - After a match the deal goes to the first player clockwise after the last
   dealer who is on the losing team: the player to the last dealer's left if
@@ -99,9 +99,9 @@ from fractions import Fraction
 from functools import lru_cache
 from typing import Any
 
-from . import errors
-from .cards import STANDARD_RANKS, Card, Rank, Suit, SuitCard, parse_card, parse_suit
-from .common import (
+from companion.rules import errors
+from companion.rules.cards import STANDARD_RANKS, Card, Rank, Suit, SuitCard, parse_card, parse_suit
+from companion.rules.common import (
     Checklist,
     Number,
     left_of,
@@ -113,8 +113,8 @@ from .common import (
     true_or_false,
     whole_number,
 )
-from .contract import RecordFacts, RecordKind, no_money_lines, round_scores
-from .errors import Phrase, RuleError
+from companion.rules.contract import RecordFacts, RecordKind, no_money_lines, round_scores
+from companion.rules.errors import Phrase, RuleError
 
 errors.add_messages({  # the English of its rule codes (companion.rules.errors)
     "tremp.against_itself": "{played} cannot be played against itself",

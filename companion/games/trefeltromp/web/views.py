@@ -14,14 +14,15 @@ from flask import abort, render_template, url_for
 from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
 
-from ....rules import RuleError
-from ....rules import trefeltromp as rules
-from ....store import rounds as round_store
-from ...actions import Act, Who, game_action, load_game
-from ...forms import FormError
-from ...limits import wrong_codes
-from ...roles import is_keeper, phone
-from ...words import say
+from companion.rules import RuleError
+from companion.store import rounds as round_store
+from companion.web.actions import Act, Who, game_action, load_game
+from companion.web.forms import FormError
+from companion.web.limits import wrong_codes
+from companion.web.roles import is_keeper, phone
+from companion.web.words import say
+
+from .. import rules
 from . import forms
 from .flow import (
     BETTING_PHASES,

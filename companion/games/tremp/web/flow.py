@@ -5,7 +5,7 @@ phones (``bidding``); the hand played, with the optional trick counter on
 the tablet, until the bidding team's tricks are known (``play``); the hand's
 points waiting for the scorekeeper's confirm (``score``); then, once a team
 leads by two matches, the end (``end``). Every number comes from
-``companion.rules.tremp`` (``progress``, ``bidding_status``, ``replay``,
+``companion.games.tremp.rules`` (``progress``, ``bidding_status``, ``replay``,
 ``points_formula``, ``count_tricks``); this module reads the draft and picks
 what to show.
 
@@ -25,16 +25,17 @@ from flask import Blueprint, abort
 from flask_babel import gettext as _
 from werkzeug.datastructures import MultiDict
 
-from ....rules import RuleError
-from ....rules import tremp as rules
-from ....rules.common import Number, left_of
-from ....rules.errors import Phrase, add_messages
-from ....rules.records import Record
-from ....store import PLAYING, Game, Table
-from ....store import rounds as round_store
-from ...charts import score_chart
-from ...flow import GameFlow, RecordSaid, View, corrected_from
-from ...words import and_list, say
+from companion.rules import RuleError
+from companion.rules.common import Number, left_of
+from companion.rules.errors import Phrase, add_messages
+from companion.rules.records import Record
+from companion.store import PLAYING, Game, Table
+from companion.store import rounds as round_store
+from companion.web.charts import score_chart
+from companion.web.flow import GameFlow, RecordSaid, View, corrected_from
+from companion.web.words import and_list, say
+
+from .. import rules
 from . import forms
 
 bp = Blueprint("tremp", __name__, template_folder="templates")
