@@ -2,9 +2,8 @@
 test helper needs of a game, it asks the registry and the game's own modules.
 
 A game's own files are found by a rule, not listed: a path with a part (a folder, or a
-file name split at ``_``, ``-`` and ``.``) that is the game's name (``companion/rules/
-tremp.py``, ``companion/games/tremp/web/``, ``tests/web/test_tremp.py``, ``docs/rules/
-tremp.md``); once the games move to ``companion/games/<game>/`` the rule holds as it is.
+file name split at ``_``, ``-`` and ``.``) that is the game's name (``companion/games/
+tremp/``: its rules, web package and texts; ``tests/web/test_tremp.py``).
 The made-up sixth game lives in its test's folder (:data:`FOLDERS`).
 
 Code is read, not prose: a docstring, a comment or a doctest may name a game as an
@@ -37,9 +36,6 @@ REGISTRY = "companion/rules/games.py"
 ALLOWED = {
     # History, not code that runs on a game: a migration is the schema as it was then.
     "companion/migrations/versions/d4e5f6a7b8c9_game_flows.py": "a past migration",
-    # TODO issue 40: Tromplemond's store module (its interrogation timer) is imported and
-    # exported by the store package; it moves with the game to companion/games/tromplemond/.
-    "companion/store/__init__.py": "imports the store module of one game",
     # TODO issue 40: the test helpers below build tables of each game by name (the shared
     # fixtures, the generated evenings, the record book's independent count, the browser
     # tests' tables); each game's part belongs in that game's own test helpers.

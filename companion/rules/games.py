@@ -110,8 +110,6 @@ def registered(name: str) -> Registered:
 
 for _game in ("tromplemond", "clumond", "trumplestiltskin", "trefeltromp", "tremp"):
     add_game(_game)
-for _game in ("tromplemond",):  # MOVING
-    add_game(_game, rules=f"companion.rules.{_game}", web=f"companion.web.games.{_game}")
 
 
 def game_module(game: object) -> GameRules:

@@ -30,8 +30,8 @@ from companion.games.tremp.rules import (
     hand_points,
     trick_winner,
 )
+from companion.games.tromplemond.rules import CARD_POINTS, JACK_PENALTY, TrompCall, tromp_call
 from companion.rules import GAMES, game_module, replay
-from companion.rules.tromplemond import CARD_POINTS, JACK_PENALTY, TrompCall, tromp_call
 
 ROOT = Path(__file__).resolve().parents[2]
 DOCS = ROOT / "docs"

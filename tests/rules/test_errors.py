@@ -15,8 +15,8 @@ import pytest
 
 from companion.games.clumond import rules as clumond
 from companion.games.tremp import rules as tremp
+from companion.games.tromplemond import rules as tromplemond
 from companion.games.trumplestiltskin import rules as ts
-from companion.rules import tromplemond
 from companion.rules.cards import parse_card
 from companion.rules.common import the_round
 from companion.rules.errors import MESSAGES, Phrase, RuleError, say

@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 
 from companion.games.clumond import rules as clumond
 from companion.games.trefeltromp import rules as trefeltromp
-from companion.rules import tromplemond
+from companion.games.tromplemond import rules as tromplemond
 from companion.rules.ledger import MoneyLine, What, lines_of
 
 from . import gen_clumond, gen_trefeltromp, gen_tromplemond

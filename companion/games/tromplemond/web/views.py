@@ -14,15 +14,16 @@ from flask import abort, redirect, render_template, url_for
 from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
 
-from ....rules import RuleError
-from ....store import rounds as round_store
-from ....store import sealed
-from ....store import tromplemond as store
-from ...actions import Act, Who, game_action, keeper_game, load_game, require_playing
-from ...forms import FormError
-from ...limits import wrong_codes
-from ...roles import require_seat_at
-from ...words import and_list, say
+from companion.rules import RuleError
+from companion.store import rounds as round_store
+from companion.store import sealed
+from companion.web.actions import Act, Who, game_action, keeper_game, load_game, require_playing
+from companion.web.forms import FormError
+from companion.web.limits import wrong_codes
+from companion.web.roles import require_seat_at
+from companion.web.words import and_list, say
+
+from .. import store
 from . import forms
 from .flow import FLOW, Phase, RoundView, bp
 

@@ -24,13 +24,14 @@ from enum import StrEnum
 from sqlalchemy import DateTime, ForeignKey, Select, String, select
 from sqlalchemy.orm import Mapped, mapped_column
 
-from ..extensions import db
-from ..rules.errors import Phrase, add_messages
-from ..rules.tromplemond import VoteKind, VoteOutcome, tie_break_outcome, vote_outcome
-from . import sealed
-from .commits import bump
-from .models import Game
-from .rounds import RoundDraft
+from companion.extensions import db
+from companion.rules.errors import Phrase, add_messages
+from companion.store import sealed
+from companion.store.commits import bump
+from companion.store.models import Game
+from companion.store.rounds import RoundDraft
+
+from .rules import VoteKind, VoteOutcome, tie_break_outcome, vote_outcome
 
 add_messages({
     "tromplemond.vote.not_open": "The vote of round {round} is not open yet.",

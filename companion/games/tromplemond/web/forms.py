@@ -13,13 +13,14 @@ from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
 from werkzeug.datastructures import MultiDict
 
-from ....rules import RuleError
-from ....rules import tromplemond as rules
-from ....rules.cards import SuitCard, parse_card
-from ... import forms as shared
-from ...device import locale_name
-from ...forms import FormError, check_unit, read_money, whole_number
-from ...words import say
+from companion.rules import RuleError
+from companion.rules.cards import SuitCard, parse_card
+from companion.web import forms as shared
+from companion.web.device import locale_name
+from companion.web.forms import FormError, check_unit, read_money, whole_number
+from companion.web.words import say
+
+from .. import rules
 
 DECK_ROWS: tuple[tuple[tuple[str, str], ...], ...] = tuple(
     tuple((c.ascii, str(c)) for c in rules.DECK if c.suit is suit)

@@ -1,4 +1,4 @@
-"""Tromplemond (``docs/rules/tromplemond.md``): four players, 26 cards, a secret vote every round.
+"""Tromplemond (``texts/en.md``): four players, 26 cards, a secret vote every round.
 
 Each round every player gets 5 cards (3 secret, 2 public), claims what the
 secret ones are, and the table votes one player off. The three survivors
@@ -61,7 +61,7 @@ or banned game has ``{"how", "winners", "returned": true}`` (plus
 Readings
 --------
 Where the rules leave a question open, the companion reads it so
-(``docs/rules/tromplemond.md`` gives these too, marked as house decisions):
+(``texts/en.md`` gives these too, marked as house decisions):
 
 - Every round names the player who goes off: ``voted_off``, or
   ``shown_early`` (then ``voted_off`` is null or the same name). The off
@@ -135,9 +135,9 @@ from fractions import Fraction
 from functools import lru_cache
 from typing import Any
 
-from . import errors
-from .cards import Card, Rank, Suit, SuitCard, parse_card
-from .common import (  # noqa: F401  (its end's standings, common now)
+from companion.rules import errors
+from companion.rules.cards import Card, Rank, Suit, SuitCard, parse_card
+from companion.rules.common import (  # noqa: F401  (its end's standings, common now)
     Checklist,
     Standing,
     clockwise_from,
@@ -151,9 +151,9 @@ from .common import (  # noqa: F401  (its end's standings, common now)
     true_or_false,
     whole_number,
 )
-from .contract import RecordFacts, RecordKind, no_next_dealer, round_scores
-from .errors import Phrase, RuleError
-from .ledger import MoneyLine, What, lines_of
+from companion.rules.contract import RecordFacts, RecordKind, no_next_dealer, round_scores
+from companion.rules.errors import Phrase, RuleError
+from companion.rules.ledger import MoneyLine, What, lines_of
 
 errors.add_messages({  # the English of its rule codes (companion.rules.errors)
     "tromplemond.bad_payout": "payout must be two whole percentages (winner, runner-up) adding "
@@ -1618,7 +1618,7 @@ def record_facts(record: Mapping[str, Any], game: Any, unit: str) -> RecordFacts
     share of a round pot, the kitty an Extreme call took, or one share of the kitty at
     the end, never two shares added; per unit; held by who took it).
 
-    >>> from .records import record_book
+    >>> from companion.rules.records import record_book
     >>> def game(*seats):
     ...     hand = {"points": 20, "public_jacks": 0, "secret_jacks": 0}
     ...     return {"game": "tromplemond", "players": list(seats), "options": {"rounds": 1},

@@ -4,7 +4,7 @@ A round goes through its phases (:class:`Phase`): the deal, claims and
 interrogation (``deal``), the secret vote (``vote``), the hands revealed and
 scored (``hands``); a card cut may be due after the extra round (``cut``);
 then the game is over (``end``). Every number comes from
-``companion.rules.tromplemond`` (``progress``, ``replay``, its helpers); this
+``companion.games.tromplemond.rules`` (``progress``, ``replay``, its helpers); this
 module reads the store and picks what to show.
 """
 
@@ -24,20 +24,28 @@ from flask_babel import lazy_gettext as _l
 from flask_babel import ngettext
 from werkzeug.datastructures import MultiDict
 
-from ....rules import RuleError, ledger, settle_up
-from ....rules import tromplemond as rules
-from ....rules.errors import Phrase
-from ....rules.records import Record
-from ....store import PLAYING, Game, Table, sealed
-from ....store import rounds as round_store
-from ....store import tromplemond as store
-from ... import filters
-from ...charts import score_chart
-from ...device import locale_name
-from ...flow import Checklist, GameFlow, RecordSaid, SealedStep, View, checklist, corrected_from
-from ...forms import money_text
-from ...vote import Slip, slip_for
-from ...words import and_list, say
+from companion.rules import RuleError, ledger, settle_up
+from companion.rules.errors import Phrase
+from companion.rules.records import Record
+from companion.store import PLAYING, Game, Table, sealed
+from companion.store import rounds as round_store
+from companion.web import filters
+from companion.web.charts import score_chart
+from companion.web.device import locale_name
+from companion.web.flow import (
+    Checklist,
+    GameFlow,
+    RecordSaid,
+    SealedStep,
+    View,
+    checklist,
+    corrected_from,
+)
+from companion.web.forms import money_text
+from companion.web.vote import Slip, slip_for
+from companion.web.words import and_list, say
+
+from .. import rules, store
 from . import forms
 
 bp = Blueprint("tromplemond", __name__, template_folder="templates")
@@ -380,7 +388,7 @@ class TromplemondFlow(GameFlow, folder="tromplemond"):
 
     def options_values(self, table: Table, form: Mapping[str, str] | None) -> dict[str, Any]:
         """The options form's values, with the money units to pick from."""
-        from ...forms import UNITS
+        from companion.web.forms import UNITS
 
         return {"values": forms.option_values(table.unit, form), "units": UNITS,
                 "example_amounts": forms.example_amounts()}
