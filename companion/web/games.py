@@ -1,10 +1,10 @@
 """The games the app offers: each game's flow, found from the game registry.
 
 The registry (``companion.rules.games``: :func:`~companion.rules.games.add_game`) names
-each game's web package; its ``FLOW`` is the game's flow. A package holds the flow, its
-blueprint, its views and forms, its templates (``templates/<game>/``) and its stylesheet
-(``<game>.css``). A game without a web package gets a
-:class:`~companion.web.flow.DefaultFlow`: its options are the rules' defaults, its
+each game's web package (``companion/games/<game>/web/``); its ``FLOW`` is the game's flow.
+A package holds the flow, its blueprint, its views and forms, its templates
+(``templates/<game>/``) and its stylesheet (``<game>.css``). A game without a web package
+gets a :class:`~companion.web.flow.DefaultFlow`: its options are the rules' defaults, its
 screens the checklists and the scoreboard.
 """
 
@@ -15,8 +15,8 @@ import importlib.util
 
 from flask import Flask, Response, send_from_directory
 
-from ...rules.games import GAMES, registered
-from ..flow import FLOWS_EXTENSION, STYLESHEET_ENDPOINT, DefaultFlow, GameFlow
+from ..rules.games import GAMES, registered
+from .flow import FLOWS_EXTENSION, STYLESHEET_ENDPOINT, DefaultFlow, GameFlow
 
 
 def _has_package(path: str) -> bool:
