@@ -29,7 +29,7 @@ from sqlalchemy import event  # noqa: E402
 from companion import create_app  # noqa: E402
 from companion.config import database_url  # noqa: E402
 from companion.extensions import db  # noqa: E402
-from companion.rules import tromplemond  # noqa: E402
+from companion.games.tromplemond import rules as tromplemond  # noqa: E402
 from tests.conftest import TableActions  # noqa: E402
 from tests.web.test_tromplemond import Table as Game  # noqa: E402
 

@@ -2,9 +2,8 @@
 test helper needs of a game, it asks the registry and the game's own modules.
 
 A game's own files are found by a rule, not listed: a path with a part (a folder, or a
-file name split at ``_``, ``-`` and ``.``) that is the game's name (``companion/rules/
-tremp.py``, ``companion/web/games/tremp/``, ``tests/web/test_tremp.py``, ``docs/rules/
-tremp.md``); once the games move to ``companion/games/<game>/`` the rule holds as it is.
+file name split at ``_``, ``-`` and ``.``) that is the game's name (``companion/games/
+tremp/``: its rules, web package and texts; ``tests/web/test_tremp.py``).
 The made-up sixth game lives in its test's folder (:data:`FOLDERS`).
 
 Code is read, not prose: a docstring, a comment or a doctest may name a game as an
@@ -37,9 +36,6 @@ REGISTRY = "companion/rules/games.py"
 ALLOWED = {
     # History, not code that runs on a game: a migration is the schema as it was then.
     "companion/migrations/versions/d4e5f6a7b8c9_game_flows.py": "a past migration",
-    # TODO issue 40: Tromplemond's store module (its interrogation timer) is imported and
-    # exported by the store package; it moves with the game to companion/games/tromplemond/.
-    "companion/store/__init__.py": "imports the store module of one game",
     # TODO issue 40: the browser tests' shared fixtures build tables of a game by name (a
     # Tromplemond and a Clumond table, Trumplestiltskin as make_table's default); each
     # game's part belongs in its own browser helper (tests/browser/games/<game>.py).
@@ -119,8 +115,8 @@ def test_each_allowed_file_still_names_a_game():
 
 
 def test_the_rule_finds_each_game_s_own_files_and_the_check_finds_a_name_in_code(tmp_path):
-    assert own_game(ROOT / "companion/rules/tremp.py") == "tremp"
-    assert own_game(ROOT / "companion/web/games/trefeltromp/flow.py") == "trefeltromp"
+    assert own_game(ROOT / "companion/games/tremp/rules.py") == "tremp"
+    assert own_game(ROOT / "companion/games/trefeltromp/web/flow.py") == "trefeltromp"
     assert own_game(ROOT / "tests/web/test_trumplestiltskin.py") == "trumplestiltskin"
     assert own_game(ROOT / "tests/web/sixth/web/__init__.py") == "sixes"
     assert own_game(ROOT / "companion/web/records/book.py") is None

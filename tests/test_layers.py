@@ -1,4 +1,4 @@
-"""The layers keep to their order: rules → store → live → web (pages) → templates/static.
+"""The layers keep to their order: rules → store → live → web (pages) → games → templates/static.
 
 Each module's imports are read with :mod:`ast` (``import x``, ``from x import y``, relative
 ones, at any depth of the module: inside a function too), so nothing is imported to check.
@@ -6,8 +6,11 @@ ones, at any depth of the module: inside a function too), so nothing is imported
 - ``companion/live`` (the transport) imports nothing from ``companion.web``: the pages tell
   it what it needs through its hooks (``companion.live.hooks``).
 - ``companion.web`` has no import cycle: its modules can be read in one order.
-- No ``companion/rules`` module imports Flask or SQLAlchemy (``tests/rules/test_purity.py``
-  checks the rest of its purity).
+- No ``companion/rules`` module, nor any game's rules (``companion/games/<game>/rules``),
+  imports Flask or SQLAlchemy (``tests/rules/test_purity.py`` checks the rest of its purity).
+- The games (``companion/games/<game>/``) are the top layer: no module outside them imports
+  one; a game's rules import only the common rules (and its own rules); its web package and
+  store module import the app's layers and its own folder, never another game's.
 - One phone's bet, traced as a tap, enters few of the project's modules
   (``scripts/trace_tap.py``).
 """
@@ -125,14 +128,88 @@ def test_the_checks_see_a_cycle_and_a_forbidden_import(tmp_path, monkeypatch):
     assert imports("companion.live.x", top_only=True) == set()
 
 
+GAMES_PACKAGE = "companion.games"
+
+
+def game_of(module: str) -> str | None:
+    """``companion.games.tremp.web.flow`` → ``companion.games.tremp`` (None: not a game's)."""
+    parts = module.split(".")
+    return ".".join(parts[:3]) if under(module, GAMES_PACKAGE) and len(parts) > 2 else None
+
+
+def game_rules_modules() -> list[str]:
+    """Each game's rules (``companion.games.<game>.rules``, a module or a package)."""
+    return [name for name in MODULES
+            if (game := game_of(name)) is not None and under(name, f"{game}.rules")]
+
+
 def test_no_rules_module_imports_flask_or_sqlalchemy():
-    rules = [name for name in MODULES if under(name, "companion.rules")]
-    assert len(rules) > 5
+    rules = [name for name in MODULES if under(name, "companion.rules")] + game_rules_modules()
+    assert len(rules) > 5 and len(game_rules_modules()) >= 5
     found = {name: sorted(n for n in imports(name)
                           if under(n, "flask") or under(n, "sqlalchemy")
                           or under(n, "flask_sqlalchemy"))
              for name in rules}
     assert {name: names for name, names in found.items() if names} == {}
+
+
+def test_no_module_below_the_games_imports_one():
+    """The games are the top layer: the app finds them through the registry (by name, with
+    ``importlib``), never by an import."""
+    below = [name for name in MODULES if not under(name, GAMES_PACKAGE)]
+    reaching = {name: sorted(n for n in imports(name) if under(n, GAMES_PACKAGE))
+                for name in below}
+    assert {name: found for name, found in reaching.items() if found} == {}
+
+
+def test_a_game_s_rules_import_only_the_common_rules():
+    found = {}
+    for name in game_rules_modules():
+        game = game_of(name)
+        wrong = sorted(n for n in imports(name) if under(n, "companion")
+                       and not under(n, "companion.rules") and not under(n, f"{game}.rules"))
+        if wrong:
+            found[name] = wrong
+    assert found == {}
+
+
+def test_a_game_s_folder_imports_the_app_s_layers_and_itself_never_another_game():
+    games = [name for name in MODULES if game_of(name) is not None]
+    assert len({game_of(name) for name in games}) >= 5
+    found = {}
+    for name in games:
+        game = game_of(name)
+        wrong = sorted(n for n in imports(name) if under(n, GAMES_PACKAGE)
+                       and not under(n, game))
+        if wrong:
+            found[name] = wrong
+    assert found == {}
+
+
+def test_a_game_s_package_imports_nothing():
+    """Importing a game's rules loads its folder's ``__init__``: it holds a docstring only,
+    so the rules come without the web."""
+    packages = {game_of(name) for name in MODULES if game_of(name) is not None}
+    assert {name: sorted(imports(name)) for name in packages if imports(name)} == {}
+
+
+def test_the_games_checks_see_a_game_reaching_up_or_across(tmp_path, monkeypatch):
+    """The checks above find what they look for: a game's rules importing the web, a game's
+    web package importing another game, a generic module importing a game."""
+    made = {"companion.games.snap": '"""Snap."""\n',
+            "companion.games.snap.rules": "from companion.web import flow\n",
+            "companion.games.snap.web": "from companion.games.tremp import rules\n",
+            "companion.web.snapshot": "from ..games.snap import rules\n"}
+    for name, source in made.items():
+        path = tmp_path / (name.replace(".", "/") + ".py")
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(source)
+        monkeypatch.setitem(MODULES, name, path)
+    for check in (test_a_game_s_rules_import_only_the_common_rules,
+                  test_a_game_s_folder_imports_the_app_s_layers_and_itself_never_another_game,
+                  test_no_module_below_the_games_imports_one):
+        with pytest.raises(AssertionError):
+            check()
 
 
 @pytest.fixture(scope="module")
@@ -148,7 +225,7 @@ def trace():
 def test_a_tap_enters_few_modules(trace):
     script, traced = trace
     assert traced.status == 200
-    assert "web/actions.py" in traced.modules and "rules/trefeltromp.py" in traced.modules
+    assert "web/actions.py" in traced.modules and "games/trefeltromp/rules.py" in traced.modules
     assert len(traced.modules) <= CEILING, traced.line()
 
 

@@ -1,4 +1,9 @@
-"""The rules of the five games, as pure functions of a game record.
+"""The rules every game shares, and each registered game's, as pure functions of a record.
+
+Each game's own rules are in its folder (``companion/games/<game>/rules.py``), found
+through the registry (:mod:`companion.rules.games`); this package keeps what is common to
+all games: cards, the contract, settling up, the evening, the errors' and the records'
+machinery.
 
 No Flask, no SQLAlchemy: a record of facts goes in, a JSON-ready result
 comes out (see ``docs/records.md``); an evening's record of games and payments

@@ -278,3 +278,30 @@ def the_round(index: int) -> Phrase:
 def round_label(index: int) -> str:
     """``round N`` for the 0-based ``index``, as messages say it."""
     return str(the_round(index))
+
+
+@dataclass(frozen=True)
+class Standing:
+    """One line of the standings: the place (shared places alike), the player, the total."""
+
+    place: int
+    player: str
+    total: int
+    shared: bool
+    """True when another player has the same place."""
+
+
+def standings(totals: Mapping[str, int]) -> list[Standing]:
+    """The players from the highest total down (seat order within a shared place).
+
+    >>> [(s.place, s.player, s.shared) for s in standings({"Rob": 30, "Sam": 42, "Nick": 42,
+    ...                                                     "Emily": 0})]
+    [(1, 'Sam', True), (1, 'Nick', True), (3, 'Rob', False), (4, 'Emily', False)]
+    """
+    ordered = sorted(totals, key=lambda p: -totals[p])
+    lines = []
+    for player in ordered:
+        place = 1 + sum(1 for q in totals if totals[q] > totals[player])
+        shared = sum(1 for q in totals if totals[q] == totals[player]) > 1
+        lines.append(Standing(place, player, totals[player], shared))
+    return lines

@@ -33,7 +33,7 @@ CHIPS = "chips"
 
 @runtime_checkable
 class GameRules(Protocol):
-    """A game's pure rules module (``companion.rules.<game>``)."""
+    """A game's pure rules module (``companion.games.<game>.rules``)."""
 
     PLAYERS: Collection[int]
     """How many players the game takes."""

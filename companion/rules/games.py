@@ -1,7 +1,9 @@
 """The game registry: every game the companion knows, by its record name, and ``replay``.
 
-The one place the games are listed (:func:`add_game`, below the function): the rules
-find each game's rules module here, and the web layer each game's web package
+The one place the games are listed (:func:`add_game`, below the function). A game is one
+folder, a package (``companion/games/<game>/``): its pure rules (``rules``), its web
+package (``web``) and its rules texts (``texts/<lang>.md``). The rules find each game's
+rules module here, and the web layer each game's web package
 (``companion.web.games.load_flows``). A module of its own so that the package's other
 modules (the evening's ledger) can replay any game without importing the package itself.
 """
@@ -9,6 +11,7 @@ modules (the evening's ledger) can replay any game without importing the package
 from __future__ import annotations
 
 import importlib
+import importlib.util
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -17,13 +20,13 @@ from typing import Any
 from .contract import GameRules
 from .errors import RuleError
 
-ROOT = Path(__file__).resolve().parents[2]
-"""The folder a rules text's place is relative to (the repository's, above ``companion``)."""
+GAMES_PACKAGE = "companion.games"
+"""Where the games the app ships are: ``companion.games.<game>``, one folder each."""
 
 
 @dataclass(frozen=True)
 class Registered:
-    """One game in the registry: where its rules, its web package and its rules texts are.
+    """One game in the registry: where its package, rules, web package and rules texts are.
 
     What else generic code asks of a game, the game's own modules say: its rules module
     (``companion.rules.contract``: the contract, and what the record book reads of its
@@ -32,39 +35,54 @@ class Registered:
 
     name: str
     """Its record name (``tromplemond``)."""
+    package: str
+    """Its folder, as a package (``companion.games.tromplemond``)."""
     rules: str
-    """Its pure rules module (``companion.rules.tromplemond``)."""
+    """Its pure rules module (``companion.games.tromplemond.rules``)."""
     web: str
-    """Its web package (``companion.web.games.tromplemond``); a game whose package does not
+    """Its web package (``companion.games.tromplemond.web``); a game whose package does not
     exist gets the web layer's default flow."""
     texts: str
     """Where its rules texts for players are, one per language: a path with ``{lang}`` in
-    it (and maybe ``{catalogues}``, the app's catalogues folder), relative to :data:`ROOT`
-    unless absolute."""
-    english: str
-    """Where its English rules text is, which a language without a text of its own reads."""
-    translations: str | None = None
+    it (``en`` the English), relative to the game's folder unless absolute (default
+    ``texts/{lang}.md``)."""
+    translations: str = "translations"
     """The folder of its own message catalogues (``<lang>/LC_MESSAGES/messages.po``: the
-    words of its templates, its flow and its rules' codes), relative to :data:`ROOT` unless
-    absolute; None: its words are in the app's catalogues."""
+    words of its templates, its flow and its rules' codes), relative to the game's folder
+    unless absolute; a game without that folder has its words in the app's catalogues."""
 
     def catalogues(self) -> Path | None:
         """The folder of its own message catalogues (None: it has none)."""
-        return ROOT / self.translations if self.translations is not None else None
+        path = Path(self.translations)
+        if not path.is_absolute():
+            folder = self.folder()
+            if folder is None:
+                return None
+            path = folder / path
+        return path if path.is_dir() else None
 
-    def translated(self, language: str, catalogues: Path) -> Path | None:
+    def folder(self) -> Path | None:
+        """The game's folder (None: its package cannot be found)."""
+        try:
+            spec = importlib.util.find_spec(self.package)
+        except ModuleNotFoundError:  # its parent package does not exist either
+            return None
+        places = list(spec.submodule_search_locations or []) if spec else []
+        return Path(places[0]) if places else None
+
+    def translated(self, language: str) -> Path | None:
         """Its rules text in ``language`` (None: it has none of its own)."""
-        path = self._path(self.english if language == "en" else self.texts, language,
-                          catalogues)
+        path = Path(self.texts.format(lang=language))
+        if not path.is_absolute():
+            folder = self.folder()
+            if folder is None:
+                return None
+            path = folder / path
         return path if path.is_file() else None
 
-    def rules_text(self, language: str, catalogues: Path) -> Path | None:
+    def rules_text(self, language: str) -> Path | None:
         """Its rules text in ``language``, else in English (None: it has none)."""
-        return self.translated(language, catalogues) or self.translated("en", catalogues)
-
-    @staticmethod
-    def _path(place: str, language: str, catalogues: Path) -> Path:
-        return ROOT / place.format(lang=language, catalogues=catalogues)
+        return self.translated(language) or self.translated("en")
 
 
 _REGISTRY: dict[str, Registered] = {}
@@ -74,23 +92,19 @@ GAMES: list[str] = []
 (the new-table form's order). Changed only by :func:`add_game` and :func:`forget_game`."""
 
 
-def add_game(name: str, *, rules: str | None = None, web: str | None = None,
-             texts: str | Path | None = None, translations: str | Path | None = None) -> None:
-    """Add a game to the registry: its rules in ``rules`` (default
-    ``companion.rules.<name>``), its web package in ``web`` (default
-    ``companion.web.games.<name>``), its rules texts at ``texts``, a path with ``{lang}``
-    (``…/texts/{lang}.md``: ``en`` the English; default: ``docs/rules/<name>.md`` in
-    English and ``<lang>/rules/<name>.md`` beside the app's catalogues), its own message
-    catalogues in the folder ``translations`` (default: none, its words are in the app's
-    catalogues). Adding a game again changes where it is found."""
-    if texts is None:
-        place, english = f"{{catalogues}}/{{lang}}/rules/{name}.md", f"docs/rules/{name}.md"
-    else:
-        place = str(texts)
-        english = place.replace("{lang}", "en")
-    entry = Registered(name, rules or f"{__package__}.{name}",
-                       web or f"companion.web.games.{name}", place, english,
-                       None if translations is None else str(translations))
+def add_game(name: str, *, package: str | None = None, rules: str | None = None,
+             web: str | None = None, texts: str | Path | None = None,
+             translations: str | Path | None = None) -> None:
+    """Add a game to the registry: its folder is the package ``package`` (default
+    ``companion.games.<name>``), holding its rules (``<package>.rules``), its web package
+    (``<package>.web``), its rules texts (``texts/{lang}.md``) and, if it has them, its own
+    message catalogues (``translations/``). ``rules``, ``web``, ``texts`` (a path with
+    ``{lang}``) and ``translations`` put one of them elsewhere. Adding a game again
+    changes where it is found."""
+    package = package or f"{GAMES_PACKAGE}.{name}"
+    entry = Registered(name, package, rules or f"{package}.rules", web or f"{package}.web",
+                       str(texts) if texts is not None else "texts/{lang}.md",
+                       str(translations) if translations is not None else "translations")
     if name not in _REGISTRY:
         GAMES.append(name)
     _REGISTRY[name] = entry

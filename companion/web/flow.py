@@ -338,7 +338,7 @@ class GameFlow:
     default_unit: ClassVar[str] = "chips"
     """The money unit a new table of this game starts with."""
     stylesheet: ClassVar[Path | None] = None
-    """The game's own stylesheet (``companion/web/games/clumond/clumond.css``), if it has one:
+    """The game's own stylesheet (``companion/games/clumond/web/clumond.css``), if it has one:
     served at ``/static/css/clumond.css`` (``companion.web.games.install``)."""
     dealer_ticks: ClassVar[bool] = False
     """True when the checklists are the dealer's job: only the dealer's phone (or the

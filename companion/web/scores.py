@@ -20,7 +20,7 @@ from ..live import at_version
 from ..rules import RuleError
 from ..rules.games import registered
 from ..store import Game, Table, queries
-from .device import CATALOGUES, locale_name
+from .device import locale_name
 from .flow import flow_for, flows
 from .limits import drawn_from, heavy_pages, wrong_codes
 from .regions import Screen, live_page, live_region, table_flow
@@ -28,11 +28,6 @@ from .roles import find_table, is_keeper, phone
 from .words import counts_said
 
 bp = Blueprint("games", __name__)
-
-RULES_TRANSLATED = CATALOGUES
-"""The app's catalogues folder, where a game's registry entry may place its rules texts'
-translations (the five games': ``<language>/rules/<game>.md``); each keeps the English's
-``**(house)**`` markers."""
 
 HOUSE = "<strong>(house)</strong>"
 """A house decision's marker in a rules text, as Markdown writes it (``**(house)**``)."""
@@ -94,7 +89,7 @@ def rules_file(game: str) -> Path | None:
         entry = registered(game)
     except RuleError:
         return None
-    return entry.rules_text(locale_name(), RULES_TRANSLATED)
+    return entry.rules_text(locale_name())
 
 
 def rules_text(game: str) -> Markup | None:

@@ -133,9 +133,9 @@ def sentence(fact: Fact | Exception, *, full_stop: bool = True) -> str:
 
 
 def _register_every_code() -> None:
-    """Import every module of the rules and the web layer, so that each code registered
-    with ``errors.add_messages`` is in ``MESSAGES``."""
-    for package in ("companion.rules", "companion.web"):
+    """Import every module of the rules, the web layer and the games, so that each code
+    registered with ``errors.add_messages`` is in ``MESSAGES``."""
+    for package in ("companion.rules", "companion.web", "companion.games"):
         root = importlib.import_module(package)
         for found in pkgutil.walk_packages(root.__path__, package + "."):
             importlib.import_module(found.name)

@@ -29,8 +29,8 @@ import re
 
 from playwright.sync_api import expect
 
+from companion.games.trefeltromp.rules import figures, hand_story
 from companion.rules import replay
-from companion.rules.trefeltromp import figures, hand_story
 from tests.browser.screens import LIVE_MS, TableScreens, in_first_screen
 
 PLAYERS = ("Ann", "Bo", "Cy", "Di")

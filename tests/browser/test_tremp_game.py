@@ -28,7 +28,7 @@ import re
 from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import expect
 
-from companion.rules import tremp as rules
+from companion.games.tremp import rules
 from companion.web.filters import number
 from tests.browser.screens import TableScreens, card_code, in_first_screen, touch_sized
 from tests.waiting import HANG_MS

@@ -11,7 +11,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from companion.rules import clumond
+from companion.games.clumond import rules as clumond
 from companion.rules.cards import STANDARD_RANKS, SUITS, Suit, SuitCard
 from companion.rules.common import clockwise_from, left_of
 

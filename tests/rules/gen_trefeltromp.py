@@ -14,7 +14,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from companion.rules import trefeltromp as tt
+from companion.games.trefeltromp import rules as tt
 from companion.rules.cards import tarot_deck
 from companion.rules.common import right_of
 

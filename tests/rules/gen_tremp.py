@@ -11,7 +11,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from companion.rules import tremp
+from companion.games.tremp import rules as tremp
 from companion.rules.cards import standard_deck
 from companion.rules.common import clockwise_from, left_of
 

@@ -9,9 +9,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from companion.rules import RuleError, clumond
-from companion.rules import replay as replay_any
-from companion.rules.clumond import (
+from companion.games.clumond import rules as clumond
+from companion.games.clumond.rules import (
     DECK,
     RoundFacts,
     Table,
@@ -26,6 +25,8 @@ from companion.rules.clumond import (
     settle,
     tricks_that_count,
 )
+from companion.rules import RuleError
+from companion.rules import replay as replay_any
 
 from . import gen_clumond as gen
 

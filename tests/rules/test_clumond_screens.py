@@ -4,8 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from companion.rules import RuleError
-from companion.rules.clumond import (
+from companion.games.clumond.rules import (
     Offers,
     counting,
     explain,
@@ -19,6 +18,7 @@ from companion.rules.clumond import (
     round_record,
     working,
 )
+from companion.rules import RuleError
 
 PLAYERS = ["Ann", "Bo", "Cy"]
 

@@ -1,6 +1,6 @@
-"""The rules text the project carries (docs/) says what the rules code does.
+"""The rules text the project carries (each game's texts, docs/) says what the rules code does.
 
-- every game in ``companion.rules.GAMES`` has its page, docs/rules/<game>.md;
+- every game in ``companion.rules.GAMES`` has its page, companion/games/<game>/texts/en.md;
 - every reading in a rules module's docstring is on its page, marked as a
   house decision with the exact text ``**(house)**`` the app badges;
 - the pages keep to the Markdown the app renders (Python-Markdown with tables);
@@ -21,26 +21,34 @@ from pathlib import Path
 
 import pytest
 
-from companion.rules import GAMES, game_module, replay
-from companion.rules.clumond import SUIT_VALUE, declaration, payment, tricks_that_count
-from companion.rules.trefeltromp import REVEAL_DIVISOR
-from companion.rules.tremp import (
+from companion.games.clumond.rules import SUIT_VALUE, declaration, payment, tricks_that_count
+from companion.games.trefeltromp.rules import REVEAL_DIVISOR
+from companion.games.tremp.rules import (
     MATCH_TARGET,
     OPENING_BID,
     TRAILING_TARGET,
     hand_points,
     trick_winner,
 )
-from companion.rules.tromplemond import CARD_POINTS, JACK_PENALTY, TrompCall, tromp_call
+from companion.games.tromplemond.rules import CARD_POINTS, JACK_PENALTY, TrompCall, tromp_call
+from companion.rules import GAMES, game_module, replay
 
 ROOT = Path(__file__).resolve().parents[2]
 DOCS = ROOT / "docs"
-RULES = DOCS / "rules"
+GAMES_FOLDER = ROOT / "companion" / "games"
+INDEX = DOCS / "rules.md"
 RECORDS = DOCS / "records.md"
 HOUSE = "**(house)**"
 SILENT = "Where the rules are silent"
-PAGES = [RULES / f"{game}.md" for game in GAMES]
-MARKDOWN = [*PAGES, RULES / "README.md", RECORDS]
+
+
+def rules_page(game: str) -> Path:
+    """A game's rules text in English (``companion/games/<game>/texts/en.md``)."""
+    return GAMES_FOLDER / game / "texts" / "en.md"
+
+
+PAGES = [rules_page(game) for game in GAMES]
+MARKDOWN = [*PAGES, INDEX, RECORDS]
 LIST_ITEM = re.compile(r"^(?:[-*+]|\d+\.) ")
 
 
@@ -49,7 +57,7 @@ def text(path: Path) -> str:
 
 
 def page(game: str) -> str:
-    return text(RULES / f"{game}.md")
+    return text(rules_page(game))
 
 
 def code_blocks(source: str) -> list[str]:
@@ -114,7 +122,7 @@ def readings(game: str) -> list[str]:
 
 @pytest.mark.parametrize("game", GAMES)
 def test_every_game_has_a_page_with_one_title(game):
-    assert (RULES / f"{game}.md").is_file(), f"docs/rules/{game}.md is missing"
+    assert rules_page(game).is_file(), f"companion/games/{game}/texts/en.md is missing"
     lines = page(game).splitlines()
     assert lines[0] == f"# {game.capitalize()}"
     assert [line for line in prose(page(game)).splitlines() if line.startswith("# ")] == [
@@ -122,21 +130,21 @@ def test_every_game_has_a_page_with_one_title(game):
 
 
 def test_the_index_links_every_page_and_the_records():
-    index = text(RULES / "README.md")
+    index = text(INDEX)
     assert index.startswith("# ")
     for game in GAMES:
-        assert f"]({game}.md)" in index
-    assert "](../records.md)" in index
+        assert f"](../companion/games/{game}/texts/en.md)" in index
+    assert "](records.md)" in index
 
 
 @pytest.mark.parametrize("game", GAMES)
 def test_every_reading_of_the_rules_module_is_on_the_page_as_a_house_decision(game):
     module_readings = readings(game)
-    assert module_readings, f"companion/rules/{game}.py has no Readings section"
+    assert module_readings, f"companion/games/{game}/rules.py has no Readings section"
     items = list_items(section(page(game), SILENT))
     assert len(items) == len(module_readings), (
-        f"docs/rules/{game}.md lists {len(items)} readings under '{SILENT}'; the module "
-        f"docstring has {len(module_readings)}: add the new ones to the page")
+        f"companion/games/{game}/texts/en.md lists {len(items)} readings under '{SILENT}'; "
+        f"the module docstring has {len(module_readings)}: add the new ones to the page")
     assert all(item.startswith(f"- {HOUSE} ") for item in items)
 
 
@@ -338,5 +346,5 @@ def project_files() -> list[Path]:
 def test_nothing_in_docs_or_companion_cites_files_outside_the_project():
     cites = [f"{path.relative_to(ROOT)}: {name}" for path in project_files()
              for name in OUTSIDE if name in path.read_text(encoding="utf-8")]
-    assert cites == [], "cite docs/rules/<game>.md or docs/records.md instead"
+    assert cites == [], "cite companion/games/<game>/texts/en.md or docs/records.md instead"
 

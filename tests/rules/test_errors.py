@@ -13,8 +13,10 @@ import pickle
 
 import pytest
 
-from companion.rules import clumond, tremp, tromplemond
-from companion.rules import trumplestiltskin as ts
+from companion.games.clumond import rules as clumond
+from companion.games.tremp import rules as tremp
+from companion.games.tromplemond import rules as tromplemond
+from companion.games.trumplestiltskin import rules as ts
 from companion.rules.cards import parse_card
 from companion.rules.common import the_round
 from companion.rules.errors import MESSAGES, Phrase, RuleError, say

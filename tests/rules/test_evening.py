@@ -16,7 +16,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from companion.rules import RuleError, clumond, evening, replay, trefeltromp
+from companion.games.clumond import rules as clumond
+from companion.games.trefeltromp import rules as trefeltromp
+from companion.rules import RuleError, evening, replay
 
 from . import gen_tremp
 from .gen_evening import random_evening, renamed

@@ -8,7 +8,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from companion.rules import clumond, trefeltromp, tromplemond
+from companion.games.clumond import rules as clumond
+from companion.games.trefeltromp import rules as trefeltromp
+from companion.games.tromplemond import rules as tromplemond
 from companion.rules.ledger import MoneyLine, What, lines_of
 
 from . import gen_clumond, gen_trefeltromp, gen_tromplemond

@@ -1,4 +1,5 @@
-"""The rules layer is pure: no module under companion/rules imports the web or storage layers.
+"""The rules layer is pure: no module under companion/rules, nor any game's rules
+(companion/games/<game>/rules.py, or a package of them), imports the web or storage layers.
 
 Every import is parsed with :mod:`ast` (``import x``, ``from x import y``,
 relative imports, imports inside functions, and ``importlib.import_module`` /
@@ -61,15 +62,20 @@ def forbidden_imports(names: list[str]) -> list[str]:
             if any(name == bad or name.startswith(bad + ".") for bad in FORBIDDEN)]
 
 
-RULE_FILES = sorted(RULES_DIR.rglob("*.py"))
+ROOT = RULES_DIR.parent.parent
+GAMES_DIR = RULES_DIR.parent / "games"
+GAME_RULE_FILES = sorted([*GAMES_DIR.glob("*/rules.py"), *GAMES_DIR.glob("*/rules/**/*.py")])
+RULE_FILES = sorted(RULES_DIR.rglob("*.py")) + GAME_RULE_FILES
 
 
 def test_the_walk_finds_the_rules_modules():
     found = {path.name for path in RULE_FILES}
     assert {"__init__.py", "cards.py", "common.py", "errors.py", "settle.py"} <= found
+    assert {path.relative_to(GAMES_DIR).parts[0] for path in GAME_RULE_FILES} >= set(
+        companion.rules.GAMES)
 
 
-@pytest.mark.parametrize("path", RULE_FILES, ids=lambda p: str(p.relative_to(RULES_DIR)))
+@pytest.mark.parametrize("path", RULE_FILES, ids=lambda p: str(p.relative_to(ROOT)))
 def test_no_rules_module_imports_the_web_or_the_store(path):
     source = path.read_text(encoding="utf-8")
     names = imported_names(source, module_name(path), path.name == "__init__.py")

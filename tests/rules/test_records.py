@@ -19,6 +19,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from companion.games.tremp.rules import team_names, team_of
 from companion.rules import RuleError, evening, replay
 from companion.rules.records import (
     RUNNERS_UP,
@@ -30,7 +31,6 @@ from companion.rules.records import (
     exact,
     record_book,
 )
-from companion.rules.tremp import team_names, team_of
 
 from .gen_evening import random_table
 from .test_evening import design_evening, quick

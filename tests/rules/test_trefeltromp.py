@@ -12,11 +12,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from companion.rules import RuleError, trefeltromp
-from companion.rules import deal_steps as deal_steps_any
-from companion.rules import replay as replay_any
-from companion.rules.cards import RED_JOKER, parse_card
-from companion.rules.trefeltromp import (
+from companion.games.trefeltromp import rules as trefeltromp
+from companion.games.trefeltromp.rules import (
     DEFAULTS,
     PLAYERS,
     Action,
@@ -36,6 +33,10 @@ from companion.rules.trefeltromp import (
     tarot_card,
     to_call,
 )
+from companion.rules import RuleError
+from companion.rules import deal_steps as deal_steps_any
+from companion.rules import replay as replay_any
+from companion.rules.cards import RED_JOKER, parse_card
 
 
 def _load(name: str):

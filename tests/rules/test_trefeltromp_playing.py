@@ -11,9 +11,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from companion.games.trefeltromp import rules
+from companion.games.trefeltromp.rules import Action, Done, Stage, Verb
 from companion.rules import RuleError
-from companion.rules import trefeltromp as rules
-from companion.rules.trefeltromp import Action, Done, Stage, Verb
 
 P3 = ["Ann", "Bo", "Cy"]
 

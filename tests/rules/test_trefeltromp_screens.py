@@ -5,8 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from companion.rules import RuleError
-from companion.rules.trefeltromp import (
+from companion.games.trefeltromp.rules import (
     CHIP_STEPS,
     Action,
     Happening,
@@ -28,6 +27,7 @@ from companion.rules.trefeltromp import (
     table_now,
     who_leaves,
 )
+from companion.rules import RuleError
 from tests.rules.test_trefeltromp import DESIGN_HAND
 
 P3 = ["Ann", "Bo", "Cy"]

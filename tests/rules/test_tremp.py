@@ -10,11 +10,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from companion.rules import RuleError, tremp
-from companion.rules import replay as replay_any
-from companion.rules.cards import Suit, standard_deck
-from companion.rules.common import left_of
-from companion.rules.tremp import (
+from companion.games.tremp import rules as tremp
+from companion.games.tremp.rules import (
     Bidding,
     Game,
     Hand,
@@ -30,6 +27,10 @@ from companion.rules.tremp import (
     replay,
     team_names,
 )
+from companion.rules import RuleError
+from companion.rules import replay as replay_any
+from companion.rules.cards import Suit, standard_deck
+from companion.rules.common import left_of
 
 from . import gen_tremp as gen
 

@@ -13,10 +13,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from companion.rules import RuleError, tremp
-from companion.rules.cards import Suit
-from companion.rules.common import left_of
-from companion.rules.tremp import (
+from companion.games.tremp import rules as tremp
+from companion.games.tremp.rules import (
     TRICKS,
     bidding_status,
     count_tricks,
@@ -27,6 +25,9 @@ from companion.rules.tremp import (
     replay,
     tricks_needed,
 )
+from companion.rules import RuleError
+from companion.rules.cards import Suit
+from companion.rules.common import left_of
 
 from .test_tremp import EXAMPLE, PLAYERS, A, B, hand, record
 

@@ -1,7 +1,7 @@
 """Tremp's trick judge: who wins a trick, and the rule that decided.
 
 The judge is held against the written conditions ("Who wins a trick" in
-docs/rules/tremp.md) encoded again here, plainly and on card texts, so that
+companion/games/tremp/texts/en.md) encoded again here, plainly and on card texts, so that
 a slip in the rules layer's card model or ordering cannot hide in both.
 """
 
@@ -15,9 +15,10 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from companion.rules import RuleError, tremp
+from companion.games.tremp import rules as tremp
+from companion.games.tremp.rules import Reason, Step, TrickResult, beats, trick_winner
+from companion.rules import RuleError
 from companion.rules.cards import Suit, SuitCard, parse_card, standard_deck
-from companion.rules.tremp import Reason, Step, TrickResult, beats, trick_winner
 
 DECK = [str(c) for c in standard_deck()]
 SUIT_SYMBOLS = "♠♥♦♣"

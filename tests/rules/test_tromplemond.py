@@ -10,8 +10,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from companion.games.tromplemond import rules as t
 from companion.rules import RuleError, deal_steps, deck_prep, replay
-from companion.rules import tromplemond as t
 from companion.rules.cards import parse_card
 
 from .gen_tromplemond import random_game, random_record

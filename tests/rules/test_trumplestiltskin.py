@@ -12,7 +12,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from companion import rules
-from companion.rules import trumplestiltskin as ts
+from companion.games.trumplestiltskin import rules as ts
 from companion.rules.cards import BLACK_JOKER, RED_JOKER, Suit, parse_card, parse_suit
 from companion.rules.errors import RuleError
 

@@ -7,7 +7,7 @@ from fractions import Fraction
 
 import pytest
 
-from companion.rules import trumplestiltskin as ts
+from companion.games.trumplestiltskin import rules as ts
 from companion.rules.cards import BLACK_JOKER, RED_JOKER, Suit, parse_card
 from companion.rules.errors import RuleError
 

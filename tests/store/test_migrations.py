@@ -15,7 +15,8 @@ from sqlalchemy import func, inspect, select, text
 from companion import create_app
 from companion.config import database_url
 from companion.extensions import db
-from companion.store import Game, rounds, sealed, tromplemond
+from companion.games.tromplemond import store as tromplemond
+from companion.store import Game, rounds, sealed
 
 pytestmark = pytest.mark.db
 

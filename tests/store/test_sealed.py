@@ -19,7 +19,8 @@ from sqlalchemy import inspect, select, text
 from companion import create_app
 from companion.config import from_environment
 from companion.extensions import db
-from companion.store import Game, tromplemond
+from companion.games.tromplemond import store as tromplemond
+from companion.store import Game
 from companion.store.sealed import (
     BLOB_BYTES,
     EXTENSION,

@@ -7,9 +7,9 @@ from datetime import UTC, datetime, timedelta
 import pytest
 
 from companion.extensions import db
+from companion.games.tromplemond import store as tp
 from companion.rules import GAMES
 from companion.store import changes, rounds
-from companion.store import tromplemond as tp
 from companion.web.games import load_flows
 from tests.store.conftest import drafting, rows, version
 

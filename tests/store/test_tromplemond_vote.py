@@ -1,7 +1,7 @@
 """Tromplemond's vote in the store: its stages, refusals, card cuts and concurrency.
 
 The vote is a run of anonymous sealed choices (``companion.store.sealed``):
-these tests play it through ``companion.store.tromplemond`` as the pages do.
+these tests play it through ``companion.games.tromplemond.store`` as the pages do.
 """
 
 from __future__ import annotations
@@ -12,10 +12,8 @@ import pytest
 from sqlalchemy import select, text
 
 from companion.extensions import db
-from companion.rules.tromplemond import VoteKind
-from companion.store import Game, Table
-from companion.store.sealed import SealError, Sealing, Slip, Tally, scrub
-from companion.store.tromplemond import (
+from companion.games.tromplemond.rules import VoteKind
+from companion.games.tromplemond.store import (
     Stage,
     cast,
     check_slip,
@@ -24,6 +22,8 @@ from companion.store.tromplemond import (
     record_cut,
     vote_status,
 )
+from companion.store import Game, Table
+from companion.store.sealed import SealError, Sealing, Slip, Tally, scrub
 from tests.store.conftest import PLAYERS, make_game, rows, version
 
 pytestmark = pytest.mark.db

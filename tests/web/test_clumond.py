@@ -12,8 +12,8 @@ import re
 
 import pytest
 
+from companion.games.clumond.rules import explain
 from companion.rules import replay, settle_up
-from companion.rules.clumond import explain
 from tests.conftest import at_once
 from tests.web.tables import HTMX, GameAtTable
 
@@ -613,7 +613,7 @@ def test_undo_brings_the_last_round_back_as_it_was(game):
 
 def correction_form(facts: dict, rounds: int) -> dict:
     """The correction form as the page fills it in from a round's facts."""
-    from companion.web.games.clumond.forms import codes_of
+    from companion.games.clumond.web.forms import codes_of
 
     form = {"rounds": str(rounds), "declarer": facts.get("declarer") or "",
             "trump": facts.get("trump") or ""}
@@ -710,7 +710,7 @@ def test_every_number_on_the_pages_is_replays(game):
         game.enter(name, TWO_MAKE_IT["tricks"][name], TWO_MAKE_IT["kept"][name])
     page = game.tablet()
     with_round = game.record()
-    from companion.rules.clumond import round_record
+    from companion.games.clumond.rules import round_record
 
     facts = game.draft().facts
     with_round["rounds"].append(round_record(PLAYERS, None, None, facts["tricks"],

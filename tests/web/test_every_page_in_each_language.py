@@ -123,7 +123,7 @@ def _english_words(lang: str, folders: tuple, games: tuple) -> frozenset[str]:
                              else (message.string,)):
                     theirs |= _words(text or "")
     for game in games:  # each game's rules text in the language, where its registry entry says
-        rules = registered(game).translated(lang, folders[-1])
+        rules = registered(game).translated(lang)
         if rules is not None:
             theirs |= _words(rules.read_text(encoding="utf-8"))
     return frozenset(english - theirs - GAME_WORDS - set(games) - NAMES)

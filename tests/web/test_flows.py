@@ -30,6 +30,7 @@ pytestmark = pytest.mark.db
 
 ROOT = Path(__file__).resolve().parents[2]
 WEB = ROOT / "companion" / "web"
+GAME_FOLDERS = ROOT / "companion" / "games"
 
 
 class SnapPhase(Enum):
@@ -176,13 +177,16 @@ def test_every_game_has_a_flow():
 
 # The package graph ------------------------------------------------------------------------
 
+OURS = ("companion.web", "companion.games")
+
 GENERIC = ("tables", "seats", "scores", "polled", "vote", "home", "roles", "rounds", "actions",
            "regions", "flow", "api", "pwa", "errors", "filters", "forms", "limits", "qr",
            "charts", "security")
 
 
 def _imports(path: Path) -> set[str]:
-    """The companion.web modules a module imports (relative imports resolved)."""
+    """The companion.web and companion.games modules a module imports (relative imports
+    resolved)."""
     module = ".".join(path.relative_to(ROOT).with_suffix("").parts)
     if module.endswith(".__init__"):
         package = module[: -len(".__init__")]
@@ -198,15 +202,15 @@ def _imports(path: Path) -> set[str]:
             else:
                 target = node.module or ""
             names = [f"{target}.{alias.name}" for alias in node.names]
-            found.update(n for n in [target, *names] if n.startswith("companion.web"))
+            found.update(n for n in [target, *names] if n.startswith(OURS))
         elif isinstance(node, ast.Import):
-            found.update(a.name for a in node.names if a.name.startswith("companion.web"))
+            found.update(a.name for a in node.names if a.name.startswith(OURS))
     return found
 
 
 def _graph() -> dict[str, set[str]]:
     modules = {}
-    for path in WEB.rglob("*.py"):
+    for path in [*WEB.rglob("*.py"), *GAME_FOLDERS.rglob("*.py")]:
         name = ".".join(path.relative_to(ROOT).with_suffix("").parts)
         modules[name.removesuffix(".__init__")] = path
     graph = {}
@@ -221,7 +225,8 @@ def test_generic_web_modules_import_no_games_web_package():
     for name in GENERIC:
         module = f"companion.web.{name}"
         assert module in graph, module
-        assert not any(t.startswith("companion.web.games") for t in graph[module]), module
+        assert not any(t.startswith(("companion.web.games", "companion.games"))
+                       for t in graph[module]), module
 
 
 def test_the_web_package_graph_has_no_import_cycle():
@@ -282,11 +287,11 @@ def test_each_game_keeps_its_templates_and_stylesheet_in_its_package():
     from companion.rules import GAMES
 
     for game in GAMES:
-        package = WEB / "games" / game
+        package = GAME_FOLDERS / game / "web"
         assert not (ROOT / "templates" / game).exists(), f"templates/{game}/ is left"
         assert not (ROOT / "static" / "css" / f"{game}.css").exists()
         assert (package / "templates" / game / "_tablet.html").is_file()
-    assert sorted(p.parent.name for p in (WEB / "games").glob("*/*.css")) == sorted(
+    assert sorted(p.parent.parent.name for p in GAME_FOLDERS.glob("*/web/*.css")) == sorted(
         ["clumond", "trefeltromp", "tremp", "trumplestiltskin"])
 
 
@@ -296,5 +301,5 @@ def test_a_games_stylesheet_is_served_as_a_static_file(client):
     sheet = client.get("/static/css/tremp.css")
     assert sheet.status_code == 200 and sheet.mimetype == "text/css"
     assert "no-store" not in sheet.headers.get("Cache-Control", "")
-    assert sheet.data == (WEB / "games" / "tremp" / "tremp.css").read_bytes()
+    assert sheet.data == (GAME_FOLDERS / "tremp" / "web" / "tremp.css").read_bytes()
     assert client.get("/static/css/tromplemond.css").status_code == 404  # it has none

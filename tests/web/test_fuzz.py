@@ -69,7 +69,7 @@ ROOT = Path(__file__).resolve().parents[2]
 OUTPUT = ROOT / "test-output"
 
 TEMPLATES = [*(ROOT / "templates").rglob("*.html"),
-             *(ROOT / "companion" / "web" / "games").glob("*/templates/**/*.html")]
+             *(ROOT / "companion" / "games").glob("*/web/templates/**/*.html")]
 """Every template: the generic ones and each game's (in its package)."""
 
 FIELDS = sorted({name for path in TEMPLATES

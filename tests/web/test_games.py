@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import re
+from dataclasses import replace
 from urllib.parse import urlsplit
 
 import pytest
@@ -231,17 +232,19 @@ def test_names_from_an_imported_record_are_escaped(app):
 
 
 def test_the_rules_page_is_in_the_device_language_when_translated(client, tmp_path, monkeypatch):
-    from companion.web import scores
+    from companion.rules import games
+
     def page(path: str) -> str:  # (its form token says the second it was made)
         return CSRF.sub("", client.get(path).get_data(as_text=True))
 
     english = page("/rules/clumond")
-    folder = tmp_path / "fr" / "rules"
-    folder.mkdir(parents=True)
-    (folder / "clumond.md").write_text(
+    clumond = games.registered("clumond")
+    (tmp_path / "en.md").write_bytes(clumond.translated("en").read_bytes())
+    (tmp_path / "fr.md").write_text(
         "# Clumond\n\nUn jeu de plis pour trois joueurs : chacun garde trois cartes.\n\n"
         "- **(house)** Le donneur coupe en dernier.\n", encoding="utf-8")
-    monkeypatch.setattr(scores, "RULES_TRANSLATED", tmp_path)
+    monkeypatch.setitem(games._REGISTRY, "clumond",
+                        replace(clumond, texts=str(tmp_path / "{lang}.md")))
     client.set_cookie("lang", "fr")
     french = client.get("/rules/clumond").get_data(as_text=True)
     assert "Un jeu de plis pour trois joueurs" in french and "(house)" not in french

@@ -276,7 +276,7 @@ def test_a_tap_answer_brings_the_page_up_to_date_so_its_next_poll_is_a_204(clien
 
 
 def test_after_a_tap_the_moment_is_made_once_for_every_screen(client, actions, monkeypatch):
-    from companion.web.games.tromplemond.flow import TromplemondFlow
+    from companion.games.tromplemond.web.flow import TromplemondFlow
 
     code = actions.create_table()
     phones = actions.seat_everyone(code)
@@ -307,7 +307,7 @@ def test_after_a_tap_the_moment_is_made_once_for_every_screen(client, actions, m
 def test_a_shared_moment_keeps_the_interrogation_clock_running(client, actions, monkeypatch):
     from datetime import timedelta
 
-    from companion.store import tromplemond as store
+    from companion.games.tromplemond import store
 
     code = actions.create_table()
     phones = actions.seat_everyone(code)

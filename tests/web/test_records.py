@@ -17,7 +17,7 @@ import random
 
 import pytest
 
-from companion.rules import trefeltromp
+from companion.games.trefeltromp import rules as trefeltromp
 from tests.rules.gen_trefeltromp import random_record
 
 pytestmark = pytest.mark.db

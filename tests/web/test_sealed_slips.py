@@ -19,8 +19,8 @@ from urllib.parse import urlencode
 import pytest
 
 from companion.extensions import db
+from companion.games.tromplemond.store import vote_status
 from companion.store import queries, sealed
-from companion.store.tromplemond import vote_status
 from companion.web.vote import PADDED_CHARS, form_length
 from tests.conftest import SLIP_FORM, element, sealed_fields
 from tests.web.tables import HTMX

@@ -16,11 +16,11 @@ from html import unescape
 import pytest
 
 from companion.extensions import db
+from companion.games.trefeltromp import rules
+from companion.games.trefeltromp.web import FLOW
 from companion.rules import replay
-from companion.rules import trefeltromp as rules
 from companion.store import queries, sealed
 from companion.store import rounds as round_store
-from companion.web.games.trefeltromp import FLOW
 from tests.conftest import element, sealed_fields
 from tests.web.tables import HTMX, GameAtTable, as_logged, every_screen, fresh
 

@@ -16,7 +16,7 @@ from urllib.parse import urlencode
 import pytest
 
 from companion.extensions import db
-from companion.rules import tremp as rules
+from companion.games.tremp import rules
 from companion.store import queries
 from companion.store import rounds as round_store
 from companion.web.filters import number

@@ -11,9 +11,9 @@ import re
 import pytest
 
 from companion.extensions import db
+from companion.games.tromplemond.store import vote_status
 from companion.rules import replay
 from companion.store import queries
-from companion.store.tromplemond import vote_status
 from tests.conftest import at_once
 from tests.web.tables import HTMX, GameAtTable
 
@@ -684,14 +684,14 @@ def correction_facts(game, form: dict) -> dict:
     """The facts a correction form says (as the app reads them), for the expected totals."""
     from werkzeug.datastructures import MultiDict
 
-    from companion.web.games.tromplemond.forms import read_round
+    from companion.games.tromplemond.web.forms import read_round
 
     return read_round(MultiDict(form), list(PLAYERS), {})
 
 
 def correction_form(facts: dict, rounds: int) -> dict:
     """The correction form as the page fills it in from a round's facts."""
-    from companion.web.games.tromplemond.forms import codes_of
+    from companion.games.tromplemond.web.forms import codes_of
 
     form = {"rounds": str(rounds), "off": facts.get("shown_early") or facts["voted_off"]}
     for index, name in enumerate(PLAYERS, 1):
@@ -908,7 +908,7 @@ def test_a_double_tap_on_confirm_appends_the_round_once(game):
 def test_the_rules_help_marks_the_house_decisions(game):
     assert 'data-testid="rules-link"' in game.phone("Sam")
     page = text(game.phones["Sam"].get(f"/rules/tromplemond?back=/t/{game.code}/seat"))
-    # The rules text (docs/rules/tromplemond.md), every house decision badged as one.
+    # The rules text (companion/games/tromplemond/texts/en.md), every house decision badged as one.
     assert page.count('<strong class="house"') >= 3 and "Grand Tromplemond!" in page
     assert "(house)" not in page
     assert f'href="/t/{game.code}/seat"' in page

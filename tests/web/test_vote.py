@@ -12,8 +12,8 @@ import re
 import pytest
 
 from companion.extensions import db
+from companion.games.tromplemond.store import Stage, VoteStatus, vote_status
 from companion.store import queries
-from companion.store.tromplemond import Stage, VoteStatus, vote_status
 from companion.web import words
 from tests.conftest import at_once, element, pulse_of
 from tests.web.tables import HTMX, as_logged, every_screen, fresh

@@ -53,8 +53,7 @@ PACKAGE = ".".join(HERE.relative_to(ROOT).parts)
 @pytest.fixture
 def sixes():
     """Sixes in the registry (asked for before ``app``: the app finds it when made)."""
-    add_game("sixes", rules=f"{PACKAGE}.rules", web=f"{PACKAGE}.web",  # the registry line
-             texts=HERE / "texts" / "{lang}.md", translations=HERE / "translations")
+    add_game("sixes", package=PACKAGE)  # the registry line
     yield
     forget_game("sixes")
 

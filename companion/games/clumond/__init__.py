@@ -1,0 +1,6 @@
+"""Clumond: three players, chips, and the three cards you keep.
+
+Its folder holds all the game adds: its pure rules (``rules``), its web package
+(``web``) and its rules texts for players (``texts/<lang>.md``). Importing its
+rules imports nothing of the web.
+"""

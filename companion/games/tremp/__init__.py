@@ -1,0 +1,6 @@
+"""Tremp: four players in two partnerships.
+
+Its folder holds all the game adds: its pure rules (``rules``), its web package
+(``web``) and its rules texts for players (``texts/<lang>.md``). Importing its
+rules imports nothing of the web.
+"""
