@@ -53,13 +53,8 @@ class Registered:
 
     def catalogues(self) -> Path | None:
         """The folder of its own message catalogues (None: it has none)."""
-        path = Path(self.translations)
-        if not path.is_absolute():
-            folder = self.folder()
-            if folder is None:
-                return None
-            path = folder / path
-        return path if path.is_dir() else None
+        path = self._in_folder(self.translations)
+        return path if path is not None and path.is_dir() else None
 
     def folder(self) -> Path | None:
         """The game's folder (None: its package cannot be found)."""
@@ -72,13 +67,17 @@ class Registered:
 
     def translated(self, language: str) -> Path | None:
         """Its rules text in ``language`` (None: it has none of its own)."""
-        path = Path(self.texts.format(lang=language))
-        if not path.is_absolute():
-            folder = self.folder()
-            if folder is None:
-                return None
-            path = folder / path
-        return path if path.is_file() else None
+        path = self._in_folder(self.texts.format(lang=language))
+        return path if path is not None and path.is_file() else None
+
+    def _in_folder(self, place: str) -> Path | None:
+        """``place`` as a path: as it is if absolute, else in the game's folder (None: the
+        folder cannot be found)."""
+        path = Path(place)
+        if path.is_absolute():
+            return path
+        folder = self.folder()
+        return folder / path if folder is not None else None
 
     def rules_text(self, language: str) -> Path | None:
         """Its rules text in ``language``, else in English (None: it has none)."""

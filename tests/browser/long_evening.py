@@ -32,7 +32,6 @@ printed at the end of the session (tests/browser/conftest.py).
 
 from __future__ import annotations
 
-import importlib
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -41,6 +40,7 @@ from types import ModuleType
 
 from companion.rules import GAMES as REGISTERED
 from tests.browser.fit import ROOT_FONT, _axe, _wide
+from tests.found import module_if_any
 
 ROOT = Path(__file__).resolve().parents[2]
 LOG = ROOT / "test-output" / "long-evening-results.txt"
@@ -60,15 +60,8 @@ default)."""
 
 def _helpers() -> dict[str, ModuleType]:
     """Each registered game's browser helper (a game with none plays no long evening)."""
-    found = {}
-    for game in REGISTERED:
-        name = f"{HELPERS}.{game}"
-        try:
-            found[game] = importlib.import_module(name)
-        except ModuleNotFoundError as error:
-            if error.name != name:
-                raise
-    return found
+    found = {game: module_if_any(f"{HELPERS}.{game}") for game in REGISTERED}
+    return {game: module for game, module in found.items() if module is not None}
 
 
 GAMES: dict[str, Callable]

@@ -13,7 +13,6 @@ its ``EVENING_WEIGHT``); a game with no generator is in no evening.
 
 from __future__ import annotations
 
-import importlib
 import random
 from types import ModuleType
 from typing import Any
@@ -21,6 +20,7 @@ from typing import Any
 from companion.rules import GAMES
 from companion.rules.evening import UNITS
 from companion.rules.games import game_module
+from tests.found import module_if_any
 
 NAMES = ("Ana", "Ben", "Cleo", "Dev", "Eve", "Finn", "Gus", "Hal")
 
@@ -28,14 +28,8 @@ NAMES = ("Ana", "Ben", "Cleo", "Dev", "Eve", "Finn", "Gus", "Hal")
 def generators() -> dict[str, ModuleType]:
     """Each registered game's generator (``gen_<game>``), the most often picked first (in
     the registry's order among equals)."""
-    found = {}
-    for game in GAMES:
-        name = f"{__package__}.gen_{game}"
-        try:
-            found[game] = importlib.import_module(name)
-        except ModuleNotFoundError as error:
-            if error.name != name:
-                raise
+    found = {game: module_if_any(f"{__package__}.gen_{game}") for game in GAMES}
+    found = {game: module for game, module in found.items() if module is not None}
     return dict(sorted(found.items(), key=lambda item: -item[1].EVENING_WEIGHT))
 
 

@@ -18,7 +18,6 @@ per player id and game, and the table's records, each with its value, its earlie
 
 from __future__ import annotations
 
-import importlib
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -26,6 +25,7 @@ from functools import cache
 from types import ModuleType
 
 from companion.rules import GAMES, evening, replay
+from tests.found import module_if_any
 
 Where = tuple[int, int, int | None]
 """A place: evening number, game (from 1), round (None: the whole game)."""
@@ -102,13 +102,7 @@ class Counting:
 def _reference(game: str) -> ModuleType | None:
     """``game``'s own part of the count (``reference_<game>``, by its name; None: it has
     none, and the book counts its games played and won, and its money)."""
-    name = f"{__package__}.reference_{game}"
-    try:
-        return importlib.import_module(name)
-    except ModuleNotFoundError as error:
-        if error.name != name:
-            raise
-        return None
+    return module_if_any(f"{__package__}.reference_{game}")
 
 
 def _references() -> dict[str, ModuleType]:

@@ -23,8 +23,6 @@ Imported as ``tests.web.phases`` (the suite runs with ``--import-mode=importlib`
 
 from __future__ import annotations
 
-import importlib
-import importlib.util
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from types import ModuleType
@@ -36,6 +34,7 @@ from companion.extensions import db
 from companion.rules import GAMES
 from companion.rules.games import game_module, registered
 from companion.store import queries
+from tests.found import module_if_any
 
 
 @dataclass(frozen=True)
@@ -174,12 +173,9 @@ def helper_places(game: str) -> list[str]:
 def helper_of(game: str) -> ModuleType | None:
     """``game``'s test helper (None: it has none, by :func:`helper_places`)."""
     for place in helper_places(game):
-        try:
-            found = importlib.util.find_spec(place)
-        except ModuleNotFoundError:
-            found = None
+        found = module_if_any(place)
         if found is not None:
-            return importlib.import_module(place)
+            return found
     return None
 
 

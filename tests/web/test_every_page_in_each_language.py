@@ -262,12 +262,11 @@ def english_rules_texts(lang: str) -> dict[str, set[str]]:
     texts are), each with the words of its English text, which its rules page and the
     games page show instead (none for the five games: each has its text in each
     language)."""
-    folder = catalogue_folders()[-1]
     found = {}
     for game in GAMES:
         entry = registered(game)
-        if entry.translated(lang, folder) is None and entry.translated("en", folder):
-            found[game] = _words(entry.translated("en", folder).read_text(encoding="utf-8"))
+        if entry.translated(lang) is None and entry.translated("en"):
+            found[game] = _words(entry.translated("en").read_text(encoding="utf-8"))
     return found
 
 
