@@ -6,6 +6,12 @@ file name split at ``_``, ``-`` and ``.``) that is the game's name (``companion/
 tremp/``: its rules, web package and texts; ``tests/web/test_tremp.py``).
 The made-up sixth game lives in its test's folder (:data:`FOLDERS`).
 
+A test module (``test_*.py``) may name a game, whatever its name: a test plays some game to
+show what it asserts (``tests/browser/test_no_freeze.py`` plays Tromplemond, a test of that
+game's pages in a generic situation), and saying which is the test's business. What a test
+module leans on, a helper or a ``conftest.py``, is generic code: it asks the registry and
+the game's own helper (``tests/browser/games/<game>.py``).
+
 Code is read, not prose: a docstring, a comment or a doctest may name a game as an
 example (the modules' documentation does, for the five games the app ships), code and
 markup may not. The files still allowed are listed in :data:`ALLOWED`, each with why.
@@ -36,10 +42,6 @@ REGISTRY = "companion/rules/games.py"
 ALLOWED = {
     # History, not code that runs on a game: a migration is the schema as it was then.
     "companion/migrations/versions/d4e5f6a7b8c9_game_flows.py": "a past migration",
-    # TODO issue 40: the browser tests' shared fixtures build tables of a game by name (a
-    # Tromplemond and a Clumond table, Trumplestiltskin as make_table's default); each
-    # game's part belongs in its own browser helper (tests/browser/games/<game>.py).
-    "tests/browser/conftest.py": "browser tables of a game by name",
 }
 """Files that may name a game in code, each with why (a ``TODO issue 40`` is a leak left)."""
 
@@ -120,6 +122,9 @@ def test_the_rule_finds_each_game_s_own_files_and_the_check_finds_a_name_in_code
     assert own_game(ROOT / "tests/web/test_trumplestiltskin.py") == "trumplestiltskin"
     assert own_game(ROOT / "tests/web/sixth/web/__init__.py") == "sixes"
     assert own_game(ROOT / "companion/web/records/book.py") is None
+    generic = generic_files()
+    assert ROOT / "tests/browser/conftest.py" in generic  # a helper: checked
+    assert ROOT / "tests/browser/test_no_freeze.py" not in generic  # a test module: may name
     module = tmp_path / "generic.py"
     module.write_text('"""Tromplemond, an example."""\n# clumond\nx = 1\n', encoding="utf-8")
     assert names_in(module) == set()

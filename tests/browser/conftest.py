@@ -10,10 +10,16 @@ open the server as a LAN address that is not localhost (not a secure context).
 
 Without Chromium or the local htmx the tests are skipped with the reason,
 unless ``COMPANION_REQUIRE_BROWSER=1`` (CI), when they fail instead.
+
+What a game's browser tests share (a table of that game, its players) is in that game's
+browser helper, ``tests/browser/games/<game>.py``; the fixtures a helper names in its
+``FIXTURES`` are offered here to every browser test (:func:`game_fixtures`, found through
+the registry: this module names no game).
 """
 
 from __future__ import annotations
 
+import importlib
 import os
 import re
 import shutil
@@ -25,8 +31,10 @@ import pytest
 
 from companion.config import HTMX_COPY
 from companion.config import HTMX_URL as HTMX_CDN_URL
+from companion.rules import GAMES
 from tests.browser.fit import check_screen
-from tests.browser.screens import LIVE_MS, TableScreens, card_code, in_first_screen
+from tests.browser.long_evening import HELPERS
+from tests.browser.screens import LIVE_MS, make_table, start_with_defaults
 from tests.waiting import HANG_MS
 
 try:
@@ -306,62 +314,6 @@ def screenshot(request) -> Iterator[Callable]:
 # tests/conftest.py, which adds up those of the xdist workers.)
 
 
-def fill_new_table(tablet, name: str, players, game: str, *, dealer: str | None = None) -> None:
-    """Fill in the tablet's create-table form and make the table.
-
-    The form is drawn again when the game or the number of seats changes (by
-    htmx, or by its "Update" button without JavaScript): each redraw is waited
-    for before typing on, so nothing typed is lost to it.
-    """
-    tablet.goto("/")
-    tablet.get_by_test_id("start-table").click()
-    tablet.get_by_test_id("table-name").fill(name)
-    update = tablet.get_by_test_id("update-form")  # shown only without JavaScript
-
-    def choose(testid: str, value: str) -> None:
-        field = tablet.get_by_test_id(testid)
-        if field.input_value() == value:
-            return
-        if update.is_visible():
-            field.select_option(value)
-            update.click()
-        else:
-            with tablet.expect_response(lambda answer: "/new?" in answer.url):
-                field.select_option(value)
-            expect(tablet.locator(".htmx-added, .htmx-settling, .htmx-request")).to_have_count(0)
-        expect(tablet.get_by_test_id(testid)).to_have_value(value)
-
-    choose("game", game)
-    choose("seat-count", str(len(players)))
-    expect(tablet.locator('input[name="player"]')).to_have_count(len(players))
-    for position, player in enumerate(players, 1):
-        tablet.get_by_test_id(f"player-{position}").fill(player or "")
-    tablet.get_by_test_id("phone-names").set_checked(None in players)
-    if dealer is not None:
-        tablet.get_by_test_id("dealer").select_option(dealer)
-    tablet.get_by_test_id("create-table").click()
-    tablet.wait_for_url(re.compile(r"/t/[^/]+$"))
-
-
-def make_table(tablet, name: str, players: list[str | None],
-               game: str = "trumplestiltskin") -> str:
-    """Fill in the tablet's create-table form; return the join URL the tablet then shows.
-
-    A ``None`` player leaves the seat blank for a phone to name.
-    """
-    fill_new_table(tablet, name, players, game)
-    expect(tablet.locator("#keeper-live")).to_be_visible()
-    return tablet.locator("#join-url").inner_text().strip()
-
-
-def start_with_defaults(tablet) -> None:
-    """The scorekeeper taps Start, keeps the game's default options and starts it."""
-    tablet.get_by_test_id("start-game").click()
-    expect(tablet.get_by_test_id("options-form")).to_be_visible()
-    tablet.get_by_test_id("start-options").click()
-    expect(tablet.get_by_test_id("end-game")).to_be_visible()
-
-
 @pytest.fixture(name="start_with_defaults")
 def start_with_defaults_fixture() -> Callable:
     """:func:`start_with_defaults`, for the test modules."""
@@ -374,341 +326,27 @@ def make_table_fixture() -> Callable:
     return make_table
 
 
-# --------------------------------------------------------------------------- Tromplemond
+def game_fixtures() -> dict[str, object]:
+    """The fixtures each registered game's browser helper lends the browser tests (those it
+    names in its ``FIXTURES``: a table of the game, say), by their names in the helper.
 
-TROMPLEMOND_PLAYERS = ("Rob", "Sam", "Nick", "Emily")
-"""The four players of the Tromplemond browser tests, clockwise from seat 1 (Rob deals first)."""
-
-def pick_cards(page, rows: dict[str, list[str]], prefix: str = "", *, js: bool = True) -> None:
-    """Tap the picker's tiles (as a finger would, on the tile) until each row holds ``rows``."""
-    for row, cards in rows.items():
-        name = prefix + row
-        wanted = {card_code(card) for card in cards}
-        ticked = set(page.locator(f'input[name="{name}"]:checked').evaluate_all(
-            "boxes => boxes.map(box => box.value)"))
-        for code in sorted(ticked ^ wanted):
-            page.locator(f'label.pick:has(> input[name="{name}"][value="{code}"])').click()
-        for code in wanted:
-            expect(page.locator(f'input[name="{name}"][value="{code}"]')).to_be_checked()
-        if js and not prefix:  # the picker says how many are ticked, of how many
-            expect(page.get_by_test_id(f"{row}-count")).to_have_text(
-                f"{len(wanted)} of {len(wanted)}")
-
-
-def tap_slip(page, name: str) -> None:
-    """Tap ``name``'s tile on a slip (it is picked on the device; nothing is sent)."""
-    page.locator(f'label.slip-choice:has(> [data-testid="slip-{name}"])').click()
-    expect(page.get_by_test_id(f"slip-{name}")).to_be_checked()
-
-
-def at_once(pages, selector: str, *, delay_ms: int = 400) -> None:
-    """Tap ``selector`` on every page in the same instant, as four hands at a table would.
-
-    Each page is told the same moment on the shared clock and clicks by itself
-    then (a timer in the page), so the requests really race at the server. The
-    call returns once every page has tapped.
-    """
-    moment = pages[0].evaluate("Date.now()") + delay_ms
-    for page in pages:
-        page.evaluate("""([selector, moment]) => {
-            window.companionTapped = "waiting";
-            setTimeout(() => {
-                const target = document.querySelector(selector);
-                window.companionTapped = target ? "tapped" : "missing";
-                if (target) { target.click(); }
-            }, Math.max(0, moment - Date.now()));
-        }""", [selector, moment])
-    for page in pages:
-        # Polled on a timer, not on animation frames (which a busy machine may starve).
-        page.wait_for_function("() => window.companionTapped !== 'waiting'", polling=100)
-        assert page.evaluate("window.companionTapped") == "tapped", f"{selector} on {page.url}"
-
-
-class TromplemondTable(TableScreens):
-    """A Tromplemond table in the browser: the scorekeeper's tablet and four seated phones.
-
-    ``phones`` maps each player's name to their phone's page. The helpers tap
-    the pages as people at a table would (no request is made behind their back)
-    and wait for what a person would wait for; the tests assert the rest.
-    """
-
-    def __init__(self, tablet, phones: dict, join_url: str, no_js=()) -> None:
-        super().__init__(tablet, phones)
-        self.join_url = join_url
-        self.no_js = tuple(no_js)
-
-    @property
-    def code(self) -> str:
-        """The table's join code."""
-        return self.join_url.rstrip("/").rsplit("/", 1)[-1]
-
-    # The game ------------------------------------------------------------------------------
-
-    def start(self, *, joining_fee: str = "", tromp_stake: str = "", rounds: int = 8,
-              target: int = 200, unit: str = "GBP") -> None:
-        """The scorekeeper starts Tromplemond with these options; every screen shows round 1."""
-        tablet = self.tablet
-        tablet.get_by_test_id("start-game").click()
-        expect(tablet.get_by_test_id("options-form")).to_be_visible()
-        tablet.get_by_test_id("unit").select_option(unit)
-        tablet.get_by_test_id("joining-fee").fill(joining_fee)
-        tablet.get_by_test_id("tromp-stake").fill(tromp_stake)
-        tablet.get_by_test_id("rounds").fill(str(rounds))
-        tablet.get_by_test_id("target").fill(str(target))
-        tablet.get_by_test_id("start-options").click()
-        self.wait_phase("deal")
-
-    # The vote ------------------------------------------------------------------------------
-
-    def open_vote(self) -> None:
-        """The tablet ends the claims and opens the vote; each phone shows its slip."""
-        self.tablet.get_by_test_id("open-vote").click()
-        self.wait_phase("vote")
-        self.wait_slips("choose", list(self.phones))
-
-    tap_slip = staticmethod(tap_slip)
-    pick_cards = staticmethod(pick_cards)
-
-    def slip(self, player: str):
-        """``player``'s slip on their phone."""
-        return self.phones[player].locator(".vote-slip")
-
-    def wait_slips(self, step: str, players) -> None:
-        """Wait until the slips of ``players`` show ``step`` (choose, in, waiting)."""
-        for player in players:
-            expect(self.slip(player)).to_have_attribute("data-step", step, timeout=LIVE_MS)
-
-    def pick(self, choices: dict[str, str]) -> None:
-        """Each voter taps a name on their slip: it is picked on the phone, nothing is sent."""
-        for voter, target in choices.items():
-            tap_slip(self.phones[voter], target)
-        for voter, target in choices.items():
-            expect(self.phones[voter].get_by_test_id(f"slip-{target}")).to_be_checked()
-            expect(self.slip(voter)).to_have_attribute("data-step", "choose")
-
-    def drop_at_once(self, voters) -> None:
-        """The voters tap "Drop my slip" in the same instant; each slip is taken in.
-
-        The slip taken is the one each phone showed (a reveal may open the next stage,
-        whose new slip has another id).
-        """
-        pages = [self.phones[v] for v in voters]
-        slips = [self.slip(v).get_attribute("id") for v in voters]
-        at_once(pages, '[data-testid="slip-confirm"]')
-        for page, slip in zip(pages, slips, strict=True):
-            expect(page.locator(f'#{slip}[data-step="choose"]')).to_have_count(0,
-                                                                              timeout=LIVE_MS)
-
-    def vote(self, choices: dict[str, str]) -> None:
-        """A whole ballot: every voter picks a name, then all drop their slips at once."""
-        self.pick(choices)
-        self.drop_at_once(list(choices))
-
-    def counts(self, page=None) -> dict[str, int]:
-        """The revealed counts a page shows now (the tablet by default), by candidate."""
-        page = page or self.tablet
-        rows = page.locator('[data-testid="vote-counts"] tr[data-candidate]')
-        return {row.get_attribute("data-candidate"):
-                int(row.locator("td").get_attribute("data-count"))
-                for row in rows.all()}
-
-    def expect_counts(self, wanted: dict[str, int], page=None) -> None:
-        """Wait (live) until a page (the tablet by default) reveals exactly these counts."""
-        page = page or self.tablet
-        rows = page.locator('[data-testid="vote-counts"] tr[data-candidate]')
-        expect(rows).to_have_count(len(wanted), timeout=LIVE_MS)
-        for name, count in wanted.items():
-            expect(rows.and_(page.locator(f'[data-candidate="{name}"]')).locator("td")
-                   ).to_have_attribute("data-count", str(count), timeout=LIVE_MS)
-        assert self.counts(page) == wanted
-
-    # The hands -----------------------------------------------------------------------------
-
-    def pick_hand(self, player: str, public, secret) -> None:
-        """``player`` opens their card picker and taps 2 face-up and 3 face-down cards."""
-        phone = self.phones[player]
-        phone.locator("#round").get_by_test_id("enter-hand").click()
-        expect(phone.get_by_test_id("picker-form")).to_be_visible()
-        pick_cards(phone, {"public": public, "secret": secret}, js=player not in self.no_js)
-
-    def save_hands_at_once(self, players) -> None:
-        """The players tap "Save my hand" in the same instant; their phones go back to the round."""
-        pages = [self.phones[p] for p in players]
-        at_once(pages, '[data-testid="save-hand"]')
-        for page in pages:
-            expect(page.locator("#round")).to_be_visible(timeout=LIVE_MS)
-            expect(page.get_by_test_id("my-hand")).to_have_attribute("data-entered", "yes")
-
-    def enter_hand(self, player: str, public, secret) -> None:
-        """``player`` enters their 5 cards on their phone."""
-        self.pick_hand(player, public, secret)
-        self.save_hands_at_once([player])
-
-    def hand_row(self, player: str):
-        """The tablet's line of ``player``'s hand."""
-        return self.tablet.locator(f'[data-testid="hands"] li[data-player="{player}"]')
-
-    def tick_call(self, player: str) -> None:
-        """The scorekeeper ticks that ``player`` shouted their TROMP! call correctly."""
-        self.tablet.get_by_test_id(f"called-{player}").click()
-        expect(self.tablet.get_by_test_id(f"called-{player}")).to_have_attribute(
-            "aria-pressed", "true", timeout=LIVE_MS)
-
-    def total(self, player: str, page=None):
-        """The cell of ``player``'s total in a page's score table (the tablet by default)."""
-        page = page or self.tablet
-        return page.locator(f'[data-testid="score-table"] tfoot td[data-total="{player}"]')
-
-
-def seat_four_phones(new_context, tablet, players=TROMPLEMOND_PLAYERS, *,
-                     seated=TROMPLEMOND_PLAYERS, no_js=()) -> tuple[str, dict]:
-    """Make a four-seat Tromplemond table on ``tablet`` (seat 1 deals) and seat the phones.
-
-    A phone takes the seat of each player in ``seated`` (the others have no
-    phone); the players in ``no_js`` have JavaScript switched off. Returns the
-    join URL and the phones' pages by player name.
-    """
-    fill_new_table(tablet, "Tromplemond night", list(players), "tromplemond", dealer="1")
-    join_url = tablet.locator("#join-url").inner_text().strip()
-    phones = {}
-    for position, player in enumerate(players, 1):
-        if player not in seated:
+    Set into this module's namespace below, where pytest finds a conftest's fixtures: a
+    test asks for ``<game>_table`` by name, as for any fixture here, and a new game's
+    helper adds its own without a line here."""
+    found: dict[str, object] = {}
+    for game in GAMES:
+        name = f"{HELPERS}.{game}"
+        try:
+            helper = importlib.import_module(name)
+        except ModuleNotFoundError as error:
+            if error.name != name:
+                raise
             continue
-        phone = new_context("phone", js=player not in no_js).new_page()
-        phone.goto(join_url)
-        phone.get_by_test_id(f"claim-{position}").click()
-        expect(phone.locator("#you-are")).to_have_text(f"You are {player} (seat {position})")
-        phones[player] = phone
-    for position, player in enumerate(players, 1):
-        expect(tablet.locator(f'li.seat[data-seat="{position}"]')).to_have_attribute(
-            "data-joined", "yes" if player in seated else "no", timeout=LIVE_MS)
-    return join_url, phones
+        for fixture in getattr(helper, "FIXTURES", ()):
+            if fixture in found or fixture in globals():
+                raise ValueError(f"{name} lends {fixture}, a fixture name already taken")
+            found[fixture] = getattr(helper, fixture)
+    return found
 
 
-@pytest.fixture
-def tromplemond_table(new_context) -> Callable[..., TromplemondTable]:
-    """Make a Tromplemond table: a tablet and phones seated as Rob, Sam, Nick and Emily.
-
-    ``tromplemond_table()`` returns the :class:`TromplemondTable` before the
-    game starts; call its ``start(joining_fee=..., tromp_stake=..., rounds=...)``.
-    ``tromplemond_table(seated=("Rob", "Sam", "Nick"))`` leaves Emily without
-    a phone; ``no_js=("Rob",)`` gives Rob a phone with JavaScript off.
-    """
-    def make(*, seated=TROMPLEMOND_PLAYERS, no_js=()) -> TromplemondTable:
-        tablet = new_context("tablet").new_page()
-        join_url, phones = seat_four_phones(new_context, tablet, seated=seated, no_js=no_js)
-        return TromplemondTable(tablet, phones, join_url, no_js)
-
-    return make
-
-
-# --------------------------------------------------------------------------- Clumond
-
-
-def said(text: str) -> re.Pattern:
-    """``text`` as a pattern in which a minus may be written ``−`` or ``-``."""
-    return re.compile(re.escape(text).replace("−", "[-−]"))
-
-
-def above_the_fold(page, locator) -> None:
-    """``locator`` shows whole on the first screen, without scrolling."""
-    in_first_screen(page, locator)
-
-
-class ClumondTable(TableScreens):
-    """A Clumond table in the browser: the scorekeeper's tablet and the three players' phones.
-
-    ``phones`` maps each player's name to their phone's page (the seat page). The
-    helpers tap the pages as people at a table would and wait for what a person would
-    wait for; the tests assert the rest.
-    """
-
-    said = staticmethod(said)
-    above_the_fold = staticmethod(above_the_fold)
-
-    def answer(self, player: str, yes: bool) -> None:
-        """``player`` answers "Go for Clumond?" on their phone, once it is their turn."""
-        phone = self.phones[player]
-        expect(phone.get_by_test_id("go-for-clumond")).to_be_visible(timeout=LIVE_MS)
-        phone.locator("#round").get_by_test_id("offer-yes" if yes else "offer-no").click()
-        expect(phone.get_by_test_id("go-for-clumond")).to_have_count(0, timeout=LIVE_MS)
-
-    def nobody_goes(self, order) -> None:
-        """The players say no in ``order`` (from the dealer's left); the tricks are next."""
-        for player in order:
-            self.answer(player, False)
-        self.wait_phase("tricks")
-
-    def goes(self, passing, declarer: str, trump: str) -> None:
-        """The players in ``passing`` say no, ``declarer`` says yes and names ``trump``."""
-        for player in passing:
-            self.answer(player, False)
-        self.answer(declarer, True)
-        phone = self.phones[declarer]
-        expect(phone.get_by_test_id("name-trump")).to_be_visible(timeout=LIVE_MS)
-        tile = "trump-none" if trump == "none" else f"trump-{'♠♥♦♣'.index(trump) + 1}"
-        above_the_fold(phone, phone.locator("#round").get_by_test_id(tile))
-        phone.locator("#round").get_by_test_id(tile).click()
-        self.wait_phase("tricks")
-
-    def open_entry(self, player: str) -> None:
-        """``player`` opens their tricks-and-kept-cards page on their phone."""
-        phone = self.phones[player]
-        phone.locator("#round").get_by_test_id("enter-mine").click()
-        expect(phone.get_by_test_id("entry-form")).to_be_visible(timeout=LIVE_MS)
-
-    def pick(self, player: str, tricks: int, kept=()) -> None:
-        """On the entry page: tap the tricks and tick exactly the ``kept`` cards."""
-        phone = self.phones[player]
-        phone.locator(f'label.tile:has(> input[name="tricks"][value="{tricks}"])').click()
-        wanted = {card_code(card) for card in kept}
-        ticked = set(phone.locator('input[name="kept"]:checked').evaluate_all(
-            "boxes => boxes.map(box => box.value)"))
-        for code in sorted(ticked ^ wanted):
-            phone.locator(f'label.pick:has(> input[name="kept"][value="{code}"])').click()
-        expect(phone.get_by_test_id("kept-count")).to_have_text(f"{len(wanted)} of 3")
-        expect(phone.get_by_test_id("working")).to_contain_text(f"{tricks} trick",
-                                                                timeout=LIVE_MS)
-
-    def save_at_once(self, players) -> None:
-        """The players tap "Save" in the same instant; each phone is back on the round."""
-        pages = [self.phones[p] for p in players]
-        at_once(pages, '[data-testid="save-entry"]')
-        for page in pages:
-            expect(page.get_by_test_id("my-entry")).to_have_attribute("data-entered", "yes",
-                                                                      timeout=LIVE_MS)
-
-    def enter_all(self, entries: dict) -> None:
-        """Every player opens their entry page, taps their round, and all save at once.
-
-        ``entries`` maps a player to their ``(tricks, kept cards)``.
-        """
-        for player, (tricks, kept) in entries.items():
-            self.open_entry(player)
-            self.pick(player, tricks, kept)
-        self.save_at_once(list(entries))
-
-    def stack_cell(self, player: str, page=None):
-        """The cell of ``player``'s stack in a page's score table (the tablet by default)."""
-        page = page or self.tablet
-        return page.locator(f'[data-testid="score-table"] tfoot td[data-total="{player}"]')
-
-    def stacks(self, page=None) -> dict[str, int]:
-        """The stacks a page's score table shows now, by player."""
-        return {name: int(self.stack_cell(name, page).inner_text().split()[0]
-                          .replace("−", "-"))
-                for name in self.phones}
-
-    def expect_stacks(self, wanted: dict[str, int], page=None) -> None:
-        """Wait (live) until a page (the tablet by default) shows exactly these stacks."""
-        for name, amount in wanted.items():
-            expect(self.stack_cell(name, page)).to_contain_text(
-                said(str(amount).replace("-", "−")), timeout=LIVE_MS)
-        assert self.stacks(page) == wanted
-
-
-@pytest.fixture(name="clumond_table")
-def clumond_table_fixture() -> Callable[..., ClumondTable]:
-    """:class:`ClumondTable`: ``clumond_table(tablet, {"Ann": phone, ...})`` once the phones
-    hold their seats (importlib mode: the test modules cannot import conftest)."""
-    return ClumondTable
+globals().update(game_fixtures())

@@ -1,6 +1,8 @@
-"""What every browser test of a game at a table shares: the tablet, the phones, their waits.
+"""What every browser test of a game at a table shares: the tablet, the phones, their waits,
+and the new-table form that makes the table.
 
-A plain module (not ``conftest.py``), so the game test modules can build on it:
+A plain module (not ``conftest.py``), so the game test modules and each game's browser
+helper (``tests/browser/games/<game>.py``) can build on it:
 ``from tests.browser.screens import TableScreens``.
 """
 
@@ -9,6 +11,7 @@ from __future__ import annotations
 import re
 from typing import ClassVar
 
+from companion.rules import GAMES
 from tests.waiting import HANG_MS
 
 try:
@@ -134,3 +137,82 @@ def end_game(tablet) -> None:
     accept_next_dialog(tablet)
     end.click()
     expect(end).to_have_count(0, timeout=LIVE_MS)
+
+
+def at_once(pages, selector: str, *, delay_ms: int = 400) -> None:
+    """Tap ``selector`` on every page in the same instant, as four hands at a table would.
+
+    Each page is told the same moment on the shared clock and clicks by itself
+    then (a timer in the page), so the requests really race at the server. The
+    call returns once every page has tapped.
+    """
+    moment = pages[0].evaluate("Date.now()") + delay_ms
+    for page in pages:
+        page.evaluate("""([selector, moment]) => {
+            window.companionTapped = "waiting";
+            setTimeout(() => {
+                const target = document.querySelector(selector);
+                window.companionTapped = target ? "tapped" : "missing";
+                if (target) { target.click(); }
+            }, Math.max(0, moment - Date.now()));
+        }""", [selector, moment])
+    for page in pages:
+        # Polled on a timer, not on animation frames (which a busy machine may starve).
+        page.wait_for_function("() => window.companionTapped !== 'waiting'", polling=100)
+        assert page.evaluate("window.companionTapped") == "tapped", f"{selector} on {page.url}"
+
+
+def fill_new_table(tablet, name: str, players, game: str, *, dealer: str | None = None) -> None:
+    """Fill in the tablet's create-table form and make the table.
+
+    The form is drawn again when the game or the number of seats changes (by
+    htmx, or by its "Update" button without JavaScript): each redraw is waited
+    for before typing on, so nothing typed is lost to it.
+    """
+    tablet.goto("/")
+    tablet.get_by_test_id("start-table").click()
+    tablet.get_by_test_id("table-name").fill(name)
+    update = tablet.get_by_test_id("update-form")  # shown only without JavaScript
+
+    def choose(testid: str, value: str) -> None:
+        field = tablet.get_by_test_id(testid)
+        if field.input_value() == value:
+            return
+        if update.is_visible():
+            field.select_option(value)
+            update.click()
+        else:
+            with tablet.expect_response(lambda answer: "/new?" in answer.url):
+                field.select_option(value)
+            expect(tablet.locator(".htmx-added, .htmx-settling, .htmx-request")).to_have_count(0)
+        expect(tablet.get_by_test_id(testid)).to_have_value(value)
+
+    choose("game", game)
+    choose("seat-count", str(len(players)))
+    expect(tablet.locator('input[name="player"]')).to_have_count(len(players))
+    for position, player in enumerate(players, 1):
+        tablet.get_by_test_id(f"player-{position}").fill(player or "")
+    tablet.get_by_test_id("phone-names").set_checked(None in players)
+    if dealer is not None:
+        tablet.get_by_test_id("dealer").select_option(dealer)
+    tablet.get_by_test_id("create-table").click()
+    tablet.wait_for_url(re.compile(r"/t/[^/]+$"))
+
+
+def make_table(tablet, name: str, players: list[str | None], game: str | None = None) -> str:
+    """Fill in the tablet's create-table form; return the join URL the tablet then shows.
+
+    A ``None`` player leaves the seat blank for a phone to name; the game is the registry's
+    first unless ``game`` names one (as ``tests/conftest.py``'s tables).
+    """
+    fill_new_table(tablet, name, players, game or GAMES[0])
+    expect(tablet.locator("#keeper-live")).to_be_visible()
+    return tablet.locator("#join-url").inner_text().strip()
+
+
+def start_with_defaults(tablet) -> None:
+    """The scorekeeper taps Start, keeps the game's default options and starts it."""
+    tablet.get_by_test_id("start-game").click()
+    expect(tablet.get_by_test_id("options-form")).to_be_visible()
+    tablet.get_by_test_id("start-options").click()
+    expect(tablet.get_by_test_id("end-game")).to_be_visible()

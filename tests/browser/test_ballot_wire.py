@@ -22,8 +22,9 @@ from urllib.parse import unquote_plus
 import pytest
 from playwright.sync_api import expect
 
-from tests.browser.conftest import LAN_HOST, TromplemondTable, fill_new_table
-from tests.browser.screens import LIVE_MS
+from tests.browser.conftest import LAN_HOST
+from tests.browser.games.tromplemond import TromplemondTable
+from tests.browser.screens import LIVE_MS, fill_new_table
 from tests.browser.test_trefeltromp_game import Table as TarotTable
 from tests.browser.test_trefeltromp_game import at_once as lay_at_once
 

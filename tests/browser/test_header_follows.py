@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from playwright.sync_api import expect
 
-from tests.browser.conftest import seat_four_phones, start_with_defaults
-from tests.browser.screens import end_game
+from tests.browser.games.tromplemond import seat_four_phones
+from tests.browser.screens import end_game, start_with_defaults
 
 FOLLOWS_MS = 2_000
 """The feature's promise: every screen names the new game within 2 s."""

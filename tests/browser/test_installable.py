@@ -75,7 +75,7 @@ def test_scorekeeper_screen_stays_awake_while_a_game_runs(new_context, make_tabl
     context = new_context("tablet")
     context.add_init_script(WAKE_LOCK_SPY)
     tablet = context.new_page()
-    make_table(tablet, "Awake", ["Rob", "Sam", "Nick"])
+    make_table(tablet, "Awake", ["Rob", "Sam", "Nick"], "trumplestiltskin")
     assert tablet.evaluate("window.companionWakeLock") == []
 
     # Start and end are boosted forms: the page is not reloaded, yet the lock follows.

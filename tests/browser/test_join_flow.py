@@ -65,7 +65,7 @@ def stored_by_service_worker(page: Page) -> list[str]:
 def test_phones_take_seats_and_appear_on_the_tablet_without_a_reload(
         new_context, live_server, make_table, screenshot):
     tablet = new_context("tablet").new_page()
-    join_url = make_table(tablet, "Friday night", ["Rob", "Sam", None])
+    join_url = make_table(tablet, "Friday night", ["Rob", "Sam", None], "trumplestiltskin")
     check_join_hooks(tablet, join_url, live_server)
     for position in (1, 2, 3):
         expect(seat_row(tablet, position)).to_have_attribute("data-joined", "no")
@@ -110,7 +110,7 @@ def test_phones_take_seats_and_appear_on_the_tablet_without_a_reload(
 def test_the_same_flow_works_without_javascript(new_context, live_server, make_table,
                                                  screenshot):
     tablet = new_context("tablet", js=False).new_page()
-    join_url = make_table(tablet, "No-script night", ["Ann", "Bo", "Cy"])
+    join_url = make_table(tablet, "No-script night", ["Ann", "Bo", "Cy"], "trumplestiltskin")
     check_join_hooks(tablet, join_url, live_server)
     # Without JavaScript the scorekeeper's screen refreshes itself every few seconds.
     assert tablet.locator('noscript meta[http-equiv="refresh"], '
@@ -138,7 +138,7 @@ def test_the_same_flow_works_without_javascript(new_context, live_server, make_t
 def test_a_phone_that_lost_its_cookie_gets_its_seat_back_with_one_tap(
         new_context, make_table, screenshot):
     tablet = new_context("tablet").new_page()
-    join_url = make_table(tablet, "Lost cookie", ["Rob", "Sam", "Nick"])
+    join_url = make_table(tablet, "Lost cookie", ["Rob", "Sam", "Nick"], "trumplestiltskin")
 
     phone_context = new_context("phone")
     sam = phone_context.new_page()
@@ -174,7 +174,7 @@ def test_a_phone_that_lost_its_cookie_gets_its_seat_back_with_one_tap(
 def test_a_free_seat_mid_game_is_the_scorekeeper_s_to_give(new_context, make_table,
                                                           start_with_defaults, screenshot):
     tablet = new_context("tablet", viewport={"width": 800, "height": 1280}).new_page()
-    join_url = make_table(tablet, "Mid-game", ["Rob", "Sam", "Nick"])
+    join_url = make_table(tablet, "Mid-game", ["Rob", "Sam", "Nick"], "trumplestiltskin")
     rob = new_context("phone").new_page()
     take_named_seat(rob, join_url, 1)
     expect(rob.locator("#you-are")).to_have_text("You are Rob (seat 1)")

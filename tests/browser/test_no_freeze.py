@@ -87,7 +87,7 @@ def test_a_claim_whose_seats_are_drawn_again_by_a_poll_or_a_push_is_answered(
         new_context, make_table, start_with_defaults, console_errors, monkeypatch):
     cut = mute_streams(monkeypatch)
     tablet = new_context("tablet").new_page()
-    join_url = make_table(tablet, "Swaps", ["Rob", "Sam", "Nick"])
+    join_url = make_table(tablet, "Swaps", ["Rob", "Sam", "Nick"], "trumplestiltskin")
     polling_context = new_context("phone")
     without_stream(polling_context)  # its page polls every 2 s
     polling, hearing, other = (polling_context.new_page(), new_context("phone").new_page(),
@@ -195,7 +195,7 @@ def blip(page, cut: Cut, seconds: float = 2.0) -> None:
 
 def test_an_approve_whose_requests_are_drawn_again_is_answered_and_the_vote_opens(
         new_context, console_errors):
-    from tests.browser.conftest import TromplemondTable, seat_four_phones
+    from tests.browser.games.tromplemond import TromplemondTable, seat_four_phones
 
     tablet = new_context("tablet").new_page()
     join_url, phones = seat_four_phones(new_context, tablet, seated=("Rob",))
@@ -304,7 +304,7 @@ def double_tap(page, testid: str, gap: int) -> None:
 
 def test_a_double_tap_on_a_toggle_is_one_tap_and_a_hand_kept_on_dead_wifi_goes_by_itself(
         new_context, console_errors):
-    from tests.browser.conftest import TromplemondTable, seat_four_phones
+    from tests.browser.games.tromplemond import TromplemondTable, seat_four_phones
 
     tablet = new_context("tablet").new_page()
     tablet.on("dialog", lambda dialog: dialog.accept())  # (the forfeit's "Sure?")

@@ -71,7 +71,7 @@ def test_with_no_internet_htmx_comes_from_the_apps_copy_and_phones_update_live(
         new_context, make_table, console_errors):
     offline = NoInternet()
     tablet = offline.cut(new_context("tablet")).new_page()
-    join_url = make_table(tablet, "Holiday cottage", ["Rob", "Sam", "Nick"])
+    join_url = make_table(tablet, "Holiday cottage", ["Rob", "Sam", "Nick"], "trumplestiltskin")
     assert HTMX_URL in offline.failed, "the CDN copy is tried first"
     expect_htmx_from_the_own_copy(tablet)
     tablet.evaluate("window.companionNoReload = true")
@@ -146,7 +146,7 @@ def test_on_plain_http_the_wake_lock_fallback_starts_on_the_first_tap_and_stops_
     context = new_context("tablet", base_url=lan_url)
     context.add_init_script(VIDEO_SPY)
     tablet = context.new_page()
-    make_table(tablet, "Pub back room", ["Rob", "Sam", "Nick"])
+    make_table(tablet, "Pub back room", ["Rob", "Sam", "Nick"], "trumplestiltskin")
     assert tablet.url.startswith(lan_url)
     # What a tablet on http://192.168.… gets: no secure context, no Screen Wake Lock.
     assert tablet.evaluate("[window.isSecureContext, 'wakeLock' in navigator]") == [False, False]

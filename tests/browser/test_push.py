@@ -46,7 +46,7 @@ def step(page, key: str):
 def test_a_tick_reaches_a_hearing_phone_by_its_stream_and_a_cut_one_by_polling(
         new_context, make_table, start_with_defaults):
     tablet = new_context("tablet").new_page()
-    join_url = make_table(tablet, "Push", ["Rob", "Sam", "Nick"])
+    join_url = make_table(tablet, "Push", ["Rob", "Sam", "Nick"], "trumplestiltskin")
     hearing = seated_phone(new_context, join_url, 1)
     polling = seated_phone(new_context, join_url, 2, stream=False)
     start_with_defaults(tablet)
@@ -80,7 +80,7 @@ def test_a_phone_whose_polls_find_nothing_new_keeps_asking_until_it_has_the_chan
     # every 2 s until it has it, not only at the stream's next heartbeat (15 s later). (A
     # stream that says the version only: one that brings the answer needs no poll.)
     tablet = new_context("tablet").new_page()
-    join_url = make_table(tablet, "Catch up", ["Rob", "Sam", "Nick"])
+    join_url = make_table(tablet, "Catch up", ["Rob", "Sam", "Nick"], "trumplestiltskin")
     phone = seated_phone(new_context, join_url, 1, push=False)
     start_with_defaults(tablet)
     expect(step(phone, "deal:0")).to_have_attribute("data-done", "no", timeout=LIVE_MS)

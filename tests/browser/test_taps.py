@@ -220,7 +220,7 @@ def test_a_phone_offline_30_s_while_the_table_moves_on_says_so_then_catches_up(
 def deck_step(new_context, make_table, **options):
     """A tablet with a Trumplestiltskin table started: its first checklist step's button."""
     tablet = new_context("tablet", **options).new_page()
-    make_table(tablet, "Tick night", ["Rob", "Sam", "Nick"])
+    make_table(tablet, "Tick night", ["Rob", "Sam", "Nick"], "trumplestiltskin")
     tablet.get_by_test_id("start-game").click()
     expect(tablet.get_by_test_id("options-form")).to_be_visible()
     tablet.get_by_test_id("start-options").click()
@@ -292,7 +292,7 @@ def test_on_a_slow_link_a_tap_shows_it_is_on_its_way_and_goes_once(
 @pytest.mark.parametrize("size", ["360", "tablet"])
 def test_a_slip_dropped_offline_is_kept_and_dropped_once_when_back(
         new_context, size, console_errors, screenshot):
-    from tests.browser.conftest import TromplemondTable, seat_four_phones
+    from tests.browser.games.tromplemond import TromplemondTable, seat_four_phones
 
     tablet = new_context("tablet").new_page()
     join_url, phones = seat_four_phones(new_context, tablet, seated=("Rob",))
@@ -329,7 +329,7 @@ def test_a_slip_dropped_offline_is_kept_and_dropped_once_when_back(
 
 def test_a_hand_saved_offline_is_kept_and_saved_once_when_back(
         new_context, console_errors, screenshot):
-    from tests.browser.conftest import TromplemondTable, seat_four_phones
+    from tests.browser.games.tromplemond import TromplemondTable, seat_four_phones
 
     tablet = new_context("tablet").new_page()
     join_url, phones = seat_four_phones(new_context, tablet)
@@ -367,7 +367,7 @@ def test_a_form_that_changes_the_page_made_offline_goes_once_when_back(
     # "Add a seat" is a plain form, boosted: its answer is the whole page again.
     context = new_context("tablet")
     tablet = context.new_page()
-    make_table(tablet, "Seat night", ["Rob", "Sam", "Nick"])
+    make_table(tablet, "Seat night", ["Rob", "Sam", "Nick"], "trumplestiltskin")
     seats = tablet.locator("li.seat")
     expect(seats).to_have_count(3)
     sent = posts_to(tablet, r"/seats/add$")

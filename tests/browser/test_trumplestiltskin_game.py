@@ -189,7 +189,7 @@ def refused(console_errors: list, status: str) -> None:
 def seat_phones(new_context, make_table) -> TrumpTable:
     """A four-seat Trumplestiltskin table (Ann deals first), a phone in every seat."""
     tablet = new_context("tablet").new_page()
-    join_url = make_table(tablet, "Gnome night", list(PLAYERS))
+    join_url = make_table(tablet, "Gnome night", list(PLAYERS), "trumplestiltskin")
     phones = {}
     for position, player in enumerate(PLAYERS, 1):
         phone = new_context("phone").new_page()

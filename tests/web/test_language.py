@@ -8,6 +8,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from babel.messages.frontend import ExtractMessages
 from babel.messages.pofile import read_po
 
 from companion.web.device import CATALOGUES, LANGUAGES, compile_catalogues
@@ -106,6 +107,33 @@ def test_every_catalogue_translates_every_string_the_app_marks(tmp_path):
                         if not (all(m.string) if isinstance(m.string, tuple) else m.string)]
         assert untranslated == [], f"{lang}: untranslated"
         assert [m.id for m in have.values() if m.fuzzy] == [], f"{lang}: fuzzy"
+
+
+def messages_of(template: Path) -> set:
+    """The entries of a catalogue template, each as its context and its id (a plural's two
+    forms), its header left out."""
+    with template.open("rb") as source:
+        return {(message.context, message.id if isinstance(message.id, str)
+                 else tuple(message.id)) for message in read_po(source) if message.id}
+
+
+def test_the_committed_template_holds_what_the_app_marks_and_nothing_else(tmp_path):
+    """companion/translations/messages.pot is what babel.cfg's extraction makes of the code
+    now (its dates and source places aside): a string added to the code is in it, one taken
+    out is gone, so ``pybabel update`` from it brings the catalogues up to date."""
+    command = ExtractMessages()  # ``pybabel extract``, as babel.cfg says, in this process
+    command.initialize_options()
+    command.mapping_file = str(ROOT / "babel.cfg")
+    command.ignore_dirs = "node_modules .* _*"
+    command.input_paths = [str(ROOT)]
+    command.output_file = str(tmp_path / "messages.pot")
+    command.finalize_options()
+    command.run()
+    marked = messages_of(tmp_path / "messages.pot")
+    committed = messages_of(CATALOGUES / "messages.pot")
+    assert len(marked) >= 10
+    assert sorted(map(str, marked - committed)) == [], "marked, not in messages.pot (extract)"
+    assert sorted(map(str, committed - marked)) == [], "in messages.pot, no longer marked"
 
 
 def test_a_catalogue_is_compiled_when_its_source_is_newer(tmp_path):
