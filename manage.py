@@ -134,7 +134,8 @@ def took(seconds: float) -> str:
 def test(args: list[str]) -> int:
     """Run pytest; with no arguments, the whole suite with the rules coverage goal.
 
-    The rules layer is tested on its own (``tests/rules`` and its doctests): those run under
+    The rules layer is tested on its own (``tests/rules``, and the doctests of
+    ``companion/rules`` and of each game's ``companion/games/<game>/rules``): those run under
     coverage, whose goal is the rules' branch coverage; the rest of the suite runs without
     it, since coverage's tracer slows every test it runs under, the web and browser tests
     most (``docs/performance.md``). Both parts run on a worker per core (pytest-xdist), and
@@ -145,13 +146,17 @@ def test(args: list[str]) -> int:
     pytest = [str(PYTHON), "-m", "pytest"]
     if args:
         return subprocess.run([*pytest, *args], cwd=ROOT).returncode
-    rules = ["tests/rules", "companion/rules"]
+    games = sorted(str(path.relative_to(ROOT)) for path in ROOT.glob("companion/games/*/rules*")
+                   if path.suffix == ".py" or path.is_dir())
+    rules = ["tests/rules", "companion/rules", *games]
     started = time.monotonic()
     code = subprocess.run([*pytest, *PARALLEL, "--cov", "--cov-report=", "-q", *rules],
                           cwd=ROOT).returncode
-    report = [str(PYTHON), "-m", "coverage", "report", "--include=companion/rules/*",
+    measured = ",".join(["companion/rules/*", *(f"{game}*" for game in games)])
+    report = [str(PYTHON), "-m", "coverage", "report", f"--include={measured}",
               "--skip-empty", f"--fail-under={RULES_COVERAGE_GOAL}"]
-    print(f"\nBranch coverage of companion/rules (goal {RULES_COVERAGE_GOAL}%):", flush=True)
+    print(f"\nBranch coverage of the rules: companion/rules and each game's rules "
+          f"(goal {RULES_COVERAGE_GOAL}%):", flush=True)
     covered = subprocess.run(report, cwd=ROOT).returncode
     rules_done = time.monotonic()
     rest = [f"--ignore={path}" for path in rules]

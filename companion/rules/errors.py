@@ -24,6 +24,7 @@ otherwise; ``{suits:or}`` is "♠ or ♣"; ``{cards:cards}`` is "A♠ K♥ 5♦"
 from __future__ import annotations
 
 import string
+import sys
 from collections.abc import Mapping, Sequence
 from types import MappingProxyType
 from typing import Any, Final, NamedTuple
@@ -302,6 +303,11 @@ ADDED: Final[set[str]] = set()
 game's, a layer above's)."""
 
 
+OWNERS: Final[dict[str, str]] = {}
+"""The module that registered each code added by :func:`add_messages` (``__name__``): the
+app's catalogues take the codes of the app's own modules, not a test's made-up game's."""
+
+
 def add_messages(messages: Mapping[str, str], *, tested: bool = False) -> None:
     """Register the English of a game's own codes (each game registers its own, in its
     rules module), or of a layer above that raises RuleError. A code already registered
@@ -314,5 +320,7 @@ def add_messages(messages: Mapping[str, str], *, tested: bool = False) -> None:
         if MESSAGES.get(code, template) != template:
             raise ValueError(f"the code {code!r} already has other English")
     MESSAGES.update(messages)
+    owner = sys._getframe(1).f_globals.get("__name__", "")  # (the module calling)
+    OWNERS.update(dict.fromkeys(messages, owner))
     if not tested:
         ADDED.update(messages)

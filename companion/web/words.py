@@ -34,7 +34,7 @@ from babel.lists import format_list
 from flask_babel import gettext, pgettext
 
 from ..rules import common
-from ..rules.errors import MESSAGES, MessageFormatter, Phrase, RuleError
+from ..rules.errors import MESSAGES, OWNERS, MessageFormatter, Phrase, RuleError
 from .device import locale_name
 
 Fact = RuleError | Phrase | str
@@ -144,10 +144,13 @@ def _register_every_code() -> None:
 def extract_rule_messages(fileobj: Any, keywords: Any, comment_tags: Any,
                           options: Mapping[str, Any]) -> Iterator[tuple[int, str, tuple[str, str],
                                                                         list[str]]]:
-    """A ``pybabel extract`` method (``babel.cfg``): each code of ``errors.MESSAGES`` as a
-    ``pgettext(code, english)`` entry, with a translator's note on the placeholders."""
+    """A ``pybabel extract`` method (``babel.cfg``): each code of ``errors.MESSAGES`` that
+    the app's own modules registered, as a ``pgettext(code, english)`` entry, with a
+    translator's note on the placeholders."""
     _register_every_code()
     for code in sorted(MESSAGES):
+        if not OWNERS.get(code, "companion.").startswith("companion."):
+            continue  # a game of its own catalogues (a test's made-up game), imported too
         english = MESSAGES[code]
         note = "Keep each {placeholder}; specs: and, or, list, cards, scores, counts, " \
                "holders, plural:ONE|OTHER (see companion/web/words.py)."
