@@ -31,7 +31,7 @@ from playwright.sync_api import expect
 
 from companion.games.trefeltromp.rules import figures, hand_story
 from companion.rules import replay
-from tests.browser.screens import LIVE_MS, TableScreens, in_first_screen
+from tests.browser.screens import LIVE_MS, TableScreens, at_once, in_first_screen
 
 PLAYERS = ("Ann", "Bo", "Cy", "Di")
 POSITION = {name: i for i, name in enumerate(PLAYERS, 1)}
@@ -126,24 +126,6 @@ class Table(TableScreens):
 def above_the_fold(page, testid: str) -> None:
     """The page, scrolled to the top, shows ``testid`` whole without scrolling."""
     in_first_screen(page, page.locator("#round").get_by_test_id(testid).first, testid)
-
-
-def at_once(pages, selector: str, *, delay_ms: int = 400) -> None:
-    """Tap ``selector`` on every page in the same instant (as tests/browser/conftest.py's
-    ``at_once``: each page clicks by itself at the same moment on the shared clock)."""
-    moment = pages[0].evaluate("Date.now()") + delay_ms
-    for page in pages:
-        page.evaluate("""([selector, moment]) => {
-            window.companionTapped = "waiting";
-            setTimeout(() => {
-                const target = document.querySelector(selector);
-                window.companionTapped = target ? "tapped" : "missing";
-                if (target) { target.click(); }
-            }, Math.max(0, moment - Date.now()));
-        }""", [selector, moment])
-    for page in pages:
-        page.wait_for_function("() => window.companionTapped !== 'waiting'", polling=100)
-        assert page.evaluate("window.companionTapped") == "tapped", f"{selector} on {page.url}"
 
 
 def seat_phones(new_context, make_table, tablet) -> Table:
