@@ -95,6 +95,13 @@ def _shell_version() -> str:
     return digest.hexdigest()[:12]
 
 
+@bp.record_once
+def _describe_every_page(state) -> None:
+    """Every page's ``<meta name="description">`` says what the app is, as its manifest
+    does, in the device's language (a lazy string, said when the page is drawn)."""
+    state.app.jinja_env.globals["app_description"] = DESCRIPTION
+
+
 def _offline_context() -> dict[str, object]:
     """What the offline page needs to look like the app without a network."""
     return {"stylesheets": _stylesheet_urls(), "theme_color": THEME_COLOR}

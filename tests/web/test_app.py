@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import html as html_text
 import re
 
 import pytest
@@ -117,6 +118,23 @@ def test_base_layout_has_manifest_icons_app_js_boost_csrf_and_safe_htmx_config(c
     config = re.search(r"<meta name=\"htmx-config\" content='([^']+)'>", html).group(1)
     assert '"allowEval":false' in config and '"includeIndicatorStyles":false' in config
     assert "hx-on" not in html
+
+
+@pytest.mark.parametrize("path", ["/", "/new", "/rules"])
+def test_every_page_says_what_the_app_is_in_the_device_language(client, path):
+    """A search result or a shared link shows a description, in the device's language
+    (the same words as the installable app's manifest)."""
+    said = {}
+    for lang in ("en", "fr"):
+        client.set_cookie("lang", lang)
+        html = client.get(path).get_data(as_text=True)
+        found = re.findall(r'<meta name="description" content="([^"]+)">', html)
+        assert len(found) == 1, (path, lang)
+        manifest = client.get("/manifest.webmanifest").get_json()
+        assert html_text.unescape(found[0]) == manifest["description"], (path, lang)
+        assert "'" not in found[0], "the words are escaped in the attribute"
+        said[lang] = found[0]
+    assert said["en"].startswith("Keep score for card games") and said["fr"] != said["en"]
 
 
 def test_base_layout_has_a_hidden_wake_status_that_names_the_apps_nosleep_copy(client):
