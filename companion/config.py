@@ -76,9 +76,9 @@ HEAVY_ROUNDS = 50
 and more (``scripts/bench_records.py``); the usual games (8 to 30 rounds) never count."""
 RECORD_ROUNDS = 200
 """Rounds a record imported by the API may hold, a game's or an evening's games' together
-(``COMPANION_RECORD_ROUNDS``): a whole night of the longest game (Trefeltromp, a hand every
-two or three minutes), and every page of its table is then drawn in a fraction of a second
-(``scripts/bench_records.py``)."""
+(``COMPANION_RECORD_ROUNDS``): a whole night of the game with the most rounds (a hand
+every two or three minutes), and every page of its table is then drawn in a fraction of
+a second (``scripts/bench_records.py``)."""
 
 
 def database_url(url: str | None, instance_path: str) -> str:

@@ -148,8 +148,8 @@ class Column:
 
     @property
     def for_points(self) -> bool:
-        """True when the game moves no money at all (Tremp, Trumplestiltskin, a Tromplemond
-        without fee or stake): the rules give it no money and no chips."""
+        """True when the game moves no money at all (a game of points, or a
+        money game played without fee or stake): the rules give it no money and no chips."""
         return not self.money and self.chips is None
 
     @property

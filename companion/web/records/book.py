@@ -120,7 +120,7 @@ class Places:
 
     def link(self, place: Place, game: str | None = None) -> Link:
         """The place as a link, its label in the device's language: "Evening 2 · game 1
-        (Tremp) · hand 4"."""
+        (its game's title) · hand 4" (the game's own word for a round)."""
         if game is None:
             label = _("Evening %(evening)s · game %(game)s", evening=place.evening,
                       game=place.game)
