@@ -262,3 +262,25 @@ def test_a_flood_of_refused_files_is_held_to_a_looser_limit(app, shipped):
     shipped.now += 61
     assert screen.pick(as_file(CLUMOND)).status_code == 303
     assert tables(app) == 1
+
+
+def test_the_api_keeps_its_developer_s_english_whatever_the_language(app):
+    """The API says what the JSON reader and the rules found, in English, to a French client
+    too; the table it makes is named in the request's language."""
+    api = app.test_client()
+    french = {"Accept-Language": "fr"}
+    broken = api.post("/api/games", data=b'{"game": "clumond",', headers=french,
+                      content_type="application/json")
+    assert broken.status_code == 400
+    assert broken.get_json()["error"].startswith(
+        "Send a game record as a JSON object (Content-Type: application/json): Expecting")
+    rules = api.post("/api/games", json=TRICKS_15, headers=french)
+    assert rules.get_json()["error"] == "round 1: the tricks add up to 15, not 13"
+    spaces = api.post("/api/evenings", headers=french,
+                      json={"unit": "EUR", "evening": "Vendredi ", "games": [CLUMOND],
+                            "paid": []})
+    assert spaces.get_json()["error"] == "The evening's name has extra spaces."
+    assert tables(app) == 0
+    assert api.post("/api/games", json=CLUMOND, headers=french).status_code == 201
+    assert api.post("/api/games", json=CLUMOND).status_code == 201
+    assert table_names(app) == ["Clumond (importé)", "Clumond (imported)"]
