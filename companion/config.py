@@ -58,9 +58,14 @@ NEW_TABLE_LIMIT = "10/minute;60/hour"
 """Tables one address may make (``COMPANION_NEW_TABLE_LIMIT``): a club's evening behind one
 router starts a table or two a minute; each table costs a slow hash of its recovery code."""
 IMPORT_LIMIT = "2/minute;20/hour"
-"""Records one address may import through the API (``COMPANION_IMPORT_LIMIT``): a backup put
-back or a move from another server, a few at a time; a record at ``RECORD_ROUNDS`` holds the
-server for 40 to 150 taps' time."""
+"""Records one address may import (``COMPANION_IMPORT_LIMIT``; the API and the import page
+together, only those taken counting): a backup put back or a move from another server, a few
+at a time; a record at ``RECORD_ROUNDS`` holds the server for 40 to 150 taps' time."""
+REFUSED_IMPORT_LIMIT = "10/minute;100/hour"
+"""Records one address may have refused (``COMPANION_REFUSED_IMPORT_LIMIT``): a person
+correcting a file tries again every few seconds at most, and at this pace the refusals cost
+the server no more than the imports it takes (the costliest, a record at ``RECORD_ROUNDS``
+refused at its last round, is a sixth of one taken: ``docs/security.md``)."""
 HEAVY_PAGE_LIMIT = "20/minute;300/hour"
 """Heavy pages one address may ask for (``COMPANION_HEAVY_PAGE_LIMIT``): a game's page or
 record, an evening's page, CSV or record, a table's evenings, each drawn from more than
@@ -297,6 +302,8 @@ def from_environment(instance_path: str, environ: Mapping[str, str] | None = Non
                                          STREAMS_PER_ADDRESS),
         "NEW_TABLE_LIMIT": _rate(env, "COMPANION_NEW_TABLE_LIMIT", NEW_TABLE_LIMIT),
         "API_LIMIT": _rate(env, "COMPANION_IMPORT_LIMIT", IMPORT_LIMIT),
+        "REFUSED_IMPORT_LIMIT": _rate(env, "COMPANION_REFUSED_IMPORT_LIMIT",
+                                      REFUSED_IMPORT_LIMIT),
         "HEAVY_PAGE_LIMIT": _rate(env, "COMPANION_HEAVY_PAGE_LIMIT", HEAVY_PAGE_LIMIT),
     }
 

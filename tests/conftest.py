@@ -170,9 +170,10 @@ def pytest_terminal_summary(terminalreporter) -> None:
                 terminalreporter.write_line(line)
 
 
-MANY_TABLES = {"NEW_TABLE_LIMIT": "1000/minute", "API_LIMIT": "1000/minute"}
-"""A test makes its tables and imports from one address, as many as it needs: the limits on
-them are tested on their own (``tests/web/test_inbound_limits.py``)."""
+MANY_TABLES = {"NEW_TABLE_LIMIT": "1000/minute", "API_LIMIT": "1000/minute",
+               "REFUSED_IMPORT_LIMIT": "1000/minute"}
+"""A test makes its tables and imports (and has imports refused) from one address, as many as
+it needs: the limits on them are tested on their own (``tests/web/test_inbound_limits.py``)."""
 
 
 @pytest.fixture

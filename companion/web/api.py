@@ -13,10 +13,14 @@ from __future__ import annotations
 
 import json
 import math
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
-from flask import Blueprint, abort, current_app, jsonify, request
+from flask import Blueprint, current_app, jsonify, request
+from flask_babel import force_locale
+from flask_babel import gettext as _
+from flask_babel import lazy_gettext as _l
+from werkzeug.exceptions import HTTPException
 
 from ..door import set_aside
 from ..extensions import csrf
@@ -26,30 +30,112 @@ from ..rules.common import whole_number
 from ..rules.errors import add_messages
 from ..store import ENDED, NAME_LENGTH, RECORD_FIELDS, Game, Table, changes, evenings, players
 from .actions import table_action
-from .flow import flow_for
+from .flow import flow_for, flows
 from .forms import MAX_SEATS, FormError, clean_name
-from .limits import api_calls
+from .limits import import_limits
 from .qr import public_url
+from .words import and_list, sentence
 
 bp = Blueprint("api", __name__, url_prefix="/api")
 csrf.exempt(bp)
+
+
+class Refused(HTTPException):
+    """A record refused at import, said twice: its ``description`` is the API's English,
+    precise for a developer (the reader's own words, the field's name); :meth:`said` is the
+    import page's, for a person holding a file, in the device's language: what is wrong
+    with the file, and what to do about it."""
+
+    def __init__(self, status: int, description: str, said: Callable[[], str]) -> None:
+        super().__init__(description)
+        self.code = status
+        self._said = said
+
+    def said(self) -> str:
+        """The refusal for a person, in the device's language (the import page's)."""
+        return self._said()
+
+
+NOT_READ = _l("This file is not a game or evening record: it could not be read. Pick the "
+              ".json file the companion exported.")
+NOT_A_RECORD = _l("This file is not a game or evening record: it holds something else. Pick "
+                  "a game's record.json or an evening's evening.json, as the companion "
+                  "exported it.")
+
+
+def _in_english(say: Callable[[], str]) -> str:
+    """What ``say`` says, in English (the API's language)."""
+    with force_locale("en"):
+        return say()
 
 
 def _exact_name(text: object, what: str) -> str:
     """A name as it is kept: within a seat's length, with no spaces to tidy."""
     name = clean_name(text, what)
     if name != text:
-        raise FormError(f"{what} has extra spaces")
+        raise FormError(_("%(what)s has extra spaces", what=what))
     return name
 
 
-def _check_names(record: Mapping[str, object]) -> list[str]:
-    """The players' names, within what a seat can hold (the rules checked the rest)."""
-    players = record["players"]
-    assert isinstance(players, list)
+def _check_names(players: Sequence[object]) -> list[str]:
+    """The players' names, within what a seat can hold (the rules checked the rest);
+    FormError in the device's language otherwise."""
     if len(players) > MAX_SEATS:
-        raise FormError(f"The app seats at most {MAX_SEATS} players, not {len(players)}")
-    return [_exact_name(player, f"The name {str(player)[:20]!r}") for player in players]
+        raise FormError(_("The app seats at most %(most)s players, not %(count)s",
+                          most=MAX_SEATS, count=len(players)))
+    return [_exact_name(player, _("The name %(name)s", name=repr(str(player)[:20])))
+            for player in players]
+
+
+def _seat_names(players: Sequence[object], evening_name: object = None) -> list[str]:
+    """The players' names as seats hold them (and the evening's name checked likewise);
+    :class:`Refused` (400) otherwise."""
+
+    def check() -> list[str]:
+        names = _check_names(players)
+        if evening_name is not None:
+            _exact_name(evening_name, _("The evening's name"))
+        return names
+
+    def refusal() -> str:
+        try:
+            check()
+        except FormError as error:
+            return sentence(error)
+        return ""
+
+    try:
+        return check()
+    except FormError:
+        raise Refused(400, _in_english(refusal), lambda: _(
+            "A name in this file cannot be kept as it is, so nothing was made. %(reason)s "
+            "Correct it in the file.", reason=refusal())) from None
+
+
+def _innermost(error: RuleError) -> RuleError:
+    """The refusal ``error`` wraps (``game 1: round 3: …`` wraps round 3's), or itself."""
+    while isinstance(error.params.get("error"), RuleError):
+        error = error.params["error"]
+    return error
+
+
+def _rules_said(error: RuleError) -> str:
+    """A refusal of the rules as the import page says it, in the device's language."""
+    inner = _innermost(error)
+    if inner.code == "game.unknown":
+        known = [flows()[name].title if name in flows() else str(name)
+                 for name in inner.params.get("games", ())]
+        return _("This file is a record of a game the companion does not know "
+                 "(\u201c%(name)s\u201d). It knows %(games)s: pick a record of one of them.",
+                 name=str(inner.params.get("name"))[:20], games=and_list(known))
+    return _("The rules refuse this record, so nothing was made. %(reason)s Correct that in "
+             "the file, or pick the one the companion exported.", reason=sentence(error))
+
+
+def _rules_refusal(error: RuleError) -> Refused:
+    """A refusal of the rules: the API's is the rules' English, the page's
+    :func:`_rules_said`."""
+    return Refused(400, str(error), lambda: _rules_said(error))
 
 
 def _made(table, recovery: str, **urls: str):
@@ -80,14 +166,17 @@ def read_json(body: bytes, what: str) -> dict[str, Any]:
                           parse_float=_finite_float)
         _check_text(data)
     except RecursionError:
-        abort(400, f"Send {what} as a JSON object: this one is nested too deeply.")
+        raise Refused(400, f"Send {what} as a JSON object: this one is nested too deeply.",
+                      lambda: str(NOT_READ)) from None
     except UnicodeError:
-        abort(400, f"Send {what} as a JSON object in valid UTF-8 text.")
+        raise Refused(400, f"Send {what} as a JSON object in valid UTF-8 text.",
+                      lambda: str(NOT_READ)) from None
     except ValueError as error:
-        abort(400, f"Send {what} as a JSON object (Content-Type: application/json): "
-                   f"{str(error)[:120]}.")
+        raise Refused(400, f"Send {what} as a JSON object (Content-Type: application/json): "
+                           f"{str(error)[:120]}.", lambda: str(NOT_READ)) from None
     if not isinstance(data, dict):
-        abort(400, f"Send {what} as a JSON object (Content-Type: application/json).")
+        raise Refused(400, f"Send {what} as a JSON object (Content-Type: application/json).",
+                      lambda: str(NOT_A_RECORD))
     return data
 
 
@@ -150,13 +239,17 @@ def _check_rounds(games: object, what: str) -> None:
     rounds = sum(len(game["rounds"]) for game in games if isinstance(game, dict)
                  and isinstance(game.get("rounds"), list)) if isinstance(games, list) else 0
     if rounds > most:
-        abort(413, f"{what} has {rounds} rounds: the app takes at most {most} in one record "
-                   "(a whole night's play), so nothing was made. Split it, one game or evening "
-                   "at a time.")
+        raise Refused(
+            413, f"{what} has {rounds} rounds: the app takes at most {most} in one record (a "
+                 "whole night's play), so nothing was made. Split it, one game or evening at a "
+                 "time.",
+            lambda: _("This file has %(rounds)s rounds: the app takes at most %(most)s in one "
+                      "record (a whole night's play), so nothing was made. Split it into "
+                      "files of one game or one evening each.", rounds=rounds, most=most))
 
 
 @bp.post("/games")
-@api_calls
+@import_limits
 @table_action(find=False)
 def import_game():
     """Make a table playing the posted game record; answer its URLs and recovery code."""
@@ -174,19 +267,23 @@ def make_game(record: dict[str, Any]) -> tuple[Table, str, str, Game]:
         replay(record)
         _exact_numbers(record)
     except RuleError as error:
-        abort(400, str(error))
+        raise _rules_refusal(error) from None
+    flow = flow_for(record["game"])
     known = set(RECORD_FIELDS) | set(game_module(record["game"]).RECORD_FLAGS)
     unknown = sorted(set(record) - known)
     if unknown:
-        abort(400, f"A {record['game']} record has no field {unknown[0][:40]!r}: a typo must "
-                   "not drop a fact silently.")
-    try:
-        names = _check_names(record)
-    except FormError as error:
-        abort(400, f"{error}.")
-    flow = flow_for(record["game"])
+        field = unknown[0][:40]
+        raise Refused(400, f"A {record['game']} record has no field {field!r}: a typo must "
+                           "not drop a fact silently.",
+                      lambda: _("This %(game)s record has a field the app does not know "
+                                "(\u201c%(field)s\u201d), so nothing was made: a typo must not "
+                                "drop a fact unseen. Correct or remove it in the file.",
+                                game=flow.title, field=field))
+    names = _seat_names(record["players"])
+    title = _("%(name)s (imported)", name=flow.title)
     table, key, recovery = changes.create_table(
-        name=f"{flow.title} (imported)", game=record["game"], names=names,
+        name=title if len(title) <= NAME_LENGTH else flow.title, game=record["game"],
+        names=names,
         allow_phone_names=False, unit=flow.default_unit,
         first_dealer=names.index(record.get("first_dealer", names[0])) + 1,
         recovery=set_aside(changes.new_recovery))
@@ -203,7 +300,7 @@ def _within_the_store(paid: Any) -> None:
 
 
 @bp.post("/evenings")
-@api_calls
+@import_limits
 @table_action(find=False)
 def import_evening():
     """Make a table with the posted evening's games and payments; answer as for a game.
@@ -227,21 +324,21 @@ def make_evening(record: dict[str, Any]) -> tuple[Table, str, str, evenings.Even
         _within_the_store(record.get("paid"))
         _exact_numbers(record)
     except RuleError as error:
-        abort(400, str(error))
+        raise _rules_refusal(error) from None
     games = record.get("games") or []
     if not games:
-        abort(400, "The evening has no games: there is nothing to make a table of.")
-    try:
-        names = _check_names({"players": result["players"]})
-        name = record.get("evening")
-        if name is not None:
-            name = _exact_name(name, "The evening's name")
-    except FormError as error:
-        abort(400, f"{error}.")
+        raise Refused(400, "The evening has no games: there is nothing to make a table of.",
+                      lambda: _("This evening has no games, so there is nothing to make a "
+                                "table of. Pick an evening with a game in it, or a game's "
+                                "record.json."))
+    name = record.get("evening")
+    names = _seat_names(result["players"], name)
     last = games[-1]
-    title = f"{name or 'An evening'} (imported)"
+    title = (_("%(name)s (imported)", name=name) if name is not None
+             else _("An evening (imported)"))
     table, key, recovery = changes.create_table(
-        name=title if len(title) <= NAME_LENGTH else name, game=last["game"], names=names,
+        name=title if len(title) <= NAME_LENGTH else (name or title[:NAME_LENGTH]),
+        game=last["game"], names=names,
         allow_phone_names=False, unit=record["unit"],
         first_dealer=names.index(last.get("first_dealer") or last["players"][0]) + 1,
         recovery=set_aside(changes.new_recovery))

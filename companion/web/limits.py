@@ -9,7 +9,7 @@ number and why: the README's "Limits".
 
 from __future__ import annotations
 
-from flask import current_app
+from flask import current_app, request
 from flask_babel import force_locale, ngettext
 from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
@@ -85,17 +85,63 @@ wrong_codes = limiter.shared_limit(
                             "code on the scorekeeper's screen."))
 """The per-device limit on wrong codes, shared by every page that looks a table up."""
 
+def _for_the_api() -> bool:
+    """True for the JSON API (``/api/...``), which speaks English to developers."""
+    return request.path.startswith("/api/")
+
+
 def _too_many_imports() -> str:
-    """The API's refusal of one import too many: in English, as the JSON API speaks."""
-    with force_locale("en"):
-        return (f"Too many imports from this client: at most "
-                f"{in_words(current_app.config['API_LIMIT'])}. Wait, then send the next one.")
+    """The refusal of one import too many: the API's in English, the import page's in the
+    device's language."""
+    limit = current_app.config["API_LIMIT"]
+    if _for_the_api():
+        with force_locale("en"):
+            return (f"Too many imports from this client: at most {in_words(limit)}. Wait, "
+                    "then send the next one.")
+    return _("Too many imports from this network: at most %(limit)s. Wait a minute, then "
+             "import the next one.", limit=in_words(limit))
 
 
-api_calls = limiter.shared_limit(
-    lambda: current_app.config["API_LIMIT"], scope="imports",
+def _too_many_refused() -> str:
+    """The refusal of an import after too many refused ones, as :func:`_too_many_imports`."""
+    limit = current_app.config["REFUSED_IMPORT_LIMIT"]
+    if _for_the_api():
+        with force_locale("en"):
+            return (f"Too many refused imports from this client: at most {in_words(limit)}. "
+                    "Wait, check the record, then send it again.")
+    return _("Too many files refused from this network: at most %(limit)s. Wait a minute, "
+             "check the file, then pick it again.", limit=in_words(limit))
+
+
+def _taken(response) -> bool:
+    """An import taken: the API's 201, or the import page's way to the new table (a 303)."""
+    return response.status_code in (201, 303)
+
+
+def _refused(response) -> bool:
+    """An import refused by its checks (a 4xx), not by these limits themselves (a 429)."""
+    return 400 <= response.status_code < 500 and response.status_code != 429
+
+
+imports_taken = limiter.shared_limit(
+    lambda: current_app.config["API_LIMIT"], scope="imports", deduct_when=_taken,
     error_message=_too_many_imports)
-"""The per-client limit on imports (``POST /api/games`` and ``/api/evenings`` together)."""
+"""The per-address limit on imports taken (``POST /api/games``, ``/api/evenings`` and the
+import page together): only a record made into a table counts."""
+
+imports_refused = limiter.shared_limit(
+    lambda: current_app.config["REFUSED_IMPORT_LIMIT"], scope="refused-imports",
+    deduct_when=_refused, error_message=_too_many_refused)
+"""The per-address limit on imports refused (a file that is no record, or one the rules
+refuse): looser than :data:`imports_taken`, so that a person correcting a file is not kept
+out by a mistake or two, while a flood of garbage is."""
+
+
+def import_limits(view):
+    """Both import limits on ``view``: a refused import costs the server a sixth of one taken
+    at most (``docs/security.md``), so it counts towards a looser limit of its own."""
+    return imports_taken(imports_refused(view))
+
 
 new_tables = limiter.limit(
     lambda: current_app.config["NEW_TABLE_LIMIT"], methods=["POST"],

@@ -132,6 +132,7 @@ def live_server(tmp_path_factory, live_wsgi) -> Iterator[str]:
         "PUBLIC_URL": base_url,
         # Every test makes its tables from this one address, in one server.
         "NEW_TABLE_LIMIT": "1000/minute", "API_LIMIT": "1000/minute",
+        "REFUSED_IMPORT_LIMIT": "1000/minute",
     }
     app = create_app(wsgi.config)
     with app.app_context():

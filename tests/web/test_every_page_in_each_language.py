@@ -38,9 +38,11 @@ GAME_WORDS = {
 }
 """Words of the games themselves, kept in every language (each catalogue's README says so)."""
 
-NAMES = {"emily", "nick", "friday", "night", "large"}
+NAMES = {"emily", "nick", "friday", "night", "large", "imported"}
 """Player and table names the test tables use (``Rob``, ``Sam``, …: those of three letters
-or fewer are not looked for), and the names of the test tables and evenings."""
+or fewer are not looked for), and the names of the test tables and evenings (a table
+imported through the API is named in the language of that request, English here: "Large
+(imported)", a name that stays as it was made whoever reads it)."""
 
 SKIPPED = re.compile(r"/(events|pulse|record\.json|evening\.json|lines\.csv|recap\.(svg|txt))$"
                      r"|^/(static|sw\.js|manifest|theme)")

@@ -30,6 +30,7 @@ def shipped(app, monkeypatch):
     """The limits as shipped (the tests' app relaxes those on tables and imports), and a
     clock for them that a test moves on."""
     app.config.update(NEW_TABLE_LIMIT=config.NEW_TABLE_LIMIT, API_LIMIT=config.IMPORT_LIMIT,
+                      REFUSED_IMPORT_LIMIT=config.REFUSED_IMPORT_LIMIT,
                       HEAVY_PAGE_LIMIT=config.HEAVY_PAGE_LIMIT, REFUSAL_PAUSE=0.0)
     clock = SimpleNamespace(now=1_000_000.0)
     monkeypatch.setattr("limits.storage.memory.time", SimpleNamespace(time=lambda: clock.now))
@@ -112,9 +113,10 @@ def test_imports_per_address_at_and_over_the_limit(app, shipped):
     api = app.test_client()
     evening = {"unit": "GBP", "games": [RECORD], "paid": []}
     for minute in range(10):
-        # Games and evenings count together.
-        assert [send(api, "/api/games", RECORD).status_code,
-                send(api, "/api/evenings", evening).status_code] == [201, 201]
+        # Games and evenings count together; a record refused does not count.
+        assert [send(api, "/api/games", dict(RECORD, typo=1)).status_code,
+                send(api, "/api/games", RECORD).status_code,
+                send(api, "/api/evenings", evening).status_code] == [400, 201, 201]
         refused = send(api, "/api/games", RECORD)
         assert refused.status_code == 429, minute
         shipped.now += 61
@@ -125,6 +127,30 @@ def test_imports_per_address_at_and_over_the_limit(app, shipped):
     other = app.test_client()
     other.environ_base["REMOTE_ADDR"] = "192.168.1.50"
     assert send(other, "/api/games", RECORD).status_code == 201
+
+
+def test_refused_imports_per_address_at_and_over_their_limit(app, shipped):
+    """A refused import counts towards a looser limit of its own: a flood of bad records is
+    held back (and a good one sent in the flood with it), a few mistakes are not."""
+    assert config.REFUSED_IMPORT_LIMIT == "10/minute;100/hour"
+    api = app.test_client()
+    bad = dict(RECORD, players=["Ann", "Bo"])
+    for minute in range(10):
+        assert [send(api, "/api/games", bad).status_code for _ in range(10)] == [400] * 10
+        refused = send(api, "/api/evenings", {"unit": "GBP", "games": [RECORD], "paid": []})
+        assert refused.status_code == 429, minute
+        shipped.now += 61
+    assert refused.get_json()["error"] == (
+        "Too many refused imports from this client: at most 10 a minute and 100 an hour. Wait, "
+        "check the record, then send it again.")
+    assert send(api, "/api/games", RECORD).status_code == 429, "100 in the hour"
+    assert tables(app) == 0
+    other = app.test_client()
+    other.environ_base["REMOTE_ADDR"] = "192.168.1.51"
+    assert send(other, "/api/games", RECORD).status_code == 201
+    shipped.now += 3600
+    assert send(api, "/api/games", RECORD).status_code == 201
+    assert tables(app) == 2
 
 
 def long_game(rounds: int) -> dict:

@@ -137,7 +137,9 @@ def test_the_tablet_imports_an_evening_from_a_file_and_keeps_the_table(app, tabl
     assert tablet.get(f"/t/{code}").status_code == 200  # this screen is the scorekeeper
 
 
-def test_the_import_page_refuses_what_the_api_refuses_with_its_message(app, table):
+def test_the_import_page_refuses_what_the_api_refuses_in_a_person_s_words(app, table):
+    """The page refuses what the API refuses, with the same facts, said for a person holding
+    a file rather than for a developer (every kind, in each language: test_import_page.py)."""
     tablet = app.test_client()
     token = re.search(r'name="csrf_token" value="([^"]+)"',
                       text(tablet.get("/import"))).group(1)
@@ -147,12 +149,17 @@ def test_the_import_page_refuses_what_the_api_refuses_with_its_message(app, tabl
     page = upload(tablet, token, json.dumps(record).encode())
     assert api.status_code == page.status_code == 400
     message = api.get_json()["error"]
-    assert message.startswith("game 1: round 1:") and message in html.unescape(text(page))
+    assert message.startswith("game 1: round 1:")
+    shown = html.unescape(text(page))
+    assert f"The rules refuse this record, so nothing was made. G{message[1:]}." in shown
     broken = upload(tablet, token, b"{not json")
-    assert broken.status_code == 400 and "JSON object" in text(broken)
+    assert broken.status_code == 400
+    assert "it could not be read. Pick the .json file the companion exported." in text(broken)
+    assert "JSON object" not in text(broken) and "Expecting" not in text(broken)
     game = dict(record["games"][0], rounds=[], typo=1)
     refused = upload(tablet, token, json.dumps(game).encode(), "record.json")
-    assert refused.status_code == 400 and "has no field" in html.unescape(text(refused))
+    assert refused.status_code == 400
+    assert "has a field the app does not know (\u201ctypo\u201d)" in html.unescape(text(refused))
     empty = tablet.post("/import", data={"csrf_token": token})
     assert empty.status_code == 400 and "Pick a file" in text(empty)
 

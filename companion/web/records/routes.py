@@ -2,18 +2,20 @@
 
 from __future__ import annotations
 
-from flask import Blueprint, Response, redirect, render_template, request, url_for
+from flask import Blueprint, Response, current_app, redirect, render_template, request, url_for
+from flask_babel import format_number
 from flask_babel import gettext as _
-from werkzeug.exceptions import HTTPException
+from werkzeug.exceptions import HTTPException, RequestEntityTooLarge, TooManyRequests
 
 from ...live import at_version
 from ...store import Table
 from ...store.evenings import Evening
 from ..actions import table_action
-from ..api import make_evening, make_game, read_json
+from ..api import NOT_A_RECORD, Refused, make_evening, make_game, read_json
 from ..device import locale_name
+from ..errors import handle, message_of
 from ..ledger import evening_numbered
-from ..limits import api_calls, drawn_from, heavy_pages, wrong_codes
+from ..limits import drawn_from, heavy_pages, import_limits, wrong_codes
 from ..qr import public_url
 from ..roles import find_table, is_keeper, my_player, phone, remember_keeper
 from .book import night, table_book, table_evenings
@@ -94,9 +96,6 @@ def recap_text(code: str, number: int):
 # --------------------------------------------------------------------------- import
 
 
-KINDS = {"game": ("a game record", make_game), "evening": ("an evening record", make_evening)}
-
-
 def _import_page(error: str | None = None, status: int = 200):
     return render_template("records/import.html", error=error), status
 
@@ -108,28 +107,46 @@ def import_page():
 
 
 @bp.post("/import")
-@api_calls
+@import_limits
 @table_action(find=False)
 def import_file():
-    """Make a table of the picked record, with the same checks, limits and refusals as
-    ``POST /api/games`` and ``/api/evenings``; this screen becomes its scorekeeper."""
+    """Make a table of the picked record, with the same checks and limits as
+    ``POST /api/games`` and ``/api/evenings``; this screen becomes its scorekeeper. A refusal
+    is said for a person, in the device's language (:meth:`Refused.said`), never as the
+    API's developer's English."""
     picked = request.files.get("record")
     if picked is None or not picked.filename:
         return _import_page(_("Pick a file: a game's record.json or an evening's "
                               "evening.json."), 400)
-    body = picked.read()
     try:
-        record = read_json(body, "the file")
-        kind = "evening" if "games" in record else "game"
-        _what, make = KINDS[kind]
-        table, key, recovery, made = make(record)
-    except HTTPException as refused:
-        return _import_page(refused.description, refused.code or 400)
+        record = read_json(picked.read(), "the file")
+        if "games" in record:
+            table, key, recovery, evening = make_evening(record)
+            where = url_for("ledger.evening", code=table.code, number=evening.number)
+        elif "game" in record:
+            table, key, recovery, _game = make_game(record)
+            where = url_for("tables.keeper", code=table.code)
+        else:
+            return _import_page(str(NOT_A_RECORD), 400)
+    except Refused as refused:
+        return _import_page(refused.said(), refused.code or 400)
     remember_keeper(table, key, recovery)
-    if kind == "evening":
-        return redirect(url_for("ledger.evening", code=table.code, number=made.number),
-                        code=303)
-    return redirect(url_for("tables.keeper", code=table.code), code=303)
+    return redirect(where, code=303)
+
+
+@bp.errorhandler(RequestEntityTooLarge)
+@bp.errorhandler(TooManyRequests)
+def _import_refused(error: HTTPException):
+    """A file too big for a record, or one import too many, said on the import page (with
+    its form, to pick again) rather than on an error page; elsewhere, as every error."""
+    if request.endpoint != "records.import_file":
+        return handle(error)
+    if error.code == 413:
+        size = current_app.config["MAX_CONTENT_LENGTH"] // 1024
+        return _import_page(_("This file is too big for a record: the app takes files of at "
+                              "most %(size)s KB, so nothing was made. Pick the .json file the "
+                              "companion exported.", size=format_number(size)), 413)
+    return _import_page(message_of(error), error.code or 429)
 
 
 __all__ = ["bp"]
