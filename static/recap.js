@@ -88,6 +88,8 @@ function setUp(section) {
       if (download) {
         download.href = URL.createObjectURL(png);
         download.hidden = false;
+        // Nothing to share here: the picture to send on is this download.
+        if (!ways.share) download.classList.replace("quiet", "primary");
       }
       return file;
     } catch {
