@@ -65,7 +65,7 @@ def _answer(body: str, mimetype: str, file_name: str) -> Response:
     attachment): a plain link that works without JavaScript, and on a page served over
     plain http, where the browser has no share sheet and no clipboard to offer."""
     headers = {"Cache-Control": "no-cache"}
-    if request.args.get("download"):
+    if request.args.get("download") == "1":
         headers["Content-Disposition"] = f'attachment; filename="{file_name}"'
     return Response(body, mimetype=mimetype, headers=headers)
 
