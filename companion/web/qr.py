@@ -1,6 +1,10 @@
-"""The join link and its QR code, drawn on the server as inline SVG."""
+"""The join link and its QR code, drawn on the server as inline SVG; and which address a
+shared text may link (:func:`lasting_url`)."""
 
 from __future__ import annotations
+
+import ipaddress
+from urllib.parse import urlsplit
 
 import qrcode
 import qrcode.image.svg
@@ -9,6 +13,9 @@ from flask_babel import gettext as _
 from markupsafe import Markup, escape
 
 from ..store import Table
+
+LAN_NAMES = (".local", ".lan", ".home", ".home.arpa", ".internal", ".localdomain")
+"""Name endings that only mean something on a home or office network (mDNS, routers)."""
 
 
 def public_url(endpoint: str, **values: object) -> str:
@@ -21,17 +28,52 @@ def public_url(endpoint: str, **values: object) -> str:
     return base.rstrip("/") + url_for(endpoint, **values)
 
 
+def beyond_the_lan(base: str) -> bool:
+    """True when the address ``base`` (``https://companion.example.org``) can be reached
+    from anywhere: not a loopback, private or link-local address (``http://192.168.1.20:5000``,
+    what ``manage.py serve`` sets when nothing is configured), nor a name that only a local
+    network knows (``localhost``, ``laptop``, ``games.local``).
+
+    >>> [beyond_the_lan(u) for u in ("https://companion.example.org", "http://93.184.216.34:5000",
+    ...  "http://192.168.1.20:5000", "https://10.0.0.5", "http://127.0.0.1:8000",
+    ...  "http://localhost:5000", "http://laptop:5000", "http://games.local", "", "http://[fe80::1]")]
+    [True, True, False, False, False, False, False, False, False, False]
+    """
+    host = (urlsplit(base).hostname or "").rstrip(".").lower()
+    if not host:
+        return False
+    try:
+        address = ipaddress.ip_address(host)
+    except ValueError:
+        return "." in host and not host.endswith(LAN_NAMES) and host != "localhost"
+    return not (address.is_private or address.is_loopback or address.is_link_local
+                or address.is_unspecified)
+
+
+def lasting_url(endpoint: str, **values: object) -> str | None:
+    """An absolute URL that a phone can still open away from the table's Wi-Fi, for a text
+    that is sent on (a group chat): the configured ``PUBLIC_URL`` when it is an address
+    beyond the LAN, else None (then the text carries no link: the LAN address that
+    ``serve`` falls back to, or this request's host, would lead nowhere later)."""
+    base = current_app.config.get("PUBLIC_URL") or ""
+    if not beyond_the_lan(base):
+        return None
+    return base.rstrip("/") + url_for(endpoint, **values)
+
+
 def join_url(table: Table) -> str:
     """The full join URL of a table, the one its QR code encodes."""
     return public_url("seats.join", code=table.code)
 
 
-def qr_svg(data: str) -> Markup:
-    """A QR code of ``data`` as an inline ``<svg>`` (paths only, no external references)."""
+def qr_svg(data: str, *, label: str | None = None, element_id: str = "join-qr") -> Markup:
+    """A QR code of ``data`` as an inline ``<svg>`` (paths only, no external references),
+    named for screen readers by ``label`` (default: the join link's) and given the id
+    ``element_id``."""
     image = qrcode.make(data, image_factory=qrcode.image.svg.SvgPathImage, border=4)
     svg = image.to_string(encoding="unicode")
-    label = escape(_("QR code of the join link"))
-    svg = svg.replace("<svg ", f'<svg role="img" aria-label="{label}" id="join-qr" class="qr" ',
-                      1)
+    said = escape(label if label is not None else _("QR code of the join link"))
+    svg = svg.replace("<svg ", f'<svg role="img" aria-label="{said}" id="{escape(element_id)}" '
+                      'class="qr" ', 1)
     # qrcode only writes paths and numbers: nothing a player typed is in it.
     return Markup(svg)

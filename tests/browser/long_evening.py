@@ -232,7 +232,7 @@ HEIGHT = {
     "score": (2600, 130, 2000, 70),
     "records": (6000, 0, 4000, 0),
     "ledger": (4000, 0, 3000, 0),
-    "recap": (2600, 0, 2200, 0),
+    "recap": (2600, 0, 2500, 0),  # the tablet: its QR code for the other phones (issue 41)
 }
 """How tall a page of the end state may be: a height, and a height a round (a row of a
 score table grows with the game; a page that grows 1,600 px a hand does not pass)."""

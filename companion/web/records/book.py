@@ -24,7 +24,7 @@ from flask_babel import gettext as _
 from ...extensions import db
 from ...rules import RuleError
 from ...rules import evening as ledger_of
-from ...rules.evening import read_evening
+from ...rules.evening import Game, read_evening
 from ...rules.records import Figure, GameFigures, Place, Record, RecordBook, record_book
 from ...store import Table, evenings
 from ...store.evenings import Evening
@@ -254,6 +254,24 @@ def table_book(table: Table) -> Book:
 
 
 @dataclass(frozen=True)
+class Standing:
+    """A game played for points (no money) as the recap shows it: its totals at its end, or
+    as they stand when it did not finish."""
+
+    game: str
+    """Its number in the evening and its title, as the games' lines begin."""
+    rows: tuple[tuple[str, str, bool], ...]
+    """Each name in the totals (a player, or a side), the total as text, and whether they
+    won: the winners first, then the highest totals."""
+
+    def line(self) -> str:
+        """The standing on one line of text: the game, then each name and total ("Ana 45 ·
+        Ben 40"; a side's name for a game of sides)."""
+        return _("%(game)s: %(totals)s", game=self.game,
+                 totals=" · ".join(f"{name} {total}" for name, total, _won in self.rows))
+
+
+@dataclass(frozen=True)
 class Recap:
     """One evening's result, as lines: the page, the picture and the shared text say it alike."""
 
@@ -269,15 +287,26 @@ class Recap:
     """Who won the most money tonight (None: nobody is up)."""
     problem: str | None = None
     """Why the rules refused the evening, in the device's language."""
+    standings: tuple[Standing, ...] = ()
+    """The totals of each game played for points (none: every game was for money)."""
+    money_played: bool = True
+    """False when no game of the evening moved money and nothing was paid: then the recap
+    has no money and no "who pays whom" to say (the standings say the night)."""
 
     def text(self, url: str = "") -> str:
-        """The recap as plain text, to share or copy (in the device's language)."""
+        """The recap as plain text, to share or copy (in the device's language); ``url``
+        (the recap's address that works away from the table, if there is one) last."""
         lines = [self.title, self.subtitle, ""]
-        lines += [_("Games:"), *(f"  {g}" for g in self.games), ""]
-        if self.money:
-            lines += [_("Money tonight:"), *(f"  {n} {m}" for n, m, _a in self.money), ""]
-        lines += [_("Who pays whom:"),
-                  *(f"  {t}" for t in self.transfers or (_("Everyone is square."),))]
+        if self.problem:
+            lines += [self.problem, ""]
+        lines += [_("Games:"), *(f"  {g}" for g in self.games)]
+        if self.standings:
+            lines += ["", _("Scores:"), *(f"  {s.line()}" for s in self.standings)]
+        if self.money_played:
+            if self.money:
+                lines += ["", _("Money tonight:"), *(f"  {n} {m}" for n, m, _a in self.money)]
+            lines += ["", _("Who pays whom:"),
+                      *(f"  {t}" for t in self.transfers or (_("Everyone is square."),))]
         if self.records:
             lines += ["", _("Tonight's records:"), *(f"  {r}" for r in self.records)]
         if url:
@@ -292,6 +321,21 @@ def _winners(result: Mapping[str, Any], record: Mapping[str, Any]) -> str:
         return _("not finished")
     winners = result.get("winners") or []
     return _("won by %(names)s", names=" & ".join(winners)) if winners else _("no winner")
+
+
+def _standing(place: int, game: Game, record: Mapping[str, Any]) -> Standing | None:
+    """The totals of a game played for points (its ``money`` is ``{}``: no stakes, or a chip
+    game whose chips are not money) as its replay gives them; None for a game of money, a
+    void one (nothing of it counts) or one without a round yet."""
+    result = game.result
+    if game.money or record.get("void") or not result.get("rounds"):
+        return None
+    winners = set(result.get("winners") or ()) if result.get("finished") else set()
+    totals = list(result["totals"].items())
+    ordered = sorted(totals, key=lambda item: (item[0] not in winners, -Fraction(item[1])))
+    return Standing(_("%(number)s. %(game)s", number=place, game=flow_for(game.name).title),
+                    tuple((name, number(total), name in winners)
+                          for name, total in ordered))
 
 
 def _night_records(book: RecordBook, names: Mapping[str, str]) -> list[str]:
@@ -331,7 +375,16 @@ def night(table: Table, evening: Evening) -> Recap:
         _("%(number)s. %(game)s: %(result)s", number=i, game=flow_for(game.name).title,
           result=_winners(game.result, raw))
         for i, (game, raw) in enumerate(zip(reading.games, record["games"], strict=True), 1))
-    net = result["net"]
+    standings = tuple(found for found in (
+        _standing(i, game, raw)
+        for i, (game, raw) in enumerate(zip(reading.games, record["games"], strict=True), 1))
+        if found is not None)
+    money_played = any(game.money for game in reading.games) or bool(reading.payments)
+    # Money lines for those who played for money (or paid): a player of points games alone
+    # has no "€0.00" to show.
+    in_money = {p for game in reading.games if game.money for p in game.players}
+    in_money |= {name for pay in reading.payments for name in (pay.payer, pay.payee)}
+    net = {name: amount for name, amount in result["net"].items() if name in in_money}
     ordered = sorted(net.items(), key=lambda item: -item[1])
     money = tuple((name, _money(amount, unit), amount) for name, amount in ordered)
     transfers = tuple(_("%(payer)s pays %(payee)s %(amount)s", payer=payer, payee=payee,
@@ -343,8 +396,9 @@ def night(table: Table, evening: Evening) -> Recap:
                     and g.result.get("winners")]
         winner = " & ".join(finished[0].result["winners"]) if finished else None
     return Recap(title, subtitle, games, money, transfers,
-                 tuple(_night_records(book, marked_names(book))), unit, winner)
+                 tuple(_night_records(book, marked_names(book))), unit, winner,
+                 standings=standings, money_played=money_played)
 
 
 __all__ = ["Book", "GameShown", "Link", "Places", "PlayerShown", "Recap", "RecordShown", "Shown",
-           "each_record", "marked_names", "night", "table_book", "table_evenings"]
+           "Standing", "each_record", "marked_names", "night", "table_book", "table_evenings"]

@@ -22,7 +22,8 @@ LINE = 28
 WRAP = 36
 """Characters on a line of the body (18 px text on a 392 px wide column)."""
 NAME_ROOM = 22
-"""Characters of a name beside its money (a longer one is cut short: the text has it whole)."""
+"""Characters of a name beside its money or its score (a longer one is cut short: the text
+has it whole)."""
 
 BACKGROUND, INK, MUTED, GAIN, LOSS, ACCENT = (
     "#111418", "#f4f1ea", "#b9c0c8", "#7ee2a8", "#ff9a8c", "#f2c14e")
@@ -30,6 +31,11 @@ BACKGROUND, INK, MUTED, GAIN, LOSS, ACCENT = (
 
 def _lines(text: str, indent: str = "") -> list[str]:
     return textwrap.wrap(text, WRAP, subsequent_indent=indent) or [""]
+
+
+def _short(name: str) -> str:
+    """A name beside its figure, cut short with an ellipsis when it is too long for the line."""
+    return name if len(name) <= NAME_ROOM else f"{name[:NAME_ROOM - 1]}\u2026"
 
 
 def recap_svg(recap: Recap) -> str:
@@ -64,21 +70,35 @@ def recap_svg(recap: Recap) -> str:
             text(line)
             y += LINE
     y += 10
-    if recap.money:
-        heading(_("Money tonight"))
-        for name, money, amount in recap.money:
-            text(name if len(name) <= NAME_ROOM else f"{name[:NAME_ROOM - 1]}\u2026")
-            text(money, x=WIDTH - MARGIN, anchor="end",
-                 fill=GAIN if amount > 0 else LOSS if amount < 0 else MUTED, weight="bold")
-            y += LINE
+    if recap.standings:
+        heading(_("Scores"))
+        for standing in recap.standings:
+            for line in _lines(standing.game, "   "):
+                text(line, fill=MUTED)
+                y += LINE
+            for name, total, won in standing.rows:
+                text(_short(name))
+                text(total, x=WIDTH - MARGIN, anchor="end", fill=ACCENT if won else INK,
+                     weight="bold")
+                y += LINE
         y += 10
-    heading(_("Who pays whom"))
-    for transfer in recap.transfers or (_("Everyone is square."),):
-        for line in _lines(transfer, "   "):
-            text(line)
-            y += LINE
+    if recap.money_played:
+        if recap.money:
+            heading(_("Money tonight"))
+            for name, money, amount in recap.money:
+                text(_short(name))
+                text(money, x=WIDTH - MARGIN, anchor="end",
+                     fill=GAIN if amount > 0 else LOSS if amount < 0 else MUTED, weight="bold")
+                y += LINE
+            y += 10
+        heading(_("Who pays whom"))
+        for transfer in recap.transfers or (_("Everyone is square."),):
+            for line in _lines(transfer, "   "):
+                text(line)
+                y += LINE
     if recap.records:
-        y += 10
+        if recap.money_played:  # (the sections above end with this space)
+            y += 10
         heading(_("Tonight's records"))
         for record in recap.records:
             for line in _lines(record, "   "):

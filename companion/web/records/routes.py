@@ -1,4 +1,5 @@
-"""The record book's page, the night's recap (page, SVG, text) and the import page."""
+"""The record book's page, the night's recap (page, SVG, text, as files too) and the
+import page."""
 
 from __future__ import annotations
 
@@ -16,7 +17,7 @@ from ..device import locale_name
 from ..errors import handle, message_of
 from ..ledger import evening_numbered
 from ..limits import drawn_from, heavy_pages, import_limits, wrong_codes
-from ..qr import public_url
+from ..qr import lasting_url, public_url, qr_svg
 from ..roles import find_table, is_keeper, my_player, phone, remember_keeper
 from .book import night, table_book, table_evenings
 from .picture import recap_svg
@@ -56,41 +57,62 @@ def _recap(table: Table, evening: Evening):
                       lambda: night(table, evening))
 
 
+def _file_name(table: Table, number: int) -> str:
+    """The recap's file name, without its ending: ``recap-k7tq2mxb-2``."""
+    return f"recap-{table.code.lower()}-{number}"
+
+
+def _answer(body: str, mimetype: str, file_name: str) -> Response:
+    """The recap as a file: shown in the browser, or, with ``?download=1``, saved (an
+    attachment): a plain link that works without JavaScript, and on a page served over
+    plain http, where the browser has no share sheet and no clipboard to offer."""
+    headers = {"Cache-Control": "no-cache"}
+    if request.args.get("download") == "1":
+        headers["Content-Disposition"] = f'attachment; filename="{file_name}"'
+    return Response(body, mimetype=mimetype, headers=headers)
+
+
 @bp.get(EVENING + "/recap")
 @wrong_codes
 @heavy_pages
 def recap(code: str, number: int):
-    """The night's recap: the picture, the same as text, and a button to share it."""
+    """The night's recap: the picture, the same as text, the ways to send them on (the
+    share sheet, the clipboard, downloads) and a QR code of the page for the other phones
+    at the table."""
     table = find_table(code)
     evening = evening_numbered(table, number)
     shown = _recap(table, evening)
-    page = public_url("records.recap", code=table.code, number=number)
+    here = public_url("records.recap", code=table.code, number=number)
+    lasting = lasting_url("records.recap", code=table.code, number=number)
     return render_template("records/recap.html", table=table, evening=evening, recap=shown,
-                           svg=recap_svg(shown), text=shown.text(page), back=_back(table),
-                           file_name=f"recap-{table.code.lower()}-{number}")
+                           svg=recap_svg(shown), text=shown.text(lasting or ""),
+                           back=_back(table), file_name=_file_name(table, number),
+                           here=here, lasting=lasting,
+                           qr=qr_svg(here, label=_("QR code of this recap's address"),
+                                     element_id="recap-qr"))
 
 
 @bp.get(EVENING + "/recap.svg")
 @wrong_codes
 @heavy_pages
 def recap_picture(code: str, number: int):
-    """The recap's picture (the page draws the PNG for sharing from it)."""
+    """The recap's picture (the page draws the PNG for sharing from it); ``?download=1``
+    saves it."""
     table = find_table(code)
     shown = _recap(table, evening_numbered(table, number))
-    return Response(recap_svg(shown), mimetype="image/svg+xml",
-                    headers={"Cache-Control": "no-cache"})
+    return _answer(recap_svg(shown), "image/svg+xml", f"{_file_name(table, number)}.svg")
 
 
 @bp.get(EVENING + "/recap.txt")
 @wrong_codes
 @heavy_pages
 def recap_text(code: str, number: int):
-    """The recap as plain text."""
+    """The recap as plain text, with the link that works away from the table if there is
+    one; ``?download=1`` saves it."""
     table = find_table(code)
     shown = _recap(table, evening_numbered(table, number))
-    page = public_url("records.recap", code=table.code, number=number)
-    return Response(shown.text(page), mimetype="text/plain",
-                    headers={"Cache-Control": "no-cache"})
+    lasting = lasting_url("records.recap", code=table.code, number=number)
+    return _answer(shown.text(lasting or ""), "text/plain", f"{_file_name(table, number)}.txt")
 
 
 # --------------------------------------------------------------------------- import
