@@ -7,28 +7,28 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from flask import Flask
-from werkzeug.middleware.proxy_fix import ProxyFix
+if TYPE_CHECKING:
+    from flask import Flask
 
-from . import transactions
-from .config import (
-    DEFAULTS,
-    HTMX_SRI,
-    HTMX_URL,
-    engine_options,
-    from_environment,
-    htmx_fallback,
-    secret_key,
-)
-from .extensions import compress, csrf, db, limiter, migrate
+# Importing the package imports nothing but the standard library: the pure rules
+# (``companion.rules``, ``companion.games.<game>.rules``) run without Flask too, in the
+# browser on Pyodide (``scripts/pyodide_rules.mjs``). The app's imports are in
+# ``create_app``; the settings it re-exports are read on first use (``__getattr__``).
 
 MIGRATIONS = Path(__file__).resolve().parent / "migrations"
 
 
 def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     """Make the app: settings from the environment, then ``test_config`` on top."""
+    from flask import Flask
+    from werkzeug.middleware.proxy_fix import ProxyFix
+
+    from . import transactions
+    from .config import DEFAULTS, engine_options, from_environment, secret_key
+    from .extensions import compress, csrf, db, limiter, migrate
+
     app = Flask(__name__, instance_relative_config=True,
                 template_folder="../templates", static_folder="../static")
     Path(app.instance_path).mkdir(parents=True, exist_ok=True)
@@ -114,9 +114,22 @@ def _htmx_globals(app: Flask) -> None:
     """Where base.html tells static/app/load-htmx.js to load htmx from: the URL, its hash,
     and the app's own copy (a static file's name, or ""). Settings fixed at start, so they
     are the templates' globals, not worked out again for every page."""
+    from .config import htmx_fallback
+
     url, sri = app.config["HTMX_URL"], app.config["HTMX_SRI"]
     app.jinja_env.globals.update(htmx_url=url, htmx_sri=sri,
                                  htmx_copy=htmx_fallback(url, sri) or "")
+
+
+def __getattr__(name: str) -> Any:
+    """The settings the package re-exports (``HTMX_URL``, ``HTMX_SRI``), from
+    :mod:`companion.config` on first use: that module imports more than the standard
+    library, and the pure rules import this package."""
+    if name in ("HTMX_SRI", "HTMX_URL"):
+        from . import config
+
+        return getattr(config, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 __all__ = ["HTMX_SRI", "HTMX_URL", "compile_templates", "create_app"]
