@@ -3,9 +3,10 @@ HTTPS, trusting Caddy's own authority.
 
 CI's container step (``.ci/containers``) builds the image, starts ``compose.yaml`` and runs
 this folder with ``COMPANION_CONTAINER_URL`` (the stack's HTTPS address, e.g.
-``https://localhost:18443``) and ``COMPANION_CONTAINER_CA`` (Caddy's root certificate,
-copied out of its data volume). Without them every test here is skipped: the normal suite
-has no stack to play (``tests/test_entrypoint.py`` runs the image's entrypoint there).
+``https://localhost:18443``), ``COMPANION_CONTAINER_CA`` (Caddy's root certificate,
+copied out of its data volume) and ``COMPANION_CONTAINER_APP`` (the app's container).
+Without them every test here is skipped: the normal suite has no stack to play
+(``tests/test_entrypoint.py`` runs the image's entrypoint there).
 
 The root is trusted, not the errors ignored: Chromium is given a home of its own whose NSS
 database (``~/.pki/nssdb``, made with ``certutil``) trusts it, so the pages are a secure
@@ -27,12 +28,14 @@ import pytest
 from companion.config import HTMX_COPY
 from companion.config import HTMX_URL as HTMX_CDN_URL
 from tests.browser.conftest import STOPPED_POLL
-from tests.waiting import HANG_MS
+from tests.waiting import HANG_MS, Ceiling
 
 ROOT = Path(__file__).resolve().parents[2]
 HERE = Path(__file__).resolve().parent
 URL = os.environ.get("COMPANION_CONTAINER_URL", "").rstrip("/")
 CA = os.environ.get("COMPANION_CONTAINER_CA", "")
+APP = os.environ.get("COMPANION_CONTAINER_APP", "")
+"""The app's container (its name), for a test that restarts it."""
 CHROMIUM = "/usr/bin/chromium"
 TABLET = {"viewport": {"width": 820, "height": 1180}, "device_scale_factor": 1}
 PHONE = {"viewport": {"width": 390, "height": 844}, "device_scale_factor": 1,
@@ -117,7 +120,39 @@ def new_context(browser, stack_url) -> Iterator[Callable]:
         contexts.append(context)
         return context
 
+    make.errors = errors  # (a test that restarts the app forgives what the restart caused)
     yield make
     for context in contexts:
         context.close()
     assert errors == [], errors
+
+
+@pytest.fixture
+def restart_app(stack_url) -> Callable[[], None]:
+    """``restart_app()``: the app's container is stopped and started again (``podman
+    restart``: gunicorn stops on SIGTERM, the entrypoint runs again); returns once the
+    home page answers through Caddy again."""
+    import ssl
+    import time
+    import urllib.request
+
+    if not APP or shutil.which("podman") is None:
+        pytest.skip("no app container to restart (COMPANION_CONTAINER_APP, podman)")
+    trust = ssl.create_default_context(cafile=CA)
+
+    def answers() -> bool:
+        try:
+            with urllib.request.urlopen(stack_url + "/", context=trust, timeout=10) as answer:
+                return answer.status == 200
+        except OSError:
+            return False
+
+    def restart() -> None:
+        subprocess.run(["podman", "restart", "--time", "30", APP], check=True,
+                       capture_output=True)
+        ceiling = Ceiling()
+        while not answers():
+            assert not ceiling.passed, "the app never answered again after its restart"
+            time.sleep(0.5)
+
+    return restart

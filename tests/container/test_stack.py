@@ -76,3 +76,35 @@ def test_a_table_is_played_through_the_proxy(new_context, stack_url):
     expect(phone.locator(
         f'ul.payments-list li[data-payer="{payer}"][data-payee="{payee}"]')).to_be_visible(
         timeout=HANG_MS)
+
+
+RESTART_NOISE = ("502", "ERR_", "htmx:sendError", "htmx:responseError")
+"""What a page logs while the app it talks to is down (Caddy answers 502)."""
+
+
+def test_a_vote_goes_on_across_a_restart_of_the_app(new_context, restart_app):
+    tablet = new_context("tablet").new_page()
+    join_url, phones = seat_four_phones(new_context, tablet)
+    table = TromplemondTable(tablet, phones, join_url)
+    table.start()
+    table.open_vote()
+    table.vote({"Rob": "Emily", "Sam": "Emily"})
+    screens = table.pages()
+    for page in screens:
+        expect(page.get_by_test_id("slips-in")).to_contain_text("2 of 4", timeout=HANG_MS)
+    assert new_context.errors == []
+
+    restart_app()
+    # Every screen hears the new server (its stream opened again and spoke).
+    for page in screens:
+        expect(page.locator("body")).to_have_attribute("data-stream", "on", timeout=HANG_MS)
+    new_context.errors[:] = [error for error in new_context.errors
+                             if not any(noise in error for noise in RESTART_NOISE)]
+
+    # The two slips dropped before it still count: the last two make the count.
+    for page in screens:
+        expect(page.get_by_test_id("slips-in")).to_contain_text("2 of 4", timeout=HANG_MS)
+    table.vote({"Nick": "Emily", "Emily": "Rob"})
+    table.expect_counts({"Rob": 1, "Sam": 0, "Nick": 0, "Emily": 3})
+    for page in screens:
+        expect(page.locator("#round")).not_to_contain_text("The server restarted")
