@@ -23,6 +23,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.test_entrypoint import fresh_database  # noqa: F401 (a fixture)
 from tests.waiting import HANG, wait_until
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -65,9 +66,9 @@ def test_the_readme_gives_exactly_two_commands():
     assert BLOCKS["Two commands"] == ["python3 manage.py serve", "python3 manage.py test"]
 
 
-def fresh_copy(tmp_path: Path) -> Path:
+def fresh_copy(tmp_path: Path, venv: bool = True) -> Path:
     """The repository's tracked files in a new folder, with this machine's ``.venv`` (the
-    one the first run makes: making it again here would only time pip)."""
+    one the first run makes: making it again here would only time pip), or none."""
     listed = subprocess.run(["git", "ls-files", "-z"], cwd=ROOT, capture_output=True,
                             check=True).stdout.decode().split("\0")
     copy = tmp_path / "companion"
@@ -76,7 +77,8 @@ def fresh_copy(tmp_path: Path) -> Path:
         if source.is_file():
             (copy / name).parent.mkdir(parents=True, exist_ok=True)
             shutil.copy2(source, copy / name)
-    (copy / ".venv").symlink_to((ROOT / ".venv").resolve(), target_is_directory=True)
+    if venv:
+        (copy / ".venv").symlink_to((ROOT / ".venv").resolve(), target_is_directory=True)
     return copy
 
 
@@ -112,7 +114,8 @@ def stop(shell: subprocess.Popen) -> None:
         shell.wait()
 
 
-def answers(address: str, said: list[str], shell: subprocess.Popen) -> str:
+def answers(address: str, said: list[str], shell: subprocess.Popen, *,
+            seconds: float = HANG) -> str:
     """The page at ``address``, once it answers (a hang fails at the ceiling)."""
     def page() -> str | None:
         assert shell.poll() is None, "it stopped:\n" + "".join(said)
@@ -122,7 +125,7 @@ def answers(address: str, said: list[str], shell: subprocess.Popen) -> str:
         except OSError:
             return None
     return wait_until(page, lambda: f"{address} never answered:\n" + "".join(said),
-                      every=0.2)
+                      every=0.2, seconds=seconds)
 
 
 @pytest.mark.skipif(not (ROOT / ".venv").is_dir(), reason="the first run has not made .venv")
@@ -144,5 +147,42 @@ def test_serve_as_written_prints_the_address_and_its_qr_and_serves_it(tmp_path):
             "no QR code was printed"
         assert "<html" in answers(shown + "/", said, shell)
         assert (copy / "instance").is_dir(), "serve keeps its SQLite in instance/"
+    finally:
+        stop(shell)
+
+
+PLACEHOLDERS = {
+    "DATABASE_URL": "postgresql://user:password@host/dbname",
+    "COMPANION_PUBLIC_URL": "https://companion.example.org",
+}
+"""The deploy block's values a reader puts their own in for: the test puts its own."""
+
+
+def test_the_deploy_commands_name_only_placeholders_a_reader_replaces():
+    exports = dict(re.findall(r"^export (\w+)=(\S+)$", "\n".join(BLOCKS[DEPLOY]), re.M))
+    assert {name: exports.get(name) for name in PLACEHOLDERS} == PLACEHOLDERS
+
+
+DEPLOY = next(heading for heading in BLOCKS if heading.startswith("Deploying"))
+
+
+@pytest.mark.db
+def test_the_deploy_commands_as_written_migrate_and_serve(tmp_path, fresh_database):  # noqa: F811
+    """The Procfile host's commands, in a fresh shell in a fresh clone (a new virtualenv,
+    the project installed from PyPI's packages): the migrations applied, gunicorn serving.
+    The database and public address are the test's (the README's are placeholders)."""
+    copy = fresh_copy(tmp_path, venv=False)
+    url = fresh_database
+    written = "\n".join(BLOCKS[DEPLOY])
+    for name, placeholder in PLACEHOLDERS.items():
+        value = url if name == "DATABASE_URL" else "http://127.0.0.1"
+        written = written.replace(f"export {name}={placeholder}", f"export {name}={value}")
+    port = free_port()
+    shell = fresh_shell("set -e\n" + written, copy, tmp_path, PORT=str(port),
+                        PIP_DISABLE_PIP_VERSION_CHECK="1")
+    said = read_aloud(shell)
+    try:
+        page = answers(f"http://127.0.0.1:{port}/", said, shell, seconds=10 * HANG)
+        assert "<html" in page
     finally:
         stop(shell)
