@@ -16,8 +16,9 @@ from werkzeug.datastructures import MultiDict
 from companion.rules import RuleError
 from companion.rules.cards import Rank
 from companion.web import forms as shared
+from companion.web.currencies import device_currency
 from companion.web.device import locale_name
-from companion.web.forms import UNITS, FormError, check_unit, read_money, whole_number
+from companion.web.forms import FormError, check_unit, read_money, whole_number
 from companion.web.words import say
 
 from .. import rules
@@ -39,9 +40,6 @@ TRICKS = tuple(range(rules.TRICKS + 1))
 
 DECLARATIONS = tuple(range(3 * max(rules.SUIT_VALUE.values()) + 1))
 """The numbers a declaration may be (0 to 9): the tiles of the declared-number pad."""
-
-MONEY_UNITS = tuple(code for code in UNITS if code != "chips")
-"""The money a chip may be worth."""
 
 ENDS = ("rounds", "target", "either")
 """How the game ends: after N rounds, at a target stack, or whichever comes first."""
@@ -77,7 +75,7 @@ def _defaults(unit: str) -> dict[str, str]:
     defaults = rules.DEFAULTS
     return {"stack": str(defaults["stack"]), "ante": str(defaults["ante"]), "ends": "rounds",
             "rounds": str(defaults["rounds"]), "target": "", "chip_value": "",
-            "unit": unit if unit in MONEY_UNITS else MONEY_UNITS[0]}
+            "unit": unit if unit != "chips" else device_currency()}
 
 
 def option_values(unit: str, form: Mapping[str, str] | None) -> dict[str, str]:
@@ -108,8 +106,8 @@ def read_options(form: Mapping[str, str], unit: str) -> tuple[dict[str, Any], st
     chosen = None
     if (form.get("chip_value") or "").strip():
         chosen = check_unit(form.get("unit"))
-        if chosen not in MONEY_UNITS:
-            raise FormError(_("Pick the money one chip is worth: £, € or $"))
+        if chosen == "chips":
+            raise FormError(_("Pick the currency one chip is worth"))
         options["chip_value"] = read_money(form.get("chip_value"), chosen,
                                            _l("The value of one chip")) or None
     if options["chip_value"] is None:
