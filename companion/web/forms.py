@@ -267,6 +267,20 @@ def read_money(text: object, unit: str, what: str) -> int:
     return amount
 
 
+def example_amount(amount: int, unit: str) -> str:
+    """An amount in the minor unit as an options form shows it for an example, with the
+    unit's decimals and the device's decimal mark: 250 is ``2.50`` in pounds (``2,50`` in
+    French), ``250`` in yen or chips, ``0.250`` in Kuwaiti dinars.
+
+    >>> example_amount(250, "GBP"), example_amount(250, "JPY"), example_amount(5, "KWD")
+    ('2.50', '250', '0.005')
+    """
+    places = minor_digits(unit if is_unit(unit) else CHIPS)
+    return format_decimal(Decimal(amount).scaleb(-places),
+                          format="#,##0." + "0" * places if places else "#,##0",
+                          locale=locale_name())
+
+
 def money_text(amount: object, unit: str | None, sign: bool = False) -> str:
     """An amount in the unit's minor unit, as players read it in their language: ``£1.50``,
     ``−€0.05``, ``¥1,200``, ``15 chips`` in English; ``1,50 €`` in French, ``12,50 kr`` in

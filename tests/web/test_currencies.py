@@ -258,3 +258,21 @@ def test_the_rules_refusal_of_an_unknown_unit_is_said_in_each_language(app, lang
     assert api.status_code == 400 and api.get_json()["error"] == (  # the API's is English
         "unit must be a currency's ISO 4217 code (such as GBP, EUR, NOK or JPY) or chips, "
         "not 'kroner'")
+
+
+@pytest.mark.parametrize(("device", "game", "examples"), [
+    ("ja-JP", "tromplemond", ["e.g. 250", "e.g. 50"]),  # whole yen
+    ("nb-NO", "tromplemond", ["f.eks. 2,50", "f.eks. 0,50"]),
+    ("en-GB", "tromplemond", ["e.g. 2.50", "e.g. 0.50"]),
+    ("ar-KW", "tromplemond", ["e.g. 0.250", "e.g. 0.050"]),  # thousandths of a dinar
+    ("ja-JP", "clumond", ["e.g. 150", "e.g. 10"]),  # (a target stack, then the chip value)
+    ("de-DE", "clumond", ["z. B. 150", "z. B. 0,10"]),
+    ("ja-JP", "trefeltromp", ["e.g. 5"]), ("en-US", "trefeltromp", ["e.g. 0.05"]),
+])
+def test_the_start_form_s_examples_have_the_currency_s_decimals(actions, device, game,
+                                                                   examples):
+    speaks(actions.keeper, device)
+    players = ["Rob", "Sam", "Nick", "Emily"] if game != "clumond" else ["Rob", "Sam", "Nick"]
+    code = actions.create_table(game=game, players=players)
+    page = html.unescape(text(actions.keeper.get(f"/t/{code}/start")))
+    assert re.findall(r'placeholder="([^"]*\d[^"]*)"', page) == examples

@@ -229,7 +229,7 @@ class ClumondFlow(GameFlow, folder="clumond", stylesheet=True):
         """The options form's values, with the money a chip may be worth."""
         values = forms.option_values(table.unit, form)
         return {"values": values, "units": unit_choices(values.get("unit"), chips=False),
-                "example_chip_value": forms.example_chip_value()}
+                "example_chip_value": forms.example_chip_value(values.get("unit", table.unit))}
 
     def read_options(self, table: Table, form: MultiDict[str, str],
                      ) -> tuple[dict[str, Any], str | None]:

@@ -5,10 +5,8 @@ message for the player; nothing here writes."""
 from __future__ import annotations
 
 from collections.abc import Mapping
-from decimal import Decimal
 from typing import Any
 
-from babel.numbers import format_decimal
 from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
 from werkzeug.datastructures import MultiDict
@@ -17,8 +15,7 @@ from companion.rules import RuleError
 from companion.rules.cards import Rank
 from companion.web import forms as shared
 from companion.web.currencies import device_currency
-from companion.web.device import locale_name
-from companion.web.forms import FormError, check_unit, read_money, whole_number
+from companion.web.forms import FormError, check_unit, example_amount, read_money, whole_number
 from companion.web.words import say
 
 from .. import rules
@@ -64,10 +61,10 @@ def codes_of(cards: Any) -> list[str]:
 # --------------------------------------------------------------------------- the options
 
 
-def example_chip_value() -> str:
-    """The chip value the options form shows as an example (``0.10``), written as the
-    device's language writes a decimal (``0,10``)."""
-    return format_decimal(Decimal("0.10"), format="#,##0.00", locale=locale_name())
+def example_chip_value(unit: str) -> str:
+    """The chip value the options form shows as an example, in the currency first chosen:
+    ``0.10`` in pounds (``0,10`` as French writes it), ``10`` in yen."""
+    return example_amount(10, unit)
 
 
 def _defaults(unit: str) -> dict[str, str]:

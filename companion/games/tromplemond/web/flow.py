@@ -391,7 +391,7 @@ class TromplemondFlow(GameFlow, folder="tromplemond"):
         """The options form's values, with the money units to pick from."""
         values = forms.option_values(table.unit, form)
         return {"values": values, "units": unit_choices(values.get("unit"), chips=True),
-                "example_amounts": forms.example_amounts()}
+                "example_amounts": forms.example_amounts(values.get("unit", table.unit))}
 
     def read_options(self, table: Table, form: MultiDict[str, str],
                      ) -> tuple[dict[str, Any], str | None]:
