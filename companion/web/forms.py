@@ -138,6 +138,7 @@ def whole_number(text: object, what: str, low: int, high: int) -> int:
 MAX_AMOUNT = 10**7
 """The largest amount typed into a money field, in the minor unit (£100,000.00, ¥10,000,000)."""
 
+
 def check_unit(unit: object) -> str:
     """A money unit the form sent: ``chips`` or a currency's code as ISO 4217 writes it
     (``NOK``; the rules' :func:`~companion.rules.money.is_unit`)."""
@@ -255,8 +256,7 @@ def read_money(text: object, unit: str, what: str) -> int:
                                   what=what, typed=typed))
             raise FormError(_("%(what)s is a whole number in %(currency)s (no decimals), "
                               "not %(typed)s", what=what, currency=unit, typed=typed))
-        example = "5" if not places else format_decimal(
-            Decimal("2.5"), format="0." + "0" * places, locale=locale_name())
+        example = example_amount(250, unit) if places else "5"
         raise FormError(_("%(what)s must be an amount like %(example)s, "
                           "not \u201c%(typed)s\u201d", what=what, example=example,
                           typed=text.strip()[:20]))

@@ -276,3 +276,15 @@ def test_the_start_form_s_examples_have_the_currency_s_decimals(actions, device,
     code = actions.create_table(game=game, players=players)
     page = html.unescape(text(actions.keeper.get(f"/t/{code}/start")))
     assert re.findall(r'placeholder="([^"]*\d[^"]*)"', page) == examples
+
+
+@pytest.mark.parametrize(("device", "unit"), [("nb-NO", "NOK"), ("ja-JP", "JPY"), (None, "GBP")])
+def test_an_imported_game_counts_in_the_importing_device_s_currency(app, actions, device, unit):
+    """A game record names no unit: its table takes the importer's currency, as a new one."""
+    record = {"game": "tromplemond", "players": ["Ann", "Bo", "Cy", "Di"],
+              "options": {"joining_fee": 5000}, "rounds": []}
+    headers = {"Accept-Language": device} if device else {}
+    made = app.test_client().post("/api/games", json=record, headers=headers)
+    assert made.status_code == 201, text(made)
+    code = urlsplit(made.get_json()["table_url"]).path.rsplit("/", 1)[-1]
+    assert actions.table(code).unit == unit
