@@ -287,7 +287,8 @@ MESSAGES: Final[dict[str, str]] = {
     "evening.player_ids_not_an_object": "player_ids must be a JSON object of players' names and "
         "their ids",
     "evening.unknown_field": "an evening has no field {unknown!r} (only {fields:list})",
-    "evening.unknown_unit": "unit must be one of {units:list}, not {unit!r}",
+    "evening.unknown_unit": "unit must be a currency's ISO 4217 code (such as GBP, EUR, NOK "
+        "or JPY) or chips, not {unit!r}",
     # payment
     "payment.malformed": "{entry!r} is not a payment: write [payer, payee, amount]",
     "payment.not_a_player": "{name!r} is not a player this evening",

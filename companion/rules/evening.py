@@ -40,10 +40,8 @@ from .common import positive_whole, read_chip_value
 from .errors import Phrase, RuleError
 from .games import game_module, replay
 from .ledger import MoneyLine
+from .money import check_unit
 from .settle import settle_up
-
-UNITS: tuple[str, ...] = ("GBP", "EUR", "USD", "chips")
-"""The table's money units: pence or cents, or chips."""
 
 FIELDS: tuple[str, ...] = ("evening", "unit", "games", "paid", "player_ids")
 """The fields of an evening record."""
@@ -150,9 +148,7 @@ def _fields(record: object) -> tuple[str, list[Any], list[Any], Mapping[str, Any
     name = record.get("evening")
     if name is not None and not isinstance(name, str):
         raise RuleError("evening.name_not_text", name=name)
-    unit = record.get("unit")
-    if unit not in UNITS:
-        raise RuleError("evening.unknown_unit", units=tuple(UNITS), unit=unit)
+    unit = check_unit(record.get("unit"))
     lists = []
     for key, what in (("games", Phrase("field.game_records")), ("paid", Phrase("field.payments"))):
         value = record.get(key)
@@ -249,9 +245,11 @@ def evening(record: Mapping[str, Any]) -> dict[str, Any]:
     - The record's fields are ``evening``, ``unit``, ``games``, ``paid`` and
       ``player_ids``; any other field is refused (a typo must not drop a payment). ``evening``,
       the evening's name, may be left out or null; when given it is a string.
-      It is not repeated in the result. ``unit`` is required and written
-      exactly ``GBP``, ``EUR``, ``USD`` or ``chips``; it names the unit and
-      changes no sum (every amount is a whole number of the smallest unit).
+      It is not repeated in the result. ``unit`` is required: a currency's
+      ISO 4217 code as Babel knows it, written exactly (``GBP``, ``NOK``,
+      ``JPY``; :mod:`companion.rules.money`), or ``chips``; it names the unit
+      and changes no sum (every amount is a whole number of its minor unit:
+      pence, øre, whole yen).
       ``games`` and ``paid`` may be left out (nothing played, nothing paid).
     - ``player_ids`` (optional) gives players' ids, ``{"Anna": "p7"}``: the
       same id is the same person at other evenings of the table, whatever

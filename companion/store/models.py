@@ -65,7 +65,8 @@ class Table(db.Model):
     dealer_drawn: Mapped[bool] = mapped_column(default=False)
     """True when the first dealer was drawn at random (the screens say so)."""
     unit: Mapped[str] = mapped_column(String(8), default="chips", server_default="chips")
-    """The money unit: ``GBP``, ``EUR``, ``USD`` (amounts in pence or cents) or ``chips``."""
+    """The money unit: a currency's ISO 4217 code (``GBP``, ``NOK``, ``JPY``; amounts in its
+    minor unit: pence, øre, whole yen) or ``chips`` (``companion.rules.money``)."""
     version: Mapped[int] = mapped_column(default=0)
     """Bumped with every change a screen shows, so an unchanged poll costs one lookup."""
     scorekeeper_key_hash: Mapped[str] = mapped_column(String(64))

@@ -30,6 +30,7 @@ from ..rules.common import whole_number
 from ..rules.errors import add_messages
 from ..store import ENDED, NAME_LENGTH, RECORD_FIELDS, Game, Table, changes, evenings, players
 from .actions import table_action
+from .currencies import starting_unit
 from .flow import flow_for, flows
 from .forms import MAX_SEATS, FormError, clean_name
 from .limits import import_limits
@@ -284,7 +285,7 @@ def make_game(record: dict[str, Any]) -> tuple[Table, str, str, Game]:
     table, key, recovery = changes.create_table(
         name=title if len(title) <= NAME_LENGTH else flow.title, game=record["game"],
         names=names,
-        allow_phone_names=False, unit=flow.default_unit,
+        allow_phone_names=False, unit=starting_unit(flow.default_unit),
         first_dealer=names.index(record.get("first_dealer", names[0])) + 1,
         recovery=set_aside(changes.new_recovery))
     game = changes.start_game(table, record,

@@ -336,7 +336,9 @@ class GameFlow:
     round_word: ClassVar[str] = "round"
     """What players call a round of the game (``hand``), in refusals."""
     default_unit: ClassVar[str] = "chips"
-    """The money unit a new table of this game starts with."""
+    """The money unit a new table of this game starts with: ``chips``, or a currency for a
+    game played for money; the table then starts in the device's own currency, this one
+    when its browser names no country (``companion.web.currencies.starting_unit``)."""
     stylesheet: ClassVar[Path | None] = None
     """The game's own stylesheet (``companion/games/clumond/web/clumond.css``), if it has one:
     served at ``/static/css/clumond.css`` (``companion.web.games.install``)."""

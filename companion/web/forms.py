@@ -7,13 +7,21 @@ import re
 import unicodedata
 from collections.abc import Iterable, Mapping
 from decimal import Decimal
+from functools import cache
 
-from babel.numbers import format_currency, format_decimal
+from babel.core import UnknownLocaleError, get_global
+from babel.numbers import (
+    format_currency,
+    format_decimal,
+    get_currency_symbol,
+    get_territory_currencies,
+)
 from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
 from flask_babel import ngettext
 
 from ..rules.games import GAMES, game_module
+from ..rules.money import CHIPS, is_unit, minor_digits
 from ..store import NAME_LENGTH, Seat
 from .device import locale_name
 
@@ -127,74 +135,157 @@ def whole_number(text: object, what: str, low: int, high: int) -> int:
     return value
 
 
-UNITS: dict[str, tuple[str, str, int]] = {
-    "GBP": ("£", _l("pounds and pence"), 2),
-    "EUR": ("€", _l("euros and cents"), 2),
-    "USD": ("$", _l("dollars and cents"), 2),
-    "chips": ("", _l("chips"), 0),
-}
-"""The money units a table can use: symbol, name (in the device's language when shown),
-decimal places of the smallest unit."""
-
 MAX_AMOUNT = 10**7
-"""The largest amount typed into a money field, in the smallest unit (£100,000.00)."""
+"""The largest amount typed into a money field, in the minor unit (£100,000.00, ¥10,000,000)."""
 
 
 def check_unit(unit: object) -> str:
-    """One of :data:`UNITS`."""
-    if not isinstance(unit, str) or unit not in UNITS:
-        raise FormError(_("Pick the money unit: £, €, $ or chips"))
+    """A money unit the form sent: ``chips`` or a currency's code as ISO 4217 writes it
+    (``NOK``; the rules' :func:`~companion.rules.money.is_unit`)."""
+    if not is_unit(unit):
+        raise FormError(_("Pick the money unit: a currency or chips"))
+    assert isinstance(unit, str)
     return unit
 
 
+@cache
+def _home_locales(code: str) -> tuple[str, ...]:
+    """The locales of the countries that use a currency today, each by the language most of
+    it speaks (NOK: ``nb_NO``; CAD: ``en_CA``), where players write its symbol their way."""
+    languages = get_global("territory_languages")
+    found = []
+    for territory in get_global("territory_currencies"):
+        if code in get_territory_currencies(territory):
+            spoken = languages.get(territory) or {}
+            best = max(spoken, key=lambda lang: spoken[lang].get("population_percent", 0),
+                       default=None)
+            if best is not None:
+                found.append(f"{best}_{territory}")
+    return tuple(found)
+
+
+@cache
+def _symbols(code: str, locale: str) -> tuple[str, ...]:
+    """What may stand before or after an amount typed in a currency, longest first: its code,
+    its symbol in the device's language and the app's, and in its own countries' (``kr``
+    for NOK, ``¥`` for JPY, ``$`` for CAD), each also without a full stop (``kr.``)."""
+    if code == CHIPS:
+        return ()
+    found = {code}
+    for where in (locale, "en", "fr", "de", "nb", "root", *_home_locales(code)):
+        try:
+            symbol = get_currency_symbol(code, where)
+        except (UnknownLocaleError, ValueError):
+            continue
+        found |= {symbol, symbol.rstrip(".")}
+    return tuple(sorted((s.casefold() for s in found if s and not any(c.isdigit() for c in s)),
+                        key=len, reverse=True))
+
+
+def _without_symbol(typed: str, unit: str) -> str:
+    """A typed amount without the currency's code or symbol before or after it (``kr 12``,
+    ``12 NOK``, ``¥1200``), in any case."""
+    folded = typed.casefold()
+    for symbol in _symbols(unit, locale_name()):
+        if folded.startswith(symbol):
+            return typed[len(symbol):].strip()
+        if folded.endswith(symbol):
+            return typed[:-len(symbol)].strip()
+    return typed
+
+
+def _whole(text: str, decimal: str | None, places: int) -> int | None:
+    """A typed whole number: plain digits, or thousands grouped by one mark that is not the
+    decimal one (``1 200``, ``1'200``, ``1.200.000``; ``1,200`` or ``1.200`` only where it
+    cannot be a decimal: yen, or with another decimal mark, ``1.200,50``); else None."""
+    if re.fullmatch(r"[0-9]{1,9}", text):
+        return int(text)
+    found = re.fullmatch(r"[1-9][0-9]{0,2}([.,\s'\u2019])[0-9]{3}(?:\1[0-9]{3}){0,2}", text)
+    if found is None or found.group(1) == decimal:
+        return None
+    mark = found.group(1)
+    if mark in ".," and places and decimal is None and text.count(mark) == 1:
+        return None  # 1.505 in pounds: a slip for 1.50, or 1505? Neither is taken.
+    return int(re.sub(r"[^0-9]", "", text))
+
+
 def read_money(text: object, unit: str, what: str) -> int:
-    """A typed amount (``2.50``, ``£2.50``, ``2,5``, ``2,50 €``; blank: none) in the
-    smallest unit: the symbol before or after the number, as the device's language writes it.
+    """A typed amount (``2.50``, ``£2.50``, ``2,5``, ``2,50 €``, ``kr 12``, ``¥1,200``;
+    blank: none) in the unit's minor unit (:func:`~companion.rules.money.minor_digits`
+    decimals: 2 for pence and øre, none for yen): the code or symbol before or after the
+    number, thousands grouped or not, the decimal mark a point or a comma.
+
+    Whole yen may be grouped with a point or a comma (``¥1,200``); an amount with decimals
+    only with a space, an apostrophe or a mark the decimal one is not (``1.200,50``): a
+    lone ``1.505`` in pounds is a slip for 1.50 as likely as 1505, so it is refused.
 
     >>> read_money("2.50", "GBP", "The fee"), read_money("£3", "GBP", "The fee")
     (250, 300)
     >>> read_money("2,50 €", "EUR", "The fee"), read_money("4€", "EUR", "The fee")
     (250, 400)
+    >>> read_money("12,5 kr", "NOK", "The fee"), read_money("¥1,200", "JPY", "The fee")
+    (1250, 1200)
     >>> read_money(" ", "EUR", "The fee"), read_money("15", "chips", "The stake")
     (0, 15)
     >>> read_money("1.5", "chips", "The stake")  # doctest: +IGNORE_EXCEPTION_DETAIL
     Traceback (most recent call last):
     FormError: The stake is a whole number of chips, not 1.5
+    >>> read_money("12.5", "JPY", "The fee")  # doctest: +IGNORE_EXCEPTION_DETAIL
+    Traceback (most recent call last):
+    FormError: The fee is a whole number in JPY (no decimals), not 12.5
     """
     if text is None:
         return 0
     if not isinstance(text, str):
         raise FormError(_("%(what)s must be an amount", what=what))
-    symbol, _name, places = UNITS[unit]
-    typed = text.strip()
-    if symbol and typed.startswith(symbol):
-        typed = typed[len(symbol):].strip()
-    elif symbol and typed.endswith(symbol):
-        typed = typed[:-len(symbol)].strip()
+    places = minor_digits(unit)
+    typed = _without_symbol(text.strip()[:40], unit)
     if not typed:
         return 0
-    match = re.fullmatch(r"([0-9]{1,8})(?:[.,]([0-9]{1,2}))?", typed)
-    if match is None:
-        example = "5" if not places else format_decimal(Decimal("2.50"), format="0.00",
-                                                         locale=locale_name())
+    whole = part = None
+    decimal = re.fullmatch(rf"(.*?)([.,])([0-9]{{1,{places}}})", typed) if places else None
+    if decimal is not None:
+        whole = _whole(decimal.group(1) or "0", decimal.group(2), places)
+        part = decimal.group(3)
+    if whole is None:
+        whole, part = _whole(typed, None, places), None
+    if whole is None:
+        if re.fullmatch(r"[0-9]{1,9}[.,][0-9]+", typed) and not places:
+            if unit == CHIPS:
+                raise FormError(_("%(what)s is a whole number of chips, not %(typed)s",
+                                  what=what, typed=typed))
+            raise FormError(_("%(what)s is a whole number in %(currency)s (no decimals), "
+                              "not %(typed)s", what=what, currency=unit, typed=typed))
+        example = example_amount(250, unit) if places else "5"
         raise FormError(_("%(what)s must be an amount like %(example)s, "
                           "not \u201c%(typed)s\u201d", what=what, example=example,
                           typed=text.strip()[:20]))
-    whole, part = match.groups()
-    if part and not places:
-        raise FormError(_("%(what)s is a whole number of chips, not %(typed)s", what=what,
-                          typed=typed))
-    amount = int(whole) * 10**places + int((part or "").ljust(places, "0") or 0)
+    amount = whole * 10**places + int((part or "").ljust(places, "0") or 0)
     if amount > MAX_AMOUNT:
         raise FormError(_("%(what)s is more than the app takes (%(most)s)", what=what,
                           most=money_text(MAX_AMOUNT, unit)))
     return amount
 
 
+def example_amount(amount: int, unit: str) -> str:
+    """An amount in the minor unit as an options form shows it for an example, with the
+    unit's decimals and the device's decimal mark: 250 is ``2.50`` in pounds (``2,50`` in
+    French), ``250`` in yen or chips, ``0.250`` in Kuwaiti dinars.
+
+    >>> example_amount(250, "GBP"), example_amount(250, "JPY"), example_amount(5, "KWD")
+    ('2.50', '250', '0.005')
+    """
+    places = minor_digits(unit if is_unit(unit) else CHIPS)
+    return format_decimal(Decimal(amount).scaleb(-places),
+                          format="#,##0." + "0" * places if places else "#,##0",
+                          locale=locale_name())
+
+
 def money_text(amount: object, unit: str | None, sign: bool = False) -> str:
-    """An amount in the smallest unit, as players read it in their language: ``£1.50``,
-    ``−€0.05``, ``15 chips`` in English; ``1,50 €`` in French (Babel's formats, the
-    device's locale: :func:`~companion.web.device.locale_name`).
+    """An amount in the unit's minor unit, as players read it in their language: ``£1.50``,
+    ``−€0.05``, ``¥1,200``, ``15 chips`` in English; ``1,50 €`` in French, ``12,50 kr`` in
+    Norwegian (Babel's formats, with the currency's own decimals, in the device's locale:
+    :func:`~companion.web.device.locale_name`).
 
     With ``sign`` (a column of gains and losses), a gain shows ``+`` and chips
     are bare numbers, as the score tables write them. This is the one place
@@ -204,16 +295,16 @@ def money_text(amount: object, unit: str | None, sign: bool = False) -> str:
     ('£1.50', '−€0.05', '+$2.50')
     >>> money_text(1, "chips"), money_text(-15, "chips", sign=True), money_text(0, "GBP", True)
     ('1 chip', '−15', '£0.00')
-    >>> money_text(123456, "GBP")
-    '£1,234.56'
+    >>> money_text(123456, "GBP"), money_text(1200, "JPY"), money_text(1500, "KWD")
+    ('£1,234.56', '¥1,200', 'KWD1.500')
     """
     if isinstance(amount, bool) or not isinstance(amount, int):
         return str(amount)
-    code = unit if unit in UNITS else "chips"
-    places = UNITS[code][2]
+    code = unit if unit is not None and is_unit(unit) else CHIPS
+    places = minor_digits(code)
     prefix = MINUS if amount < 0 else "+" if sign and amount > 0 else ""
     size = abs(amount)
-    if not places:
+    if code == CHIPS:
         return f"{prefix}{size}" if sign else prefix + ngettext("%(num)s chip", "%(num)s chips",
                                                                 size)
     shown = format_currency(Decimal(size).scaleb(-places), code, locale=locale_name())

@@ -39,12 +39,12 @@ from ..live import at_version
 from ..rules import RuleError, game_module
 from ..rules import evening as ledger_of
 from ..rules.ledger import What
+from ..rules.money import CHIPS, is_unit, minor_digits
 from ..store import ENDED, PLAYING, Game, Table, changes, evenings
 from ..store.evenings import Evening, Payment
 from .actions import table_action
 from .device import locale_name
 from .flow import flow_for
-from .forms import UNITS as MONEY_UNITS
 from .forms import FormError, clean_name, read_money
 from .limits import drawn_from, heavy_pages, wrong_codes
 from .polled import polled_table
@@ -485,12 +485,15 @@ def record(code: str, number: int):
 
 
 def plain_amount(amount: int, unit: str) -> str:
-    """An amount as a form field or a spreadsheet takes it: ``-3.50``, ``15``.
+    """An amount as a form field or a spreadsheet takes it, with the unit's own decimals:
+    ``-3.50``, ``1200`` (yen), ``15`` (chips).
 
     >>> plain_amount(-350, "GBP"), plain_amount(5, "EUR"), plain_amount(-15, "chips")
     ('-3.50', '0.05', '-15')
+    >>> plain_amount(1250, "NOK"), plain_amount(-1200, "JPY"), plain_amount(1500, "KWD")
+    ('12.50', '-1200', '1.500')
     """
-    places = MONEY_UNITS.get(unit, MONEY_UNITS["chips"])[2]
+    places = minor_digits(unit if is_unit(unit) else CHIPS)
     if not places:
         return str(amount)
     whole, part = divmod(abs(amount), 10**places)

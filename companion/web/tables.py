@@ -14,6 +14,7 @@ from ..extensions import db
 from ..rules import RuleError
 from ..store import ENDED, PENDING, Seat, SeatRequest, Table, changes, queries, spaced
 from .actions import table_action
+from .currencies import starting_unit
 from .flow import GameFlow, flow_for, flows
 from .forms import (
     MAX_SEATS,
@@ -106,7 +107,7 @@ def new():
     made = set_aside(changes.new_recovery)
     table, key, recovery = changes.create_table(
         name=name, game=flow.name, names=names, allow_phone_names=allow_phone_names,
-        first_dealer=dealer, unit=flow.default_unit, recovery=made)
+        first_dealer=dealer, unit=starting_unit(flow.default_unit), recovery=made)
     remember_keeper(table, key, recovery)  # (the cookie goes with the answer, after the commit)
     return redirect(url_for("tables.keeper", code=table.code), code=303)
 

@@ -18,11 +18,13 @@ from types import ModuleType
 from typing import Any
 
 from companion.rules import GAMES
-from companion.rules.evening import UNITS
 from companion.rules.games import game_module
 from tests.found import module_if_any
 
 NAMES = ("Ana", "Ben", "Cleo", "Dev", "Eve", "Finn", "Gus", "Hal")
+
+UNITS = ("GBP", "EUR", "USD", "NOK", "SEK", "JPY", "KWD", "chips")
+"""The units an evening is kept in: currencies with 2, 0 and 3 decimals, and chips."""
 
 
 def generators() -> dict[str, ModuleType]:

@@ -316,15 +316,19 @@ def test_players_are_in_the_order_first_seen():
 
 # --- refusals ----------------------------------------------------------------------------
 
+NOT_A_UNIT = "unit must be a currency's ISO 4217 code (such as GBP, EUR, NOK or JPY) or chips"
+
 
 @pytest.mark.parametrize(("record", "message"), [
     (["GBP"], "an evening record must be a JSON object"),
     ({"unit": "GBP", "payments": []}, "an evening has no field 'payments' "
                                       "(only evening, unit, games, paid, player_ids)"),
     ({"unit": "GBP", "evening": 5}, "the evening's name must be text, not 5"),
-    ({}, "unit must be one of GBP, EUR, USD, chips, not None"),
-    ({"unit": "gbp"}, "unit must be one of GBP, EUR, USD, chips, not 'gbp'"),
-    ({"unit": "JPY"}, "unit must be one of GBP, EUR, USD, chips, not 'JPY'"),
+    ({}, f"{NOT_A_UNIT}, not None"),
+    ({"unit": "gbp"}, f"{NOT_A_UNIT}, not 'gbp'"),
+    ({"unit": "KRONER"}, f"{NOT_A_UNIT}, not 'KRONER'"),
+    ({"unit": "ABC"}, f"{NOT_A_UNIT}, not 'ABC'"),
+    ({"unit": 578}, f"{NOT_A_UNIT}, not 578"),
     ({"unit": "GBP", "games": {}}, "games must be a list of game records"),
     ({"unit": "GBP", "paid": "Cleo"}, "paid must be a list of payments"),
 ])

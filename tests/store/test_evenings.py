@@ -114,6 +114,25 @@ def test_closing_keeps_the_games_and_unit_and_the_next_game_opens_a_fresh_evenin
     assert db.session.scalar(evenings.evening_number(table.id, 1)) is first
 
 
+@pytest.mark.parametrize(("unit", "fee", "paid"), [("NOK", 5000, 3750), ("JPY", 1000, 750),
+                                                  ("KWD", 2500, 1875)])
+def test_an_evening_in_kroner_yen_or_dinars_is_kept_and_closed_in_its_unit(ctx, unit, fee,
+                                                                          paid):
+    table = make_table(unit)
+    play(table, joining_fee=fee)
+    first = evenings.open_evening(table)
+    evenings.mark_paid(first, "Ana", "Ben", paid)
+    evenings.close_evening(first)
+    changes.set_unit(table, "GBP")  # the next evening in pounds: the closed one keeps its own
+    db.session.commit()
+    db.session.expire_all()
+    record = evenings.evening_record(first)
+    assert (first.unit, record["unit"], table.unit) == (unit, unit, "GBP")
+    assert record["paid"] == [["Ana", "Ben", paid]]
+    assert record["games"][0]["options"]["joining_fee"] == fee
+    assert ledger(record)["paid"] == {"Ana": paid, "Ben": -paid}
+
+
 def test_a_chip_value_is_a_game_option(ctx):
     table = make_table()
     game = changes.start_game(table, {"game": "clumond", "players": ["Ana", "Ben", "Cleo"],

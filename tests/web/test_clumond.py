@@ -184,7 +184,7 @@ def test_a_chip_value_sets_the_tables_money(actions):
     ({"ends": "target", "target": ""}, "The target stack must be a whole number"),
     ({"ends": "either", "target": "100"}, "The target stack (100) must be more than"),
     ({"chip_value": "ten pence"}, "The value of one chip must be an amount like 2.50"),
-    ({"chip_value": "0.10", "unit": "chips"}, "Pick the money one chip is worth"),
+    ({"chip_value": "0.10", "unit": "chips"}, "Pick the currency one chip is worth"),
     ({"chip_value": "0.10", "unit": "yen"}, "Pick the money unit"),
 ])
 def test_bad_options_are_refused_with_a_message_and_start_nothing(actions, change, message):

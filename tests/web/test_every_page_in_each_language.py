@@ -10,8 +10,8 @@ records for machines) is read by the scorekeeper's tablet and by a seated phone,
 language chosen on the device. The words looked for are the English catalogues' (the app's
 ``messages.pot`` and each game's own, where its registry entry says: every marked string
 and every rules phrase), longer than three letters, less those that are also words of that
-language (they appear in its own catalogues: "Tarot", "Total", "Chips") and the games' own
-words, which every language keeps.
+language (they appear in its own catalogues: "Tarot", "Total", "Chips", or in its names of
+the currencies: "Real") and the games' own words, which every language keeps.
 """
 
 from __future__ import annotations
@@ -22,6 +22,7 @@ from functools import cache
 from html.parser import HTMLParser
 
 import pytest
+from babel import Locale
 from babel.messages.pofile import read_po
 
 from companion.rules import GAMES
@@ -128,6 +129,8 @@ def _english_words(lang: str, folders: tuple, games: tuple) -> frozenset[str]:
         rules = registered(game).translated(lang)
         if rules is not None:
             theirs |= _words(rules.read_text(encoding="utf-8"))
+    # the currencies' names as Babel writes them in the language (the money select's)
+    theirs |= _words(" ".join(Locale.parse(lang).currencies.values()))
     return frozenset(english - theirs - GAME_WORDS - set(games) - NAMES)
 
 

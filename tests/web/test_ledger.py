@@ -51,9 +51,12 @@ class Evening:
 
     # --- playing
 
-    def tromplemond(self, *, finish: bool = True, end: bool = True) -> int:
-        """Start a Tromplemond with a £2.00 fee; play its one round; end it. Its number."""
-        assert self.actions.post(f"/t/{self.code}/start", TROMPLEMOND).status_code == 303
+    def tromplemond(self, *, finish: bool = True, end: bool = True,
+                    options: dict | None = None) -> int:
+        """Start a Tromplemond with a £2.00 fee (or ``options`` on top of that); play its one
+        round; end it. Its number."""
+        assert self.actions.post(f"/t/{self.code}/start",
+                                 TROMPLEMOND | (options or {})).status_code == 303
         number = len(self.actions.table(self.code).games)
         if finish:
             where = f"/t/{self.code}/games/{number}"
@@ -435,7 +438,7 @@ def test_the_evening_record_goes_out_and_comes_back_the_same(evening):
 @pytest.mark.parametrize("body, message", [
     ({"unit": "GBP", "games": [{"game": "clumond", "players": ["A", "B", "C"],
                                 "rounds": [{"tricks": {"A": 13}}]}]}, "game 1: "),
-    ({"unit": "pounds", "games": []}, "unit must be one of"),
+    ({"unit": "pounds", "games": []}, "unit must be a currency's ISO 4217 code"),
     ({"unit": "GBP"}, "The evening has no games"),
     ({"unit": "GBP", "games": [], "paid": [["A", "B", 1]]}, "payment 1: "),
     ({"unit": "GBP", "eveningg": "Fri"}, "an evening has no field 'eveningg'"),

@@ -32,8 +32,9 @@ from companion.rules.records import Record
 from companion.store import PLAYING, Game, Table
 from companion.store import rounds as round_store
 from companion.web.charts import score_chart
+from companion.web.currencies import unit_choices
 from companion.web.flow import Checklist, GameFlow, RecordSaid, View, checklist, corrected_from
-from companion.web.forms import UNITS, money_text
+from companion.web.forms import money_text
 from companion.web.words import and_list, say
 
 from .. import rules
@@ -226,9 +227,9 @@ class ClumondFlow(GameFlow, folder="clumond", stylesheet=True):
 
     def options_values(self, table: Table, form: Mapping[str, str] | None) -> dict[str, Any]:
         """The options form's values, with the money a chip may be worth."""
-        return {"values": forms.option_values(table.unit, form),
-                "units": {code: UNITS[code] for code in forms.MONEY_UNITS},
-                "example_chip_value": forms.example_chip_value()}
+        values = forms.option_values(table.unit, form)
+        return {"values": values, "units": unit_choices(values.get("unit"), chips=False),
+                "example_chip_value": forms.example_chip_value(values.get("unit", table.unit))}
 
     def read_options(self, table: Table, form: MultiDict[str, str],
                      ) -> tuple[dict[str, Any], str | None]:

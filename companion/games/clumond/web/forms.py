@@ -5,10 +5,8 @@ message for the player; nothing here writes."""
 from __future__ import annotations
 
 from collections.abc import Mapping
-from decimal import Decimal
 from typing import Any
 
-from babel.numbers import format_decimal
 from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
 from werkzeug.datastructures import MultiDict
@@ -16,8 +14,8 @@ from werkzeug.datastructures import MultiDict
 from companion.rules import RuleError
 from companion.rules.cards import Rank
 from companion.web import forms as shared
-from companion.web.device import locale_name
-from companion.web.forms import UNITS, FormError, check_unit, read_money, whole_number
+from companion.web.currencies import device_currency
+from companion.web.forms import FormError, check_unit, example_amount, read_money, whole_number
 from companion.web.words import say
 
 from .. import rules
@@ -39,9 +37,6 @@ TRICKS = tuple(range(rules.TRICKS + 1))
 
 DECLARATIONS = tuple(range(3 * max(rules.SUIT_VALUE.values()) + 1))
 """The numbers a declaration may be (0 to 9): the tiles of the declared-number pad."""
-
-MONEY_UNITS = tuple(code for code in UNITS if code != "chips")
-"""The money a chip may be worth."""
 
 ENDS = ("rounds", "target", "either")
 """How the game ends: after N rounds, at a target stack, or whichever comes first."""
@@ -66,10 +61,10 @@ def codes_of(cards: Any) -> list[str]:
 # --------------------------------------------------------------------------- the options
 
 
-def example_chip_value() -> str:
-    """The chip value the options form shows as an example (``0.10``), written as the
-    device's language writes a decimal (``0,10``)."""
-    return format_decimal(Decimal("0.10"), format="#,##0.00", locale=locale_name())
+def example_chip_value(unit: str) -> str:
+    """The chip value the options form shows as an example, in the currency first chosen:
+    ``0.10`` in pounds (``0,10`` as French writes it), ``10`` in yen."""
+    return example_amount(10, unit)
 
 
 def _defaults(unit: str) -> dict[str, str]:
@@ -77,7 +72,7 @@ def _defaults(unit: str) -> dict[str, str]:
     defaults = rules.DEFAULTS
     return {"stack": str(defaults["stack"]), "ante": str(defaults["ante"]), "ends": "rounds",
             "rounds": str(defaults["rounds"]), "target": "", "chip_value": "",
-            "unit": unit if unit in MONEY_UNITS else MONEY_UNITS[0]}
+            "unit": unit if unit != "chips" else device_currency()}
 
 
 def option_values(unit: str, form: Mapping[str, str] | None) -> dict[str, str]:
@@ -108,8 +103,8 @@ def read_options(form: Mapping[str, str], unit: str) -> tuple[dict[str, Any], st
     chosen = None
     if (form.get("chip_value") or "").strip():
         chosen = check_unit(form.get("unit"))
-        if chosen not in MONEY_UNITS:
-            raise FormError(_("Pick the money one chip is worth: £, € or $"))
+        if chosen == "chips":
+            raise FormError(_("Pick the currency one chip is worth"))
         options["chip_value"] = read_money(form.get("chip_value"), chosen,
                                            _l("The value of one chip")) or None
     if options["chip_value"] is None:

@@ -34,7 +34,9 @@ from companion.rules import RuleError
 from companion.store import PLAYING, Game, Table, sealed
 from companion.store import rounds as round_store
 from companion.web.charts import score_chart
+from companion.web.currencies import unit_choices
 from companion.web.flow import GameFlow, SealedStep, View, checklist, corrected_from
+from companion.web.forms import example_amount
 from companion.web.vote import Slip, slip_for
 from companion.web.words import and_list
 
@@ -332,7 +334,9 @@ class TrefeltrompFlow(GameFlow, folder="trefeltromp", stylesheet=True):
 
     def options_values(self, table: Table, form: Mapping[str, str] | None) -> dict[str, Any]:
         """The options form's values, with the money units to pick from."""
-        return {"values": forms.option_values(table.unit, form), "units": forms.UNITS}
+        values = forms.option_values(table.unit, form)
+        return {"values": values, "units": unit_choices(values.get("unit"), chips=True),
+                "example_chip_value": example_amount(5, values.get("unit", table.unit))}
 
     def read_options(self, table: Table, form: MultiDict[str, str],
                      ) -> tuple[dict[str, Any], str | None]:

@@ -16,12 +16,13 @@ from werkzeug.datastructures import MultiDict
 from companion.rules import RuleError
 from companion.rules.cards import SUITS, TarotTrump, tarot_deck
 from companion.web import forms as shared
-from companion.web.forms import UNITS, FormError, check_unit, read_money, whole_number
+from companion.web.currencies import device_currency
+from companion.web.forms import FormError, check_unit, read_money, whole_number
 from companion.web.words import say, sentence  # (sentence: said here, its callers' name for it)
 
 from .. import rules
 
-__all__ = ["MAX_CHIPS", "PICKER", "UNITS", "TarotPicker", "hand_fields", "hand_fields_from_form",
+__all__ = ["MAX_CHIPS", "PICKER", "TarotPicker", "hand_fields", "hand_fields_from_form",
            "option_values", "read_amount", "read_hand", "read_options", "sentence"]
 
 MAX_CHIPS = 100_000
@@ -35,10 +36,10 @@ OPTION_FIELDS = ("unit", "ante", "stack", "limit", "chip_value")
 
 def _defaults(unit: str) -> dict[str, str]:
     """The options form as first drawn: the rules' defaults, and the money a chip may be
-    worth (the table's, or £ for a table in chips: the form's example, 0.05, is then taken
-    as it stands)."""
+    worth (the table's, or the device's own currency for a table in chips: the form's
+    example, 0.05, is then taken as it stands)."""
     defaults = rules.DEFAULTS
-    money = unit if unit != "chips" else next(code for code in UNITS if code != "chips")
+    money = unit if unit != "chips" else device_currency()
     return {"unit": money, "ante": str(defaults["ante"]), "stack": str(defaults["stack"]),
             "limit": "", "chip_value": ""}
 
@@ -58,8 +59,8 @@ def read_options(form: Mapping[str, str], unit: str) -> tuple[str, dict[str, Any
     limit = (form.get("limit") or "").strip()
     value = read_money(form.get("chip_value"), unit, _("The value of one chip"))
     if value and unit == "chips":
-        raise FormError(_("Pick the money (£, € or $) a chip is worth, or leave the chip's "
-                          "value blank"))
+        raise FormError(_("Pick the currency a chip is worth, or leave the chip's value "
+                          "blank"))
     options = {
         "ante": whole_number(form.get("ante"), _("The ante"), 0, MAX_CHIPS),
         "stack": whole_number(form.get("stack"), _("The starting stack"), 0, MAX_CHIPS),

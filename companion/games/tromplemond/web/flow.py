@@ -31,6 +31,7 @@ from companion.store import PLAYING, Game, Table, sealed
 from companion.store import rounds as round_store
 from companion.web import filters
 from companion.web.charts import score_chart
+from companion.web.currencies import unit_choices
 from companion.web.device import locale_name
 from companion.web.flow import (
     Checklist,
@@ -388,10 +389,9 @@ class TromplemondFlow(GameFlow, folder="tromplemond"):
 
     def options_values(self, table: Table, form: Mapping[str, str] | None) -> dict[str, Any]:
         """The options form's values, with the money units to pick from."""
-        from companion.web.forms import UNITS
-
-        return {"values": forms.option_values(table.unit, form), "units": UNITS,
-                "example_amounts": forms.example_amounts()}
+        values = forms.option_values(table.unit, form)
+        return {"values": values, "units": unit_choices(values.get("unit"), chips=True),
+                "example_amounts": forms.example_amounts(values.get("unit", table.unit))}
 
     def read_options(self, table: Table, form: MultiDict[str, str],
                      ) -> tuple[dict[str, Any], str | None]:

@@ -5,10 +5,8 @@ message for the player; nothing here writes."""
 from __future__ import annotations
 
 from collections.abc import Mapping
-from decimal import Decimal
 from typing import Any
 
-from babel.numbers import format_decimal
 from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
 from werkzeug.datastructures import MultiDict
@@ -16,8 +14,7 @@ from werkzeug.datastructures import MultiDict
 from companion.rules import RuleError
 from companion.rules.cards import SuitCard, parse_card
 from companion.web import forms as shared
-from companion.web.device import locale_name
-from companion.web.forms import FormError, check_unit, read_money, whole_number
+from companion.web.forms import FormError, check_unit, example_amount, read_money, whole_number
 from companion.web.words import say
 
 from .. import rules
@@ -75,11 +72,10 @@ def option_values(unit: str, form: Mapping[str, str] | None) -> dict[str, str]:
     return shared.options_as_sent(OPTION_FIELDS, _defaults(unit), form)
 
 
-def example_amounts() -> dict[str, str]:
-    """The amounts the options form shows as examples (``2.50``, ``0.50``), written as the
-    device's language writes a decimal (``2,50``)."""
-    return {name: format_decimal(Decimal(amount), format="#,##0.00", locale=locale_name())
-            for name, amount in (("fee", "2.50"), ("stake", "0.50"))}
+def example_amounts(unit: str) -> dict[str, str]:
+    """The amounts the options form shows as examples, in the unit first chosen: ``2.50`` and
+    ``0.50`` in pounds (``2,50`` as French writes it), ``250`` and ``50`` in yen."""
+    return {"fee": example_amount(250, unit), "stake": example_amount(50, unit)}
 
 
 def _defaults(unit: str) -> dict[str, str]:
