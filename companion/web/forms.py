@@ -9,10 +9,11 @@ from collections.abc import Iterable, Mapping
 from decimal import Decimal
 from functools import cache
 
-from babel.core import UnknownLocaleError, get_global
+from babel.core import Locale, UnknownLocaleError, get_global
 from babel.numbers import (
     format_currency,
     format_decimal,
+    get_currency_precision,
     get_currency_symbol,
     get_territory_currencies,
 )
@@ -281,6 +282,16 @@ def example_amount(amount: int, unit: str) -> str:
                           locale=locale_name())
 
 
+def _iso_decimals(code: str, places: int) -> dict:
+    """Babel's options that write ``code`` with ISO 4217's ``places`` decimals: none where
+    the CLDR agrees, else the locale's own pattern with that many."""
+    if get_currency_precision(code) == places:
+        return {}
+    pattern = Locale.parse(locale_name()).currency_formats["standard"].pattern
+    decimals = "." + "0" * places if places else ""
+    return {"format": re.sub(r"\.0+", decimals, pattern), "currency_digits": False}
+
+
 def money_text(amount: object, unit: str | None, sign: bool = False) -> str:
     """An amount in the unit's minor unit, as players read it in their language: ``£1.50``,
     ``−€0.05``, ``¥1,200``, ``15 chips`` in English; ``1,50 €`` in French, ``12,50 kr`` in
@@ -297,6 +308,8 @@ def money_text(amount: object, unit: str | None, sign: bool = False) -> str:
     ('1 chip', '−15', '£0.00')
     >>> money_text(123456, "GBP"), money_text(1200, "JPY"), money_text(1500, "KWD")
     ('£1,234.56', '¥1,200', 'KWD1.500')
+    >>> money_text(123450, "HUF"), money_text(1500, "IQD")
+    ('HUF1,234.50', 'IQD1.500')
     """
     if isinstance(amount, bool) or not isinstance(amount, int):
         return str(amount)
@@ -307,5 +320,8 @@ def money_text(amount: object, unit: str | None, sign: bool = False) -> str:
     if code == CHIPS:
         return f"{prefix}{size}" if sign else prefix + ngettext("%(num)s chip", "%(num)s chips",
                                                                 size)
-    shown = format_currency(Decimal(size).scaleb(-places), code, locale=locale_name())
+    # ISO 4217's decimals: where the CLDR writes a currency with fewer (the forint), the
+    # amount keeps the decimals it is stored with.
+    shown = format_currency(Decimal(size).scaleb(-places), code, locale=locale_name(),
+                            **_iso_decimals(code, places))
     return f"{prefix}{shown}"

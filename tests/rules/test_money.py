@@ -13,35 +13,43 @@ from companion.rules.money import check_unit, currencies, is_unit, minor_digits
 from .test_evening import design_clumond, design_tromplemond, settles
 
 DECIMALS = {
-    0: "ADP AFN ALL BIF BYR CLP COP DJF ESP GNF HUF IDR IQD IRR ISK ITL JPY KMF KPW KRW LAK "
-       "LBP LUF MGA MGF MMK MRO PYG RWF SLL SOS STD SYP TMM TRL UGX UYI VND VUV XAF XOF XPF "
-       "YER ZMK ZWD",
-    3: "BHD JOD KWD LYD OMR TND",
-    4: "CLF UYW",
+    0: "BIF CLP DJF GNF ISK JPY KMF KRW PYG RWF UGX VND VUV XAF XOF XPF",
+    3: "BHD IQD JOD KWD LYD OMR TND",
 }
-"""Every currency whose amounts do not have two decimals, as Babel counts them now."""
+"""Every currency in use whose minor unit is not a hundredth, as ISO 4217 counts it."""
 
 
-def test_a_currency_s_decimals_are_babel_s_and_stay_what_they_were():
-    """An amount is kept in the minor unit: were Babel to count a currency's decimals
-    otherwise one day, every amount a table stored in it would change its meaning, so this
-    list must change only with a migration of the amounts."""
+def test_a_currency_s_decimals_are_iso_4217_s_and_stay_what_they_were():
+    """An amount is kept in the minor unit: were a currency's decimals counted otherwise
+    one day, every amount a table stored in it would change its meaning, so this list must
+    change only with a migration of the amounts."""
     assert (minor_digits("NOK"), minor_digits("JPY"), minor_digits("KWD")) == (2, 0, 3)
     assert (minor_digits("GBP"), minor_digits("chips")) == (2, 0)
+    assert (minor_digits("HUF"), minor_digits("IDR"), minor_digits("IQD")) == (2, 2, 3)
     other = {code: digits for digits, codes in DECIMALS.items() for code in codes.split()}
     assert {code: minor_digits(code) for code in currencies()
             if minor_digits(code) != 2} == other
 
 
+def test_the_currencies_in_use_are_those_babel_knows_in_use():
+    """The rules' own list (standard library only) against the CLDR's tender of today: a
+    currency a country takes up or drops shows here first."""
+    from babel.core import get_global
+
+    in_use = {code for held in get_global("territory_currencies").values()
+              for code, _start, end, tender in held if end is None and tender}
+    assert currencies() == {code for code in in_use if len(code) == 3 and code.isupper()}
+
+
 @pytest.mark.parametrize("unit", ["GBP", "EUR", "USD", "NOK", "SEK", "DKK", "CHF", "JPY",
-                                  "KWD", "DEM", "chips"])
-def test_any_currency_babel_knows_is_a_unit(unit):
+                                  "KWD", "HUF", "chips"])
+def test_any_currency_in_use_is_a_unit(unit):
     assert is_unit(unit) and check_unit(unit) == unit
     assert evening({"unit": unit})["settled"] is True
 
 
-@pytest.mark.parametrize("unit", ["nok", "Nok", "NOKK", "ABC", "kr", "¥", "", " GBP", None, 578,
-                                  ["NOK"], "CHIPS"])
+@pytest.mark.parametrize("unit", ["nok", "Nok", "NOKK", "ABC", "DEM", "kr", "¥", "", " GBP",
+                                  None, 578, ["NOK"], "CHIPS"])
 def test_an_unknown_unit_is_refused_by_its_code(unit):
     assert not is_unit(unit)
     with pytest.raises(RuleError) as info:
