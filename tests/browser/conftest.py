@@ -293,8 +293,8 @@ def public_url(live_server, live_wsgi) -> Iterator[str]:
 def screenshot(request) -> Iterator[Callable]:
     """Save a page's screenshot as test-output/screenshots/<test>-<step>.png, and check
     that state (tests/browser/fit.py): it fits a 360 px phone or an 800 px tablet, in light
-    and dark and at 200 % text, and axe-core finds nothing serious in it. The test fails at
-    its end, with every state that did not, once it has walked them all.
+    and dark and at 200 % text, and axe-core finds no violation in it, of any impact. The
+    test fails at its end, with every state that did not, once it has walked them all.
 
     ``screenshot(page, "seated", docs="phone")`` also copies it to
     docs/screenshots/phone.png (dark) and phone-light.png (light) when
