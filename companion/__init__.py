@@ -93,7 +93,6 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     app.wsgi_app = door  # type: ignore[method-assign]
     if door.gate is not None:
         app.extensions[GATE] = door.gate
-    _htmx_globals(app)
     return app
 
 
@@ -108,17 +107,6 @@ def compile_templates(app: Flask) -> int:
     for name in names:
         app.jinja_env.get_template(name)
     return len(names)
-
-
-def _htmx_globals(app: Flask) -> None:
-    """Where base.html tells static/app/load-htmx.js to load htmx from: the URL, its hash,
-    and the app's own copy (a static file's name, or ""). Settings fixed at start, so they
-    are the templates' globals, not worked out again for every page."""
-    from .config import htmx_fallback
-
-    url, sri = app.config["HTMX_URL"], app.config["HTMX_SRI"]
-    app.jinja_env.globals.update(htmx_url=url, htmx_sri=sri,
-                                 htmx_copy=htmx_fallback(url, sri) or "")
 
 
 def __getattr__(name: str) -> Any:

@@ -161,7 +161,7 @@ def pytest_terminal_summary(terminalreporter) -> None:
         fit.RESULTS.extend(fit.ScreenResult(**found) for found in output.get("companion_fit", ()))
         long_evening.RESULTS.extend(long_evening.PageResult(**found)
                                     for found in output.get("companion_long_evening", ()))
-    for title, lines in (("screens: sideways scroll and axe serious/critical nodes", fit.report()),
+    for title, lines in (("screens: sideways scroll and axe nodes (any impact)", fit.report()),
                          ("end screens of a long evening: problems found a page",
                           long_evening.report())):
         if lines:

@@ -3,18 +3,20 @@
 - The session cookie is signed, HttpOnly, SameSite=Lax, and Secure whenever
   the request came over HTTPS (behind a proxy: with ``COMPANION_PROXY_FIX=1``).
 - Every response carries a Content-Security-Policy that lets scripts come only
-  from the app itself and from the one configured htmx URL (no inline script,
-  no eval), plus ``X-Content-Type-Options`` and ``Referrer-Policy``.
+  from the app itself and from the htmx URL that response's page loads (the CDN's only on a
+  public host name: ``companion.web.htmx_source``; no inline script, no eval), plus
+  ``X-Content-Type-Options`` and ``Referrer-Policy``.
 """
 
 from __future__ import annotations
 
 import functools
 
-from flask import Flask, Response, current_app, has_request_context, request
+from flask import Flask, Response, has_request_context, request
 from flask.sessions import SecureCookieSessionInterface
 
 from .flow import STYLESHEET_ENDPOINT
+from .htmx_source import htmx_source
 
 
 class SessionInterface(SecureCookieSessionInterface):
@@ -63,8 +65,7 @@ def content_security_policy(htmx_url: str) -> str:
 def add_security_headers(response: Response) -> Response:
     """Put the CSP and friends on every response; keep pages out of every cache."""
     headers = response.headers
-    headers.setdefault("Content-Security-Policy",
-                       content_security_policy(current_app.config["HTMX_URL"]))
+    headers.setdefault("Content-Security-Policy", content_security_policy(htmx_source().url))
     headers.setdefault("X-Content-Type-Options", "nosniff")
     headers.setdefault("Referrer-Policy", "same-origin")
     shell = request.endpoint in ("static", STYLESHEET_ENDPOINT) or request.blueprint == "pwa"

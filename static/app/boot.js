@@ -4,7 +4,8 @@
  * script); it imports the others and starts each duty once, in this order. Every page
  * works without them (plain forms and links); with them:
  *
- *   load-htmx.js   htmx from the pinned CDN copy, or the app's own copy of the same file;
+ *   load-htmx.js   on a public host, htmx from the pinned CDN copy, or the app's own copy
+ *                  of the same file (a page on a LAN loads its own copy with a plain script);
  *   boot.js        the service worker (offline page, installable app);
  *   sync-page.js   the live-sync protocol on the page (sync.js: its decisions): ticks and
  *                  the table's event stream, pushed answers, taps that say what their page

@@ -1,9 +1,11 @@
-/* htmx from the CDN, or the app's own copy of it.
+/* htmx from the CDN, or the app's own copy of it (a page on a public host name).
  *
  * base.html's <meta name="companion-htmx"> names the pinned CDN copy (content), its hash
  * (data-integrity) and the app's own copy of the same file (data-fallback): the CDN's is
  * loaded, and the app's own when the CDN fails, hangs (HTMX_PATIENCE_MS) or sends another
  * file. Run it before DOMContentLoaded (a module script is deferred: boot.js runs it then).
+ * A page on a LAN has no such tag: it loads the app's own copy with a plain deferred
+ * script (companion/web/htmx_source.py), and never asks the CDN.
  */
 
 const HTMX_PATIENCE_MS = 3000;  // a CDN that has not answered by then counts as out of reach

@@ -5,8 +5,11 @@ served by werkzeug in a thread on 127.0.0.1. Chromium is Debian's
 ``/usr/bin/chromium``. The machine running the tests may have no internet, so
 every browser context answers the pinned htmx CDN URL with a local copy of the
 same file (its SRI hash still has to match): the app's own, in static/vendor/.
-Chromium also resolves the made-up name ``LAN_HOST`` to 127.0.0.1, so a test can
-open the server as a LAN address that is not localhost (not a secure context).
+(Pages on 127.0.0.1 or a LAN name load the app's own copy and never ask the CDN;
+only a page on a public name does: ``companion.web.htmx_source``.)
+Chromium also resolves the made-up names ``LAN_HOST`` and ``PUBLIC_HOST`` to
+127.0.0.1, so a test can open the server as a LAN name that is not localhost (not a
+secure context), or as a server on the internet (:func:`public_url`).
 
 Without Chromium or the local htmx the tests are skipped with the reason,
 unless ``COMPANION_REQUIRE_BROWSER=1`` (CI), when they fail instead.
@@ -45,9 +48,10 @@ except ImportError:  # reported by the ``browser`` fixture
 ROOT = Path(__file__).resolve().parents[2]
 HERE = Path(__file__).resolve().parent
 CHROMIUM = "/usr/bin/chromium"
-LAN_HOST = "companion-lan.test"
+LAN_HOST = "companion-lan.local"
+PUBLIC_HOST = "companion.example.org"
 CHROMIUM_ARGS = [
-    f"--host-resolver-rules=MAP {LAN_HOST} 127.0.0.1",
+    f"--host-resolver-rules=MAP {LAN_HOST} 127.0.0.1, MAP {PUBLIC_HOST} 127.0.0.1",
     "--no-sandbox",
     "--disable-gpu",
     "--disable-background-networking",
@@ -275,11 +279,23 @@ def lan_url(live_server) -> str:
 
 
 @pytest.fixture
+def public_url(live_server, live_wsgi) -> Iterator[str]:
+    """The live server as a server on the internet, reached by a public name: its public
+    URL (``COMPANION_PUBLIC_URL``) is that name's for this test, so pages there load htmx
+    from the CDN, with the app's own copy as the fallback."""
+    url = live_server.replace("127.0.0.1", PUBLIC_HOST)
+    before = live_wsgi.config["PUBLIC_URL"]
+    live_wsgi.config["PUBLIC_URL"] = live_wsgi.app.config["PUBLIC_URL"] = url
+    yield url
+    live_wsgi.config["PUBLIC_URL"] = live_wsgi.app.config["PUBLIC_URL"] = before
+
+
+@pytest.fixture
 def screenshot(request) -> Iterator[Callable]:
     """Save a page's screenshot as test-output/screenshots/<test>-<step>.png, and check
     that state (tests/browser/fit.py): it fits a 360 px phone or an 800 px tablet, in light
-    and dark and at 200 % text, and axe-core finds nothing serious in it. The test fails at
-    its end, with every state that did not, once it has walked them all.
+    and dark and at 200 % text, and axe-core finds no violation in it, of any impact. The
+    test fails at its end, with every state that did not, once it has walked them all.
 
     ``screenshot(page, "seated", docs="phone")`` also copies it to
     docs/screenshots/phone.png (dark) and phone-light.png (light) when

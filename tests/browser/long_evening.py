@@ -21,8 +21,9 @@ tablet, and finds:
   ``data-settles`` in the templates) is outside the viewport with neither the page nor its
   table scrolled, or is drawn over its row's name;
 * ``labels``: two labels of a chart whose boxes overlap;
-* ``axe``: an axe-core violation of impact serious or critical (every rule in the light
-  scheme; the colours' contrast in the dark one).
+* ``axe``: an axe-core violation of any impact (every rule but those
+  ``tests.browser.fit.AXE_SKIPPED`` names with its reason, in the light scheme; the
+  colours' contrast in the dark one).
 
 Each page is checked in light and dark at 100 % text, and at 200 % root font size for what
 larger text changes (sideways, narrow, split, settles). What a closed ``<details>`` holds is

@@ -9,7 +9,7 @@ recap, each on a 360 × 780 phone and an 800 × 1280 tablet, in light and dark a
 and at 200 % text. A page fails on sideways scroll, a letter-per-line column or a word
 broken inside, a height past its bound (per page, per round), a settling column (Net,
 money, total) out of view with nothing scrolled, overlapping chart labels, or an axe-core
-violation of impact serious or critical (tests/browser/long_evening.py says each).
+violation of any impact (tests/browser/long_evening.py says each).
 
 The counts of every page are printed at the end of the session. ``COMPANION_LONG_SHOTS=1``
 also saves each page's screen (light, 100 %; a phone's at 200 % too) under

@@ -1,8 +1,10 @@
 """Issue 15: a table on a laptop with no internet and plain http.
 
-- With the CDN out of reach (the route aborted, as with no internet, or never
-  answered), htmx comes from the app's own copy under the same SRI hash, and
-  every screen stays live.
+- On a LAN name, htmx comes from the app's own copy under the pinned SRI hash, with
+  no request to the CDN at all (so no failed request in the console, and no wait for
+  a CDN that hangs), and every screen stays live (issue 41).
+- On a public name with the CDN out of reach (the route aborted, as with no internet,
+  or never answered), htmx comes from the app's own copy under the same SRI hash.
 - On plain http from a LAN name (not a secure context, so no Screen Wake Lock),
   nosleep.js keeps the tablet awake from the first tap until the game ends, and
   the header says so.
@@ -13,7 +15,8 @@ from __future__ import annotations
 from playwright.sync_api import expect
 
 from companion.config import HTMX_COPY, HTMX_PACKAGE, HTMX_SRI, HTMX_URL, pinned_version
-from tests.waiting import HANG_MS
+from tests.browser.conftest import LAN_HOST
+from tests.waiting import HANG_MS, Ceiling
 
 # Generous: two live ticks, and a busy two-core machine.
 LIVE_MS = HANG_MS  # a wait for the state, up to the hang ceiling
@@ -34,25 +37,35 @@ class NoInternet:
     def __init__(self) -> None:
         self.failed: list[str] = []
         self.logged_at: list[str] = []
+        self.asked: list[str] = []
+        """Every request the contexts made to another server than the app's."""
 
-    def cut(self, context):
-        """Take ``context`` off the internet (the app's server stays reachable)."""
+    def cut(self, context, app_url: str):
+        """Take ``context`` off the internet (the app's server, at ``app_url``, stays
+        reachable)."""
         context.unroute(HTMX_URL)
         context.route(HTMX_URL, lambda route: route.abort("internetdisconnected"))
         context.on("requestfailed", lambda request: self.failed.append(request.url))
+        context.on("request", lambda request: request.url.startswith(app_url)
+                   or self.asked.append(request.url))
         context.on("console", lambda message: message.type == "error"
                    and message.text == NO_NETWORK
                    and self.logged_at.append(message.location["url"]))
         return context
 
-    def allow_failed_cdn_requests(self, console_errors) -> None:
-        """Pass over the console errors of the failed CDN requests, and only those."""
+    def allow_failed_cdn_requests(self, console_errors, page) -> None:
+        """Pass over the console errors of the failed CDN requests, and only those (once
+        ``page``'s has come: Chromium may tell it after the fallback has run)."""
+        ceiling = Ceiling()
+        while not self.logged_at and not ceiling.passed:
+            page.wait_for_timeout(20)  # (Playwright hears the console while it waits)
         assert self.logged_at and set(self.logged_at) == {HTMX_URL}, self.logged_at
         console_errors[:] = [e for e in console_errors if NO_NETWORK not in e]
 
 
-def expect_htmx_from_the_own_copy(page) -> None:
-    """htmx on ``page`` is the pinned version, run from the app's copy with its SRI hash."""
+def expect_htmx_from_the_own_copy(page, *, cdn_tried: bool = True) -> None:
+    """htmx on ``page`` is the pinned version, run from the app's copy with its SRI hash:
+    the fallback app/load-htmx.js added (``cdn_tried``), or the page's own script."""
     page.wait_for_function("() => window.htmx !== undefined", timeout=FALLBACK_MS)
     assert page.evaluate("htmx.version") == pinned_version(HTMX_PACKAGE)
     script = page.locator(f'head script[src="{OWN_COPY}"]')
@@ -60,6 +73,7 @@ def expect_htmx_from_the_own_copy(page) -> None:
     # The SRI check passed: the script carries the pinned hash, and it ran.
     assert script.get_attribute("integrity") == HTMX_SRI
     assert script.get_attribute("crossorigin") == "anonymous"
+    assert page.locator('meta[name="companion-htmx"]').count() == (1 if cdn_tried else 0)
 
 
 def seat_row(page, position: int):
@@ -67,23 +81,24 @@ def seat_row(page, position: int):
     return page.locator(f'li.seat[data-seat="{position}"]')
 
 
-def test_with_no_internet_htmx_comes_from_the_apps_copy_and_phones_update_live(
-        new_context, make_table, console_errors):
+def test_on_a_lan_name_htmx_is_the_apps_copy_with_no_request_to_the_cdn_and_phones_update_live(
+        new_context, lan_url, make_table, console_errors):
     offline = NoInternet()
-    tablet = offline.cut(new_context("tablet")).new_page()
+    tablet = offline.cut(new_context("tablet", base_url=lan_url), lan_url).new_page()
     join_url = make_table(tablet, "Holiday cottage", ["Rob", "Sam", "Nick"], "trumplestiltskin")
-    assert HTMX_URL in offline.failed, "the CDN copy is tried first"
-    expect_htmx_from_the_own_copy(tablet)
+    expect_htmx_from_the_own_copy(tablet, cdn_tried=False)
     tablet.evaluate("window.companionNoReload = true")
+    # (The server's public URL is 127.0.0.1 here: the phones scan the LAN name instead.)
+    join_url = join_url.replace("127.0.0.1", LAN_HOST)
 
-    rob = offline.cut(new_context("phone")).new_page()
+    rob = offline.cut(new_context("phone", base_url=lan_url), lan_url).new_page()
     rob.goto(join_url)
-    expect_htmx_from_the_own_copy(rob)
+    expect_htmx_from_the_own_copy(rob, cdn_tried=False)
     rob.get_by_test_id("claim-1").click()
     expect(rob.locator("#you-are")).to_have_text("You are Rob (seat 1)")
     expect(seat_row(tablet, 1)).to_have_attribute("data-joined", "yes", timeout=LIVE_MS)
 
-    sam = offline.cut(new_context("phone")).new_page()
+    sam = offline.cut(new_context("phone", base_url=lan_url), lan_url).new_page()
     sam.goto(join_url)
     sam.get_by_test_id("claim-2").click()
     expect(sam.locator("#you-are")).to_have_text("You are Sam (seat 2)")
@@ -92,12 +107,29 @@ def test_with_no_internet_htmx_comes_from_the_apps_copy_and_phones_update_live(
     expect(seat_row(rob, 2)).to_have_attribute("data-joined", "yes", timeout=LIVE_MS)
     assert tablet.evaluate("window.companionNoReload") is True, "the tablet was reloaded"
 
-    offline.allow_failed_cdn_requests(console_errors)
+    # Not one request left the LAN, so none failed: the console stayed clean (the
+    # new_context fixture fails the test on any console error).
+    assert offline.asked == [], offline.asked
+    assert console_errors == []
+
+
+def test_on_a_public_name_with_no_internet_htmx_comes_from_the_apps_copy(
+        new_context, public_url, console_errors):
+    offline = NoInternet()
+    page = offline.cut(new_context("phone", base_url=public_url), public_url).new_page()
+    page.goto("/")
+    expect_htmx_from_the_own_copy(page)
+    assert HTMX_URL in offline.failed, "the CDN copy is tried first"
+    page.evaluate("window.companionNoReload = true")
+    page.get_by_test_id("start-table").click()
+    expect(page.get_by_test_id("table-name")).to_be_visible()
+    assert page.evaluate("window.companionNoReload") is True, "the link was not boosted"
+    offline.allow_failed_cdn_requests(console_errors, page)
 
 
 def test_when_the_cdn_hangs_the_apps_copy_takes_over_and_a_late_cdn_copy_never_runs(
-        new_context, htmx_file):
-    context = new_context("phone")
+        new_context, public_url, htmx_file):
+    context = new_context("phone", base_url=public_url)
     held = []
     context.unroute(HTMX_URL)
     context.route(HTMX_URL, lambda route: held.append(route))  # unanswered: it hangs

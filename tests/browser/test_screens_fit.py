@@ -1,5 +1,6 @@
 """The pages before a table, the rules and the error pages fit a 360 px phone and an 800 px
-tablet, in light and dark and at 200 % text, and axe-core finds nothing serious in them.
+tablet, in each of the four languages, in light and dark and at 200 % text, and axe-core
+finds no violation in them (of any impact).
 
 The game screens, the ledger, the join and recover flows are checked where their own tests
 reach them (each of their screenshots checks the state: tests/browser/fit.py); this test
@@ -31,15 +32,46 @@ PAGES = [
 ]
 
 
+LANGUAGES = ("en", "fr", "de", "nb")
+
+
+def in_language(context, live_server: str, lang: str):
+    """``context``'s pages in ``lang`` (the cookie the language switch sets)."""
+    context.add_cookies([{"name": "lang", "value": lang, "url": live_server}])
+    return context
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
 @pytest.mark.parametrize("kind", ["phone", "tablet"])
-def test_pages_fit(new_context, console_errors, screenshot, kind):
-    page = new_context(kind).new_page()
+def test_pages_fit(new_context, live_server, console_errors, screenshot, kind, lang):
+    """Each page in each language: the longest words are German and Norwegian ones, and a
+    name a landmark shares with another may come only in one language."""
+    page = in_language(new_context(kind), live_server, lang).new_page()
     for name, path in PAGES:
         answer = page.goto(path)
+        expect(page.locator("html")).to_have_attribute("lang", lang)
         expect(page.locator("h1").first).to_be_visible()
-        screenshot(page, f"{kind}-{name}")
+        screenshot(page, f"{kind}-{lang}-{name}")
         if answer.status >= 400:  # an error page: the browser logs its status, as it should
             console_errors[:] = [e for e in console_errors if "status of 4" not in e]
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_the_home_and_take_over_buttons_stay_inside_a_phone_at_200_percent_text(
+        new_context, live_server, lang):
+    """At 200 % text on a 360 px phone each button's words wrap inside it ("Einen Tisch
+    über-nehmen"), and the button stays inside its panel."""
+    page = in_language(new_context("phone"), live_server, lang).new_page()
+    page.set_viewport_size({"width": 360, "height": 780})
+    for path in ("/", "/recover"):
+        page.goto(path)
+        expect(page.locator("html")).to_have_attribute("lang", lang)
+        page.evaluate("document.documentElement.style.fontSize = '200%'")
+        widest = page.evaluate("""() => Math.max(...[...document.querySelectorAll("main .button")]
+            .map((button) => button.getBoundingClientRect().right))""")
+        panel = page.evaluate("""() => Math.min(...[...document.querySelectorAll("main .panel")]
+            .map((panel) => panel.getBoundingClientRect().right))""")
+        assert widest <= panel, f"{path}: a button reaches {widest} px, its panel {panel} px"
 
 
 def test_the_theme_chosen_on_a_device_is_kept_and_drawn_from_the_first_paint(new_context):

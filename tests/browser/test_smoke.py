@@ -1,25 +1,42 @@
-"""The home page works in a real Chromium: htmx from the (pinned) CDN, static/app/, no errors."""
+"""The home page works in a real Chromium: htmx (the app's own copy on a LAN or 127.0.0.1,
+the pinned CDN copy on a public name), static/app/, no errors."""
 
 from __future__ import annotations
 
-from companion.config import HTMX_COPY, HTMX_PACKAGE, HTMX_URL, pinned_version
+from companion.config import HTMX_COPY, HTMX_PACKAGE, HTMX_SRI, HTMX_URL, pinned_version
 from tests.waiting import HANG_MS, Ceiling
 
 
 def test_home_page_loads_htmx_and_app_js_without_errors(new_context, screenshot):
-    page = new_context("tablet").new_page()
+    context = new_context("tablet")
+    asked = []
+    context.on("request", lambda request: asked.append(request.url))
+    page = context.new_page()
     response = page.goto("/")
     assert response is not None and response.ok
     page.wait_for_load_state("load")
-    # htmx came from the CDN URL with its SRI hash (app/load-htmx.js loads it), and the CSP
-    # let it run.
+    # On 127.0.0.1, htmx is the app's own copy under its SRI hash (a plain script), and the
+    # CSP let it run; the CDN is never asked.
     assert page.evaluate("typeof htmx") == "object"
     assert page.evaluate("htmx.version") == pinned_version(HTMX_PACKAGE)
-    assert page.locator(f'script[src="{HTMX_URL}"]').count() == 1
-    assert page.locator(f'script[src="/static/{HTMX_COPY}"]').count() == 0, "no fallback needed"
+    own = page.locator(f'script[src="/static/{HTMX_COPY}"]')
+    assert own.count() == 1 and own.get_attribute("integrity") == HTMX_SRI
+    assert page.locator(f'script[src="{HTMX_URL}"]').count() == 0
+    assert [url for url in asked if "unpkg.com" in url] == []
     assert page.locator('link[rel="manifest"]').get_attribute("href") == "/manifest.webmanifest"
     assert page.locator('script[type="module"][src="/static/app/boot.js"]').count() == 1
     screenshot(page, "home")
+
+
+def test_on_a_public_name_htmx_comes_from_the_pinned_cdn(new_context, public_url):
+    page = new_context("phone", base_url=public_url).new_page()
+    page.goto("/")
+    page.wait_for_load_state("load")
+    # app/load-htmx.js loaded the CDN URL with its SRI hash (the test's contexts answer it
+    # with the same file), and the CSP let it run.
+    assert page.evaluate("htmx.version") == pinned_version(HTMX_PACKAGE)
+    assert page.locator(f'script[src="{HTMX_URL}"]').count() == 1
+    assert page.locator(f'script[src="/static/{HTMX_COPY}"]').count() == 0, "no fallback needed"
 
 
 def test_live_ticks_run_while_visible_pause_while_hidden_and_catch_up(new_context):

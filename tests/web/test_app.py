@@ -90,21 +90,92 @@ def htmx_meta(html: str) -> str:
     return tag.group(0)
 
 
-def test_pages_load_htmx_from_the_pinned_cdn_with_sri_and_the_apps_copy_as_fallback(client):
-    html = client.get("/").get_data(as_text=True)
+PUBLIC = "https://companion.example.org"
+"""A server on the internet, reached by its public name."""
+OWN_COPY = "/static/vendor/htmx.min.js"
+
+
+def htmx_scripts(html: str) -> list[str]:
+    """The <script> tags of a page that load htmx (the CDN's or the app's own copy)."""
+    return re.findall(r'<script src="[^"]*htmx[^"]*"[^>]*>', html)
+
+
+def script_src(csp: str) -> str:
+    """The sources a Content-Security-Policy lets scripts come from."""
+    return dict(d.strip().split(" ", 1) for d in csp.split(";"))["script-src"]
+
+
+def test_on_a_public_host_pages_load_htmx_from_the_pinned_cdn_with_the_apps_copy_as_fallback(
+        client):
+    response = client.get("/", base_url=PUBLIC)
+    html = response.get_data(as_text=True)
     tag = htmx_meta(html)
     assert f'content="{HTMX_URL}"' in tag
     assert f'data-integrity="{HTMX_SRI}"' in tag
-    assert 'data-fallback="/static/vendor/htmx.min.js"' in tag
-    assert client.get("/static/vendor/htmx.min.js").status_code == 200
+    assert f'data-fallback="{OWN_COPY}"' in tag
+    assert htmx_scripts(html) == [], "app/load-htmx.js adds the script"
+    assert script_src(response.headers["Content-Security-Policy"]) == f"'self' {HTMX_URL}"
+    assert client.get(OWN_COPY).status_code == 200
     assert "<script>" not in html, "no inline script: the CSP forbids them"
 
 
-def test_a_local_htmx_copy_is_loaded_without_integrity_or_fallback(tmp_path):
+@pytest.mark.parametrize("host", [
+    "192.168.1.20:5000", "10.0.0.5", "172.16.3.4:8000", "127.0.0.1:5000", "localhost:5000",
+    "laptop.local", "[fd00::2]:5000", "[fe80::1]", "[::1]:5000", "raspberrypi:5000"])
+def test_on_a_lan_pages_load_the_apps_own_htmx_and_never_the_cdn(client, host):
+    """A LAN (private, loopback, link-local or IPv6 ULA address, a .local or bare name): no
+    request to the CDN at all, which a table with no internet cannot reach."""
+    response = client.get("/", base_url=f"http://{host}")
+    html = response.get_data(as_text=True)
+    assert 'name="companion-htmx"' not in html, "no CDN to try first"
+    assert htmx_scripts(html) == [
+        f'<script src="{OWN_COPY}" defer integrity="{HTMX_SRI}" crossorigin="anonymous">']
+    assert "unpkg" not in html
+    assert script_src(response.headers["Content-Security-Policy"]) == "'self'"
+
+
+@pytest.mark.parametrize("host", ["companion.example.org", "8.8.8.8", "172.32.0.1:5000",
+                                  "[2001:4860::8888]"])
+def test_public_names_and_addresses_get_the_cdn(client, host):
+    response = client.get("/", base_url=f"http://{host}")
+    assert f'content="{HTMX_URL}"' in htmx_meta(response.get_data(as_text=True))
+    assert script_src(response.headers["Content-Security-Policy"]) == f"'self' {HTMX_URL}"
+
+
+def test_a_server_set_up_on_a_lan_loads_its_own_htmx_on_every_host_name(tmp_path):
+    """``manage.py serve`` sets COMPANION_PUBLIC_URL to the LAN address: a page reached by
+    another name (the router's, say) is on that LAN too."""
+    app = make_app(tmp_path, PUBLIC_URL="http://192.168.1.20:5000")
+    response = app.test_client().get("/", base_url="http://laptop.fritz.box:5000")
+    html = response.get_data(as_text=True)
+    assert 'name="companion-htmx"' not in html and "unpkg" not in html
+    assert htmx_scripts(html)[0].startswith(f'<script src="{OWN_COPY}"')
+    assert script_src(response.headers["Content-Security-Policy"]) == "'self'"
+    public = make_app(tmp_path, PUBLIC_URL=PUBLIC).test_client().get("/", base_url=PUBLIC)
+    assert f'content="{HTMX_URL}"' in htmx_meta(public.get_data(as_text=True))
+
+
+@pytest.mark.parametrize("base_url", [PUBLIC, "http://192.168.1.20:5000"])
+def test_a_local_htmx_copy_set_in_the_settings_is_loaded_on_every_host_alone(
+        tmp_path, base_url):
     app = make_app(tmp_path, HTMX_URL="/static/vendor/htmx.min.js", HTMX_SRI="")
-    tag = htmx_meta(app.test_client().get("/").get_data(as_text=True))
-    assert 'content="/static/vendor/htmx.min.js"' in tag
-    assert "data-integrity" not in tag and "data-fallback" not in tag
+    response = app.test_client().get("/", base_url=base_url)
+    html = response.get_data(as_text=True)
+    assert 'name="companion-htmx"' not in html, "no fallback"
+    assert htmx_scripts(html) == ['<script src="/static/vendor/htmx.min.js" defer>']
+    assert script_src(response.headers["Content-Security-Policy"]) == "'self'"
+
+
+@pytest.mark.parametrize("base_url", [PUBLIC, "http://192.168.1.20:5000"])
+def test_another_htmx_url_set_in_the_settings_is_loaded_on_every_host_alone(tmp_path, base_url):
+    url = "https://cdn.example.net/htmx.min.js"
+    app = make_app(tmp_path, HTMX_URL=url, HTMX_SRI="sha384-abc")
+    response = app.test_client().get("/", base_url=base_url)
+    html = response.get_data(as_text=True)
+    assert 'name="companion-htmx"' not in html
+    assert htmx_scripts(html) == [
+        f'<script src="{url}" defer integrity="sha384-abc" crossorigin="anonymous">']
+    assert script_src(response.headers["Content-Security-Policy"]) == f"'self' {url}"
 
 
 def test_base_layout_has_manifest_icons_app_js_boost_csrf_and_safe_htmx_config(client):
@@ -154,7 +225,7 @@ def test_base_layout_has_a_hidden_wake_status_that_names_the_apps_nosleep_copy(c
 @pytest.mark.parametrize("path", ["/", "/new", "/recover", "/no-such-page",
                                   "/static/app/boot.js"])
 def test_every_response_has_csp_nosniff_and_referrer_policy(client, path):
-    response = client.get(path)
+    response = client.get(path, base_url=PUBLIC)
     csp = response.headers["Content-Security-Policy"]
     for directive in ("default-src 'self'", f"script-src 'self' {HTMX_URL}", "style-src 'self'",
                       "img-src 'self' data:", "media-src 'self' data:", "connect-src 'self'",
@@ -170,8 +241,8 @@ def test_every_response_has_csp_nosniff_and_referrer_policy(client, path):
 def test_csp_stays_strict_with_the_fallbacks(client):
     # The app's own htmx and nosleep.js come from 'self': scripts gain nothing. Only media
     # may be a data: URI, for nosleep.js's built-in video.
-    directives = dict(d.strip().split(" ", 1) for d in
-                      client.get("/").headers["Content-Security-Policy"].split(";"))
+    directives = dict(d.strip().split(" ", 1) for d in client.get(
+        "/", base_url=PUBLIC).headers["Content-Security-Policy"].split(";"))
     assert directives["script-src"] == f"'self' {HTMX_URL}"
     assert directives["style-src"] == "'self'"
     assert directives["media-src"] == "'self' data:"
