@@ -3,7 +3,7 @@
 Every setting has a default that works on a laptop at a table with no set-up:
 SQLite in the instance folder, a secret key made once and kept there, htmx
 from the app's own copy on a LAN, and on a public host name from the pinned CDN
-copy (with the app's own when the CDN is out of reach: ``companion.web.htmx_source``).
+copy (with the app's own when the CDN is out of reach: ``companion.web.security``).
 
 The front-end packages and their versions are named once, in the project's
 ``package.json``; the htmx version is read from there.

@@ -11,7 +11,7 @@ from flask import Flask
 
 from ..extensions import db
 from ..live import Hooks, streams, versions
-from . import device, errors, filters, games, htmx_source, regions, words
+from . import device, errors, filters, games, regions, security, words
 from .api import bp as api_bp
 from .home import bp as home_bp
 from .ledger import bp as ledger_bp
@@ -34,7 +34,7 @@ BLUEPRINTS = (home_bp, tables_bp, seats_bp, games_bp, rounds_bp, vote_bp, pulse_
 def register(app: Flask) -> None:
     """Register the blueprints (the games' own under their prefix), errors and filters."""
     device.register(app)
-    htmx_source.register(app)
+    security.register(app)
     for blueprint in BLUEPRINTS:
         app.register_blueprint(blueprint)
     games.install(app)

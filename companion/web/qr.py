@@ -3,7 +3,6 @@ shared text may link (:func:`lasting_url`)."""
 
 from __future__ import annotations
 
-import ipaddress
 from urllib.parse import urlsplit
 
 import qrcode
@@ -13,9 +12,7 @@ from flask_babel import gettext as _
 from markupsafe import Markup, escape
 
 from ..store import Table
-
-LAN_NAMES = (".local", ".lan", ".home", ".home.arpa", ".internal", ".localdomain")
-"""Name endings that only mean something on a home or office network (mDNS, routers)."""
+from .security import local_host
 
 
 def public_url(endpoint: str, **values: object) -> str:
@@ -30,24 +27,18 @@ def public_url(endpoint: str, **values: object) -> str:
 
 def beyond_the_lan(base: str) -> bool:
     """True when the address ``base`` (``https://companion.example.org``) can be reached
-    from anywhere: not a loopback, private or link-local address (``http://192.168.1.20:5000``,
-    what ``manage.py serve`` sets when nothing is configured), nor a name that only a local
-    network knows (``localhost``, ``laptop``, ``games.local``).
+    from anywhere: its host is not one that only a local network reaches
+    (:func:`~companion.web.security.local_host`: ``http://192.168.1.20:5000``, what
+    ``manage.py serve`` sets when nothing is configured, ``localhost``, ``laptop``,
+    ``games.local``).
 
     >>> [beyond_the_lan(u) for u in ("https://companion.example.org", "http://93.184.216.34:5000",
     ...  "http://192.168.1.20:5000", "https://10.0.0.5", "http://127.0.0.1:8000",
     ...  "http://localhost:5000", "http://laptop:5000", "http://games.local", "", "http://[fe80::1]")]
     [True, True, False, False, False, False, False, False, False, False]
     """
-    host = (urlsplit(base).hostname or "").rstrip(".").lower()
-    if not host:
-        return False
-    try:
-        address = ipaddress.ip_address(host)
-    except ValueError:
-        return "." in host and not host.endswith(LAN_NAMES) and host != "localhost"
-    return not (address.is_private or address.is_loopback or address.is_link_local
-                or address.is_unspecified)
+    host = urlsplit(base).netloc.rpartition("@")[2]
+    return bool(host) and not local_host(host)
 
 
 def lasting_url(endpoint: str, **values: object) -> str | None:

@@ -5,7 +5,7 @@
  * loaded, and the app's own when the CDN fails, hangs (HTMX_PATIENCE_MS) or sends another
  * file. Run it before DOMContentLoaded (a module script is deferred: boot.js runs it then).
  * A page on a LAN has no such tag: it loads the app's own copy with a plain deferred
- * script (companion/web/htmx_source.py), and never asks the CDN.
+ * script (companion/web/security.py), and never asks the CDN.
  */
 
 const HTMX_PATIENCE_MS = 3000;  // a CDN that has not answered by then counts as out of reach

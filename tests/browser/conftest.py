@@ -6,7 +6,7 @@ served by werkzeug in a thread on 127.0.0.1. Chromium is Debian's
 every browser context answers the pinned htmx CDN URL with a local copy of the
 same file (its SRI hash still has to match): the app's own, in static/vendor/.
 (Pages on 127.0.0.1 or a LAN name load the app's own copy and never ask the CDN;
-only a page on a public name does: ``companion.web.htmx_source``.)
+only a page on a public name does: ``companion.web.security``.)
 Chromium also resolves the made-up names ``LAN_HOST`` and ``PUBLIC_HOST`` to
 127.0.0.1, so a test can open the server as a LAN name that is not localhost (not a
 secure context), or as a server on the internet (:func:`public_url`).
