@@ -1,4 +1,4 @@
-"""Settings, read from the environment (see the README's "Configuration").
+"""Settings, read from the environment (each one in docs/configuration.md).
 
 Every setting has a default that works on a laptop at a table with no set-up:
 SQLite in the instance folder, a secret key made once and kept there, htmx
