@@ -24,17 +24,10 @@ from companion import config
 from companion.extensions import db
 from companion.store import Table
 from tests.rules import gen_tremp
+from tests.web.test_games import CLUMOND  # a good record: one round of Clumond
 
 pytestmark = pytest.mark.db
 
-CLUMOND = {
-    "game": "clumond", "players": ["Ann", "Bo", "Cy"], "first_dealer": "Bo",
-    "options": {"stack": 100, "ante": 5},
-    "rounds": [{"declarer": None, "trump": None, "tricks": {"Ann": 5, "Bo": 4, "Cy": 4},
-                "kept": {"Ann": ["3♥", "7♠", "4♦"], "Bo": ["A♣", "2♣", "K♥"],
-                         "Cy": ["5♦", "6♦", "Q♠"]}}],
-}
-"""A good game record: one round of Clumond."""
 TRICKS_15 = {**CLUMOND, "rounds": [dict(CLUMOND["rounds"][0],
                                         tricks={"Ann": 7, "Bo": 4, "Cy": 4})]}
 """One the rules refuse: the tricks of round 1 add up to 15, not 13."""
