@@ -28,8 +28,10 @@ class SessionInterface(SecureCookieSessionInterface):
 
 
 @functools.cache
-def content_security_policy(htmx_url: str) -> str:
-    """The CSP: scripts from 'self' and the exact htmx URL when it is on another origin.
+def content_security_policy(htmx_url: str, framed: bool = False) -> str:
+    """The CSP: scripts from 'self' and the exact htmx URL when it is on another origin;
+    framed by no page, or (``framed``: a table on this device, whose pages show in the frame
+    of the page that runs them, ``/here``) by the app's own.
 
     >>> "script-src 'self' https://x.example/htmx.js;" in content_security_policy(
     ...     "https://x.example/htmx.js")
@@ -56,7 +58,7 @@ def content_security_policy(htmx_url: str) -> str:
         "worker-src 'self'",
         "base-uri 'self'",
         "form-action 'self'",
-        "frame-ancestors 'none'",
+        "frame-ancestors 'self'" if framed else "frame-ancestors 'none'",
     ])
 
 
@@ -64,7 +66,8 @@ def add_security_headers(response: Response) -> Response:
     """Put the CSP and friends on every response; keep pages out of every cache."""
     headers = response.headers
     headers.setdefault("Content-Security-Policy",
-                       content_security_policy(current_app.config["HTMX_URL"]))
+                       content_security_policy(current_app.config["HTMX_URL"],
+                                               bool(current_app.config.get("OFFLINE"))))
     headers.setdefault("X-Content-Type-Options", "nosniff")
     headers.setdefault("Referrer-Policy", "same-origin")
     shell = request.endpoint in ("static", STYLESHEET_ENDPOINT) or request.blueprint == "pwa"
