@@ -13,6 +13,7 @@ from ..extensions import db
 from ..live import Hooks, streams, versions
 from . import device, errors, filters, games, regions, words
 from .api import bp as api_bp
+from .here import bp as here_bp
 from .home import bp as home_bp
 from .ledger import bp as ledger_bp
 from .limits import wrong_codes
@@ -36,6 +37,8 @@ def register(app: Flask) -> None:
     device.register(app)
     for blueprint in BLUEPRINTS:
         app.register_blueprint(blueprint)
+    if not app.config.get("OFFLINE"):  # (the page that runs the offline app, on a server)
+        app.register_blueprint(here_bp)
     games.install(app)
     versions.install(app)
     with app.app_context():

@@ -79,3 +79,17 @@ def test_the_server_is_unchanged(client):
     assert "frame-ancestors 'none'" in page.headers["Content-Security-Policy"]
     assert page.headers.get("Content-Encoding") == "gzip"
     assert b"data-here" not in gzip.decompress(page.get_data())
+
+
+def test_the_page_that_runs_it_says_phones_cannot_join_and_serves_only_its_files(client):
+    page = client.get("/here")
+    assert page.status_code == 200
+    assert "Phones cannot join" in page.get_data(as_text=True)
+    worker = client.get("/here/worker.js")
+    assert worker.status_code == 200
+    assert "'wasm-unsafe-eval'" in worker.headers["Content-Security-Policy"]
+    assert "wasm-unsafe-eval" not in page.headers["Content-Security-Policy"]
+    assert client.get("/here/pyodide/314.0.7/package.json").status_code == 404
+    assert client.get("/here/pyodide/0.0.1/pyodide.mjs").status_code == 404
+    assert client.get("/here/files/secret_key").status_code == 404
+    assert client.get("/here/files/..%2Fsecret_key").status_code == 404
