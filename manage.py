@@ -80,9 +80,6 @@ def serve(args: list[str]) -> int:
     os.environ["COMPANION_PUBLIC_URL"] = public_url
     upgrade = [str(PYTHON), "-m", "flask", "--app", "companion", "db", "upgrade"]
     subprocess.run(upgrade, check=True, cwd=ROOT)
-    # A table on this device (/here): the app's zip for the browser, when Pyodide is here.
-    subprocess.run([str(PYTHON), str(ROOT / "scripts" / "build_offline.py")], cwd=ROOT,
-                   check=False)
     import qrcode  # installed in .venv by ensure_venv
 
     qr = qrcode.QRCode(border=2)
