@@ -80,6 +80,7 @@ async function run() {
   const workerUrl = `${main.getAttribute("data-worker")}?${new URLSearchParams({
       pyodide: main.getAttribute("data-pyodide"),
       app: main.getAttribute("data-app"),
+      nacl: main.getAttribute("data-nacl"),
       origin: window.location.origin,
     })}`;
   const worker = new Worker(workerUrl, { type: "module" });
@@ -118,7 +119,7 @@ async function run() {
     urls: [window.location.pathname,
            ...[...document.querySelectorAll('link[rel="stylesheet"], script[src]')]
              .map((element) => element.getAttribute("href") || element.getAttribute("src")),
-           workerUrl],
+           workerUrl, main.getAttribute("data-nacl")],
   }, [kept.port2]);
 }
 

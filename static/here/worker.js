@@ -27,6 +27,9 @@ function syncfs(pyodide, populate) {
 
 async function start() {
   step("python");
+  // tweetnacl (the phones' slip script's own), as globalThis.nacl: the app's Python seals
+  // and opens the slips with it here, where PyNaCl has no build (companion/store/box.py).
+  await import(params.get("nacl"));
   const base = params.get("pyodide");
   const { loadPyodide } = await import(`${base}pyodide.mjs`);
   const pyodide = await loadPyodide({ indexURL: base });
