@@ -26,8 +26,8 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     from werkzeug.middleware.proxy_fix import ProxyFix
 
     from . import transactions
-    from .config import DEFAULTS, engine_options, from_environment, secret_key
-    from .extensions import compress, csrf, db, limiter, migrate
+    from .config import DEFAULTS, OFFLINE_SETTINGS, engine_options, from_environment, secret_key
+    from .extensions import csrf, db, limiter, migrate
 
     app = Flask(__name__, instance_relative_config=True,
                 template_folder="../templates", static_folder="../static")
@@ -36,6 +36,9 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     app.config.from_mapping(from_environment(app.instance_path))
     if test_config is not None:
         app.config.from_mapping(test_config)
+    offline = bool(app.config.get("OFFLINE"))
+    if offline:  # a table on this device: the app in the tablet's browser (companion.offline)
+        app.config.from_mapping(OFFLINE_SETTINGS)
     if not app.config.get("SECRET_KEY"):
         app.config["SECRET_KEY"] = secret_key(app.instance_path)
     app.config.setdefault("SQLALCHEMY_ENGINE_OPTIONS",
@@ -53,7 +56,10 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     migrate.init_app(app, db, directory=str(MIGRATIONS))
     csrf.init_app(app)
     limiter.init_app(app)
-    compress.init_app(app)
+    if not offline:  # (flask_compress needs brotli, which the browser's Python lacks)
+        from flask_compress import Compress
+
+        Compress(app)
     with app.app_context():
         transactions.install(db.engine)
 

@@ -305,7 +305,21 @@ def from_environment(instance_path: str, environ: Mapping[str, str] | None = Non
         "REFUSED_IMPORT_LIMIT": _rate(env, "COMPANION_REFUSED_IMPORT_LIMIT",
                                       REFUSED_IMPORT_LIMIT),
         "HEAVY_PAGE_LIMIT": _rate(env, "COMPANION_HEAVY_PAGE_LIMIT", HEAVY_PAGE_LIMIT),
+        # A table on this device (``COMPANION_OFFLINE=1``): the app in the tablet's browser.
+        "OFFLINE": env.get("COMPANION_OFFLINE", "") == "1",
     }
+
+
+OFFLINE_SETTINGS: dict[str, Any] = {
+    # One device, no network: nobody to limit, nothing to compress for a Wi-Fi.
+    "RATELIMIT_ENABLED": False,
+    # No event streams (one screen: its own taps bring what changed), no gate (the browser's
+    # Python answers one request at a time), no thread anywhere (Pyodide runs none).
+    "EVENT_STREAMS": 0,
+    "REQUESTS_AT_ONCE": 0,
+}
+"""What ``OFFLINE`` sets on top of the other settings (``create_app``): a table on this device,
+the whole app in the tablet's browser on Pyodide (``companion.offline``, issue 42)."""
 
 
 DEFAULTS: dict[str, Any] = {
@@ -319,6 +333,8 @@ DEFAULTS: dict[str, Any] = {
     # The tablet keeps one page open for a whole evening; its token must not expire.
     "WTF_CSRF_TIME_LIMIT": None,
     "RATELIMIT_HEADERS_ENABLED": False,
+    # Said, not left to the limiter, which keeps the last app's choice (an OFFLINE one's).
+    "RATELIMIT_ENABLED": True,
     # Pages and regions gzipped for the phones' Wi-Fi, small regions left as they are: gzip
     # (in the standard library) only, so no other compressor needs installing.
     "COMPRESS_ALGORITHM": ["gzip"],

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from flask_compress import Compress
 from flask_limiter import Limiter
 from flask_limiter.util import get_remote_address
 from flask_migrate import Migrate
@@ -30,4 +29,3 @@ db = SQLAlchemy(model_class=Base, session_options={"class_": Session})
 migrate = Migrate()
 csrf = CSRFProtect()
 limiter = Limiter(get_remote_address)
-compress = Compress()

@@ -14,11 +14,11 @@ or any text the game checks itself), and one of two modes:
 
 A key pair per sealing, its private key in memory only
 -----------------------------------------------------
-When a sealing opens, the server makes it an X25519 key pair (PyNaCl). The
-public key is stored with the sealing (``public_key``) and given to the
-devices in the slip form; the private key lives only in the sealing key store
-(:mod:`companion.store.sealing_keys`: a shared memory region, or a Redis that
-keeps nothing on disk), never in the database, a file, a log or the
+When a sealing opens, the server makes it an X25519 key pair (PyNaCl, through
+:mod:`companion.store.box`). The public key is stored with the sealing
+(``public_key``) and given to the devices in the slip form; the private key lives
+only in the sealing key store (:mod:`companion.store.sealing_keys`: a shared memory
+region, or a Redis that keeps nothing on disk), never in the database, a file, a log or the
 environment. A slip is sealed **on the device** (``static/app/slip.js``, with
 tweetnacl): a key pair of its own, ``box`` to the sealing's public key, the
 plaintext (:func:`slip_plaintext`) naming the sealing and the chooser as well
@@ -53,10 +53,6 @@ from enum import StrEnum
 from typing import Any
 
 from flask import Flask, current_app
-from nacl.bindings import crypto_box, crypto_box_open
-from nacl.exceptions import CryptoError
-from nacl.public import PrivateKey
-from nacl.utils import random as random_bytes
 from sqlalchemy import (
     JSON,
     ForeignKey,
@@ -76,6 +72,7 @@ from sqlalchemy.orm import Mapped, Session, mapped_column
 from ..extensions import db
 from ..rules.errors import Phrase, add_messages
 from ..transactions import Session as AppSession
+from .box import BoxError, box, box_open, key_pair, random_bytes
 from .commits import bump
 from .models import NAME_LENGTH, Game
 from .sealing_keys import KEY_BYTES, MemoryKeys, SealingKeys, StoreFull, make_store
@@ -163,11 +160,10 @@ def slip_plaintext(sealing_id: int, chooser: str, choice: str) -> bytes:
 def seal_slip(public_key: bytes, sealing_id: int, chooser: str, choice: str) -> bytes:
     """A slip sealed to ``public_key`` as a device seals it: a key pair of its own, a
     random nonce, ``box``; its public key and the nonce go in front."""
-    own = PrivateKey.generate()
+    own_public, own_private = key_pair()
     nonce = random_bytes(NONCE_BYTES)
-    boxed = crypto_box(slip_plaintext(sealing_id, chooser, choice), nonce, public_key,
-                       bytes(own))
-    return bytes(own.public_key) + nonce + boxed
+    boxed = box(slip_plaintext(sealing_id, chooser, choice), nonce, public_key, own_private)
+    return own_public + nonce + boxed
 
 
 @dataclass(frozen=True)
@@ -186,9 +182,9 @@ def open_slip(private_key: bytes, blob: bytes) -> OpenedSlip:
         raise SealError(Phrase("seal.slip_unreadable"))
     theirs, nonce = blob[:KEY_BYTES], blob[KEY_BYTES:KEY_BYTES + NONCE_BYTES]
     try:
-        plain = crypto_box_open(blob[KEY_BYTES + NONCE_BYTES:], nonce, theirs, private_key)
+        plain = box_open(blob[KEY_BYTES + NONCE_BYTES:], nonce, theirs, private_key)
         sealing_id, chooser, choice = json.loads(plain.decode("utf-8"))
-    except (CryptoError, ValueError, TypeError):
+    except (BoxError, ValueError, TypeError):
         raise SealError(Phrase("seal.slip_for_another_moment"), 409) from None
     if not (isinstance(sealing_id, int) and isinstance(chooser, str)
             and isinstance(choice, str)):

@@ -1,9 +1,9 @@
 """Where the private keys of open sealings live: in memory only, never on a disk.
 
 Each sealing (a secret ballot, a simultaneous reveal: :mod:`companion.store.sealed`) has
-a key pair of its own (X25519, from PyNaCl). Its public key is stored with the sealing and
-given to the devices, which seal their slips to it; its private key lives only in a
-*sealing key store*, one of:
+a key pair of its own (X25519, from PyNaCl: :mod:`companion.store.box`). Its public key is
+stored with the sealing and given to the devices, which seal their slips to it; its private
+key lives only in a *sealing key store*, one of:
 
 - :class:`MemoryKeys` (the default): an anonymous shared memory region of fixed slots
   (a public key and its private key each), made when the app is made. gunicorn makes the
@@ -30,7 +30,7 @@ import threading
 from typing import Protocol
 from urllib.parse import urlsplit
 
-from nacl.public import PrivateKey
+from .box import key_pair
 
 KEY_BYTES = 32
 """An X25519 key, public or private."""
@@ -131,13 +131,12 @@ class MemoryKeys:
 
     def make(self) -> bytes:
         """Make a key pair in a free slot; its public key (``StoreFull`` when none is free)."""
-        private = PrivateKey.generate()
-        public = bytes(private.public_key)
+        public, private = key_pair()
         with self._lock:
             region = self._region
             for offset in range(0, self.slots * _SLOT, _SLOT):
                 if region[offset:offset + 1] != _USED:
-                    region[offset:offset + _SLOT] = _USED + public + bytes(private)
+                    region[offset:offset + _SLOT] = _USED + public + private
                     return public
         raise StoreFull(self.slots)
 
@@ -190,9 +189,8 @@ class RedisKeys:
 
     def make(self) -> bytes:
         """Make a key pair and keep its private key in Redis."""
-        private = PrivateKey.generate()
-        public = bytes(private.public_key)
-        self.client.set(self._name(public), bytes(private), ex=self.LIFETIME)
+        public, private = key_pair()
+        self.client.set(self._name(public), private, ex=self.LIFETIME)
         return public
 
     def private_key(self, public: bytes) -> bytes | None:

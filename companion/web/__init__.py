@@ -13,6 +13,7 @@ from ..extensions import db
 from ..live import Hooks, streams, versions
 from . import device, errors, filters, games, regions, security, words
 from .api import bp as api_bp
+from .here import bp as here_bp
 from .home import bp as home_bp
 from .ledger import bp as ledger_bp
 from .limits import wrong_codes
@@ -37,6 +38,8 @@ def register(app: Flask) -> None:
     security.register(app)
     for blueprint in BLUEPRINTS:
         app.register_blueprint(blueprint)
+    if not app.config.get("OFFLINE"):  # (the page that runs the offline app, on a server)
+        app.register_blueprint(here_bp)
     games.install(app)
     versions.install(app)
     with app.app_context():

@@ -242,7 +242,9 @@ class LivePage:
         context: dict[str, Any] = {
             "screen": screen, "table": table, "named": named_game(table),
             "pulse_url": url_for(self.pulse, code=table.code, **values), "pulse_stamps": now,
-            "pulse_events": url_for("streams.events", code=table.code)}
+            # (a table on this device has no event stream: its one screen's taps say all)
+            "pulse_events": "" if current_app.config.get("OFFLINE")
+            else url_for("streams.events", code=table.code)}
         if pulse:
             shown = shown_stamps()
             context["changed"] = {key for key, value in now.items()

@@ -107,7 +107,7 @@ def htmx_source() -> HtmxSource:
     copy = current_app.extensions[HTMX_COPY]
     if copy is None:  # a copy of the settings' own: used as it is
         source = HtmxSource(url, sri, "")
-    elif on_a_lan():
+    elif on_a_lan() or current_app.config.get("OFFLINE"):  # (offline: no internet at all)
         source = HtmxSource(url_for("static", filename=copy), sri, "")
     else:
         source = HtmxSource(url, sri, url_for("static", filename=copy))
@@ -130,8 +130,10 @@ def register(app: Flask) -> None:
 
 
 @functools.cache
-def content_security_policy(htmx_url: str) -> str:
-    """The CSP: scripts from 'self' and the exact htmx URL when it is on another origin.
+def content_security_policy(htmx_url: str, framed: bool = False) -> str:
+    """The CSP: scripts from 'self' and the exact htmx URL when it is on another origin;
+    framed by no page, or (``framed``: a table on this device, whose pages show in the frame
+    of the page that runs them, ``/here``) by the app's own.
 
     >>> "script-src 'self' https://x.example/htmx.js;" in content_security_policy(
     ...     "https://x.example/htmx.js")
@@ -158,14 +160,15 @@ def content_security_policy(htmx_url: str) -> str:
         "worker-src 'self'",
         "base-uri 'self'",
         "form-action 'self'",
-        "frame-ancestors 'none'",
+        "frame-ancestors 'self'" if framed else "frame-ancestors 'none'",
     ])
 
 
 def add_security_headers(response: Response) -> Response:
     """Put the CSP and friends on every response; keep pages out of every cache."""
     headers = response.headers
-    headers.setdefault("Content-Security-Policy", content_security_policy(htmx_source().url))
+    headers.setdefault("Content-Security-Policy", content_security_policy(
+        htmx_source().url, bool(current_app.config.get("OFFLINE"))))
     headers.setdefault("X-Content-Type-Options", "nosniff")
     headers.setdefault("Referrer-Policy", "same-origin")
     shell = request.endpoint in ("static", STYLESHEET_ENDPOINT) or request.blueprint == "pwa"

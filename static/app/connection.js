@@ -22,6 +22,10 @@ let state = "idle";     // what #connection says: connection()
 let asked = null;       // its stream went silent: when a poll last asked whether the server is there
 
 function following() {
+  // A table on this device (<body data-here>) is never lost: it is here, network or not.
+  if (document.body && document.body.hasAttribute("data-here")) {
+    return false;
+  }
   return Boolean(document.getElementById("pulse")
     || document.querySelector('[hx-trigger*="companion:tick"]'));
 }

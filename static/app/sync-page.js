@@ -176,8 +176,11 @@ export function startTicks() {
       listen();
     }
     showHearing();
-    if (shouldPoll(document.visibilityState === "visible", hearing(stream, Date.now()),
-                   isBehind())) {
+    // A table on this device (<body data-here>): nothing changes but by this page's own
+    // taps, whose answers bring what changed; no poll.
+    if (!document.body.hasAttribute("data-here")
+        && shouldPoll(document.visibilityState === "visible", hearing(stream, Date.now()),
+                      isBehind())) {
       tick();
     }
   }, TICK_MS);

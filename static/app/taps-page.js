@@ -62,6 +62,12 @@ var probing = false;    // a probe (HERE_URL) is on its way
 var lastProbe = 0;      // when the last one went
 var settled = null;     // the last toggle tap answered: {toggle, at}
 
+/** Whether a tap can reach the app: the device is online, or the app is on this device (a
+ * table on this device, <body data-here>: it answers with no network at all). */
+function reachable() {
+  return navigator.onLine || Boolean(document.body && document.body.hasAttribute("data-here"));
+}
+
 function makeKey() {
   var bytes = new Uint8Array(16);
   window.crypto.getRandomValues(bytes);
@@ -276,7 +282,7 @@ function sendAgain(key, why) {
   if (!tap || sending !== null || !window.htmx) {
     return;
   }
-  if (!navigator.onLine && tap.state === "unsent") {
+  if (!reachable() && tap.state === "unsent") {
     return;  // (still offline: it would fail at once; it goes when the device is back)
   }
   var form = formNow(tap);
@@ -333,7 +339,7 @@ function soon(then) {
 
 function sendKept(why) {
   soon(function () {
-    toResend(list(), sending !== null, navigator.onLine).forEach(function (tap) {
+    toResend(list(), sending !== null, reachable()).forEach(function (tap) {
       sendAgain(tap.key, why);
     });
   });
@@ -382,9 +388,9 @@ function onConfirm(event) {
     sendAgain(kept.key, "hand");
     return;
   }
-  if (!navigator.onLine || sending !== null) {
+  if (!reachable() || sending !== null) {
     event.preventDefault();
-    taps[tap.key] = held(tap, navigator.onLine ? "busy" : "offline");
+    taps[tap.key] = held(tap, reachable() ? "busy" : "offline");
     show(taps[tap.key]);
     return;
   }
@@ -622,7 +628,7 @@ function onLateSubmit(event) {
 /* A page with a kept tap that hears nothing asks whether the server is there. */
 function probe() {
   if (!probeNow(list(), deaf, probing, lastProbe, Date.now()) || !window.fetch
-      || !navigator.onLine) {
+      || !reachable()) {
     return;  // (offline: the browser says when it is back)
   }
   probing = true;
@@ -639,7 +645,7 @@ function failed(tap) {
   if (sending === tap.key) {
     sending = null;
   }
-  var kept = afterFailure(tap, navigator.onLine);
+  var kept = afterFailure(tap, reachable());
   taps[tap.key] = kept;
   show(kept);
   // The taps waiting behind it wait for the connection too.

@@ -1,0 +1,95 @@
+"""A table on this device (``COMPANION_OFFLINE=1``, ``companion.offline``): the app the
+tablet's browser runs on Pyodide, here in CPython through the same ``Here.answer`` the
+browser's worker calls. No compression, no stream, framed by /here, its cookies kept in its
+folder: a second start (a reload) finds the table and its scorekeeper again. The server's
+own app is unchanged."""
+
+from __future__ import annotations
+
+import gzip
+import re
+
+import pytest
+
+from companion import offline
+
+ORIGIN = "http://127.0.0.1:5000"
+GZIP = [("Accept-Encoding", "gzip")]
+
+
+def _page(here, url, headers=()):
+    answer = here.answer("GET", url, [*GZIP, *headers])
+    return answer, answer["body"].decode()
+
+
+def _new_table(here) -> str:
+    _answer, form = _page(here, f"{offline.MOUNT}/new?game=clumond&seats=3")
+    token = re.search(r'name="csrf_token" value="([^"]+)"', form).group(1)
+    data = (f"csrf_token={token}&name=Kitchen&game=clumond&seats=3&player=Ana&player=Ben"
+            "&player=Cleo&dealer=1").encode()
+    made = here.answer("POST", f"{offline.MOUNT}/new",
+                       [("Content-Type", "application/x-www-form-urlencoded")], data)
+    assert made["status"] == 303, made["body"].decode()[:2000]
+    assert made["store"] is True  # a change: the worker stores the folder at once
+    location = dict(made["headers"])["Location"]
+    assert location.startswith(f"{ORIGIN}{offline.MOUNT}/t/") or \
+        location.startswith(f"{offline.MOUNT}/t/")
+    return location.split(ORIGIN, 1)[-1]
+
+
+@pytest.fixture
+def here(tmp_path):
+    started = offline.start(str(tmp_path), ORIGIN)
+    yield started
+    from companion.extensions import db
+    with started.app.app_context():
+        db.engine.dispose()
+
+
+def test_a_table_on_this_device_is_made_and_drawn_under_its_mount(here):
+    url = _new_table(here)
+    answer, page = _page(here, url)
+    assert answer["status"] == 200
+    assert answer["store"] is False  # reading a page changes nothing
+    headers = dict(answer["headers"])
+    assert "Content-Encoding" not in headers  # nothing compressed
+    assert "frame-ancestors 'self'" in headers["Content-Security-Policy"]
+    assert all(name in page for name in ("Ana", "Ben", "Cleo"))
+    assert 'data-events=""' in page  # no event stream to open
+    assert "<body" in page and "data-here" in page.split("<body", 1)[1].split(">", 1)[0]
+    # Links and forms stay under the mount; htmx is the app's own copy there.
+    assert f'href="{offline.MOUNT}/' in page
+    assert f'content="{offline.MOUNT}/static/vendor/htmx.min.js"' in page
+
+
+def test_a_second_start_finds_the_table_and_its_scorekeeper(here, tmp_path):
+    url = _new_table(here)
+    _answer, before = _page(here, url)
+    again = offline.start(str(tmp_path), ORIGIN)
+    answer, after = _page(again, url)
+    assert answer["status"] == 200
+    assert "Kitchen" in after
+    # Still the scorekeeper: the same buttons as before the reload.
+    keeper_forms = re.findall(r'action="([^"]+)"', before)
+    assert keeper_forms and re.findall(r'action="([^"]+)"', after) == keeper_forms
+
+
+def test_the_server_is_unchanged(client):
+    page = client.get("/", headers=dict(GZIP))
+    assert "frame-ancestors 'none'" in page.headers["Content-Security-Policy"]
+    assert page.headers.get("Content-Encoding") == "gzip"
+    assert b"data-here" not in gzip.decompress(page.get_data())
+
+
+def test_the_page_that_runs_it_says_phones_cannot_join_and_serves_only_its_files(client):
+    page = client.get("/here")
+    assert page.status_code == 200
+    assert "Phones cannot join" in page.get_data(as_text=True)
+    worker = client.get("/here/worker.js")
+    assert worker.status_code == 200
+    assert "'wasm-unsafe-eval'" in worker.headers["Content-Security-Policy"]
+    assert "wasm-unsafe-eval" not in page.headers["Content-Security-Policy"]
+    assert client.get("/here/pyodide/314.0.7/package.json").status_code == 404
+    assert client.get("/here/pyodide/0.0.1/pyodide.mjs").status_code == 404
+    assert client.get("/here/files/secret_key").status_code == 404
+    assert client.get("/here/files/..%2Fsecret_key").status_code == 404
