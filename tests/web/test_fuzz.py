@@ -511,7 +511,9 @@ class Sweep:
         clients = {"scorekeeper": self.actions.keeper, "seated phone": self.other_phone,
                    "phone of another table": self.other_phone, "stranger": self.stranger}
         some_code = self.actions.create_table(name="Looked up")
-        values = {"game": [*self.flows, "nogame"], "filename": ["app/boot.js", "nothing.js"]}
+        values = {"game": [*self.flows, "nogame"], "filename": ["app/boot.js", "nothing.js"],
+                  # a table on this device's files: Pyodide's and the app's zip
+                  "version": ["0.0.0", "..%2F.."], "name": ["pyodide.mjs", "x.zip", "..%2Fx"]}
         for rule, method in self.routes:
             if "code" in rule.arguments or not rule.arguments <= values.keys():
                 continue

@@ -59,7 +59,9 @@ def test_a_table_on_this_device_is_made_and_drawn_under_its_mount(here):
     assert "<body" in page and "data-here" in page.split("<body", 1)[1].split(">", 1)[0]
     # Links and forms stay under the mount; htmx is the app's own copy there.
     assert f'href="{offline.MOUNT}/' in page
-    assert f'content="{offline.MOUNT}/static/vendor/htmx.min.js"' in page
+    # htmx from the app's own copy, never the CDN (no internet there)
+    assert f'<script src="{offline.MOUNT}/static/vendor/htmx.min.js"' in page
+    assert "unpkg" not in page
 
 
 def test_a_second_start_finds_the_table_and_its_scorekeeper(here, tmp_path):
