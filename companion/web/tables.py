@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Blueprint, abort, redirect, render_template, request, url_for
+from flask import Blueprint, abort, current_app, redirect, render_template, request, url_for
 from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
 from flask_babel import ngettext
@@ -127,7 +127,9 @@ def keeper(code: str):
                    (url_for("seats.join", code=table.code), _("Take a seat instead"))]), 403
     url = join_url(table)
     recovery = recovery_code(table)
-    return TABLET.draw(table, join_url=url, qr=qr_svg(url), spaced_code=spaced(table.code),
+    # A table on this device shows no join code (no phone reaches it): no QR to draw.
+    qr = None if current_app.config.get("OFFLINE") else qr_svg(url)
+    return TABLET.draw(table, join_url=url, qr=qr, spaced_code=spaced(table.code),
                        recovery=spaced(recovery) if recovery else None,
                        new_recovery=bool(request.args.get("new_recovery")))
 

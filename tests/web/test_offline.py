@@ -95,3 +95,16 @@ def test_the_page_that_runs_it_says_phones_cannot_join_and_serves_only_its_files
     assert client.get("/here/pyodide/0.0.1/pyodide.mjs").status_code == 404
     assert client.get("/here/files/secret_key").status_code == 404
     assert client.get("/here/files/..%2Fsecret_key").status_code == 404
+
+
+def test_a_table_on_this_device_offers_no_join_code_and_says_why(here, actions):
+    url = _new_table(here)
+    _answer, page = _page(here, url)
+    assert "Phones cannot join a table on this device: the tablet enters for every seat." in page
+    # No QR code, join code or join link: no phone can reach this table.
+    assert 'id="join-qr"' not in page and "Scan to join" not in page
+    assert 'id="join-url"' not in page and 'id="join-code"' not in page
+    # The server's own tables still show how to join.
+    code = actions.create_table(game="clumond", players=["Ana", "Ben", "Cleo"])
+    server = actions.keeper.get(f"/t/{code}").get_data(as_text=True)
+    assert 'id="join-qr"' in server and "Phones cannot join" not in server
