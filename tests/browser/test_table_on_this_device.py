@@ -12,6 +12,8 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import expect
 
+from companion.rules import replay
+from tests.browser.games.clumond import ClumondTable
 from tests.waiting import HANG_MS
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -66,9 +68,62 @@ def test_a_table_on_this_device_works_with_no_network_and_survives_a_reload(
     expect(frame.locator("main")).to_contain_text("Cleo", timeout=HANG_MS)
     # With no network, the table's page is not "Reconnecting…": the app is on this device.
     expect(frame.get_by_test_id("connection")).to_be_hidden()
+    # No join code to scan: no phone reaches a table on this device.
+    expect(frame.get_by_test_id("no-phones-here")).to_have_text(
+        "Phones cannot join a table on this device: the tablet enters for every seat.")
+    expect(frame.locator("#join-qr")).to_have_count(0)
+
+    totals = play_a_round(frame)
+    # The same record, scored by the rules here (the server's own replay): the same stacks.
+    record = frame.locator("body").evaluate(
+        "(body, url) => fetch(url).then(answer => answer.json())",
+        f"{where}/games/1/record.json")
+    assert record["rounds"][0]["tricks"] == TRICKS
+    assert replay(record)["totals"] == totals == {"Ana": 101, "Ben": 101, "Cleo": 90}
 
     page.reload()
     frame = started(page)
     assert page.evaluate(
         "document.getElementById('here-frame').contentWindow.location.pathname") == where
     expect(frame.locator("main")).to_contain_text("Cleo", timeout=HANG_MS)
+    # The round played with no network is still there, its stacks too.
+    table = ClumondTable(frame, dict.fromkeys(PLAYERS))
+    expect(table.rows()).to_have_count(1, timeout=HANG_MS)
+    table.expect_stacks(totals)
+
+
+PLAYERS = ("Ana", "Ben", "Cleo")
+TRICKS = {"Ana": 3, "Ben": 4, "Cleo": 6}
+DECLARED = {"Ana": 3, "Ben": 4, "Cleo": 1}
+
+
+def play_a_round(frame) -> dict[str, int]:
+    """The scorekeeper plays Clumond's first round on the tablet alone, for every seat:
+    the game with its usual options, three noes, each player's tricks and declared number
+    on the tablet's entry page, the round confirmed; the stacks the score table shows."""
+    frame.get_by_test_id("start-game").click()
+    expect(frame.get_by_test_id("options-form")).to_be_visible(timeout=HANG_MS)
+    frame.get_by_test_id("start-options").click()
+    expect(frame.locator("#round")).to_have_attribute("data-phase", "offer", timeout=HANG_MS)
+    for _turn in PLAYERS:  # nobody goes for Clumond: the tablet answers for each seat
+        asked = frame.get_by_test_id("no-phone")
+        expect(asked).to_be_visible(timeout=HANG_MS)
+        name = asked.inner_text().split(" has no phone")[0]
+        frame.get_by_test_id(f"answer-{name}").get_by_test_id("offer-no").click()
+        expect(frame.get_by_test_id(f"answer-{name}")).to_have_count(0, timeout=HANG_MS)
+    expect(frame.locator("#round")).to_have_attribute("data-phase", "tricks", timeout=HANG_MS)
+    for position, name in enumerate(PLAYERS, start=1):
+        frame.get_by_test_id(f"enter-{position}").click()
+        expect(frame.get_by_test_id("keeper-entry-page")).to_be_visible(timeout=HANG_MS)
+        frame.locator(f'label.tile:has(> input[name="tricks"][value="{TRICKS[name]}"])').click()
+        frame.locator('label.tile:has(> input[name="how"][value="number"])').click()
+        frame.locator(
+            f'label.tile:has(> input[name="declared"][value="{DECLARED[name]}"])').click()
+        frame.get_by_test_id("save-entry").click()
+        expect(frame.get_by_test_id(f"tricks-{name}")).to_contain_text(
+            str(TRICKS[name]), timeout=HANG_MS)
+    table = ClumondTable(frame, dict.fromkeys(PLAYERS))
+    table.confirm_round()
+    expect(table.stack_cell("Cleo")).to_contain_text(
+        ClumondTable.said("90"), timeout=HANG_MS)
+    return table.stacks()
