@@ -108,3 +108,11 @@ def test_a_table_on_this_device_offers_no_join_code_and_says_why(here, actions):
     code = actions.create_table(game="clumond", players=["Ana", "Ben", "Cleo"])
     server = actions.keeper.get(f"/t/{code}").get_data(as_text=True)
     assert 'id="join-qr"' in server and "Phones cannot join" not in server
+
+
+def test_the_recap_of_a_table_on_this_device_offers_no_code_to_scan(here):
+    url = _new_table(here)
+    answer, page = _page(here, f"{url}/evenings/1/recap")
+    assert answer["status"] == 200, page[:500]
+    assert "Phones cannot join a table on this device: the tablet enters for every seat." in page
+    assert 'id="recap-qr"' not in page and "Open it on another phone" not in page
