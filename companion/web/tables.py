@@ -12,7 +12,7 @@ from flask_babel import ngettext
 from ..door import set_aside
 from ..extensions import db
 from ..rules import RuleError
-from ..store import ENDED, PENDING, Seat, SeatRequest, Table, changes, queries, spaced
+from ..store import ENDED, PENDING, Seat, SeatRequest, Table, changes, evenings, queries, spaced
 from .actions import table_action
 from .currencies import starting_unit
 from .flow import GameFlow, flow_for, flows
@@ -131,7 +131,23 @@ def keeper(code: str):
     qr = None if current_app.config.get("OFFLINE") else qr_svg(url)
     return TABLET.draw(table, join_url=url, qr=qr, spaced_code=spaced(table.code),
                        recovery=spaced(recovery) if recovery else None,
-                       new_recovery=bool(request.args.get("new_recovery")))
+                       new_recovery=bool(request.args.get("new_recovery")),
+                       moved=bool(request.args.get("moved")), move=_move(table))
+
+
+def _move(table: Table) -> dict[str, str] | None:
+    """On a table on this device (``OFFLINE``): where its evening's record is (in this
+    browser's app) and the server's import page it goes to (the same origin, outside the
+    app's mount), for the "Move this table to the server" button; None on a server."""
+    if not current_app.config.get("OFFLINE"):
+        return None
+    mount = request.script_root
+    server_import = url_for("records.import_page")
+    if mount and server_import.startswith(mount + "/"):
+        server_import = server_import[len(mount):]
+    return {"record": url_for("ledger.record", code=table.code,
+                              number=evenings.current_evening(table).number),
+            "server": server_import}
 
 
 def _keeper_table(code: str) -> Table:

@@ -277,3 +277,21 @@ def test_the_api_keeps_its_developer_s_english_whatever_the_language(app):
     assert api.post("/api/games", json=CLUMOND, headers=french).status_code == 201
     assert api.post("/api/games", json=CLUMOND).status_code == 201
     assert table_names(app) == ["Clumond (importé)", "Clumond (imported)"]
+
+
+def test_an_evening_moved_from_a_table_on_a_tablet_opens_its_scorekeeper_s_screen(app):
+    tablet = Screen(app, "en")
+    evening = as_file({"unit": "EUR", "evening": "Kitchen", "games": [CLUMOND], "paid": []})
+    answer = tablet.client.post("/import", headers=tablet.headers,
+                                data={"csrf_token": tablet.token, "moved": "1",
+                                      "record": (io.BytesIO(evening), "evening.json")},
+                                content_type="multipart/form-data")
+    assert answer.status_code == 303
+    where = answer.headers["Location"]
+    assert re.search(r"/t/[A-Z0-9]+\?moved=1$", where), where
+    page = tablet.client.get(where).get_data(as_text=True)  # (this device its scorekeeper)
+    assert "The table on the tablet stays there as it was" in page
+    assert 'id="join-url"' in page
+    # A file picked on the page itself still opens the evening's ledger, with no such line.
+    again = tablet.pick(evening, "evening.json")
+    assert "/evenings/" in again.headers["Location"]

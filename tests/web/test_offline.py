@@ -116,3 +116,19 @@ def test_the_recap_of_a_table_on_this_device_offers_no_code_to_scan(here):
     assert answer["status"] == 200, page[:500]
     assert "Phones cannot join a table on this device: the tablet enters for every seat." in page
     assert 'id="recap-qr"' not in page and "Open it on another phone" not in page
+
+
+def test_a_table_on_this_device_offers_to_move_to_the_server(here, actions):
+    url = _new_table(here)
+    _answer, page = _page(here, url)
+    record = re.search(r'data-move-record="([^"]+)"', page).group(1)
+    # The evening's record comes from the app in this browser (under its mount), and goes
+    # to the server's own import page (the same origin, outside the mount).
+    assert record.startswith(f"{offline.MOUNT}/t/") and record.endswith("/evening.json")
+    assert 'data-move-server="/import"' in page
+    assert "Move this table to the server" in page
+    answer, body = _page(here, record)
+    assert answer["status"] == 200 and '"games"' in body
+    # A server's own table has nothing to move.
+    code = actions.create_table(game="clumond", players=["Ana", "Ben", "Cleo"])
+    assert "data-move-record" not in actions.keeper.get(f"/t/{code}").get_data(as_text=True)

@@ -152,6 +152,10 @@ def import_file():
             return _import_page(str(NOT_A_RECORD), 400)
     except Refused as refused:
         return _import_page(refused.said(), refused.code or 400)
+    if request.form.get("moved"):
+        # A table on this device moved here (its "Move this table to the server" button):
+        # its scorekeeper goes on at the scorekeeper's screen, told where the table came from.
+        where = url_for("tables.keeper", code=table.code, moved=1)
     remember_keeper(table, key, recovery)
     return redirect(where, code=303)
 
