@@ -1,10 +1,12 @@
 """A table on this device (issue 42): /here runs the whole app in the tablet's browser
 (Pyodide in a Web Worker, the service worker passing the frame's requests to it). Loaded
 once online, it starts again with the network gone, makes a table, and a reload with no
-network finds the table where it was."""
+network finds the table where it was; with the network back, one tap moves the evening to
+the server, where phones join it."""
 
 from __future__ import annotations
 
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -39,8 +41,8 @@ def started(page):
     return frame
 
 
-def test_a_table_on_this_device_works_with_no_network_and_survives_a_reload(
-        built, new_context):
+def test_a_table_on_this_device_works_with_no_network_survives_a_reload_and_moves_to_the_server(
+        built, new_context, console_errors):
     context = new_context("tablet")
     page = context.new_page()
     page.goto("/here")
@@ -69,7 +71,7 @@ def test_a_table_on_this_device_works_with_no_network_and_survives_a_reload(
     # With no network, the table's page is not "Reconnecting…": the app is on this device.
     expect(frame.get_by_test_id("connection")).to_be_hidden()
     # No join code to scan: no phone reaches a table on this device.
-    expect(frame.get_by_test_id("no-phones-here")).to_have_text(
+    expect(frame.get_by_test_id("no-phones-here")).to_contain_text(
         "Phones cannot join a table on this device: the tablet enters for every seat.")
     expect(frame.locator("#join-qr")).to_have_count(0)
 
@@ -90,6 +92,58 @@ def test_a_table_on_this_device_works_with_no_network_and_survives_a_reload(
     table = ClumondTable(frame, dict.fromkeys(PLAYERS))
     expect(table.rows()).to_have_count(1, timeout=HANG_MS)
     table.expect_stacks(totals)
+
+    # Back to a server in one tap. The ledger here first: the server's must say the same.
+    frame.get_by_test_id("ledger-link").click()
+    in_play = money_in_play(frame)
+    page.evaluate(f"document.getElementById('here-frame').src = '{where}'")
+    move = frame.get_by_test_id("move-table")
+    expect(move).to_have_text("Move this table to the server", timeout=HANG_MS)
+    # Still no network: the button says so, and the table stays here as it was.
+    move.click()
+    expect(frame.get_by_test_id("move-status")).to_have_text(UNREACHABLE, timeout=HANG_MS)
+    console_errors[:] = [e for e in console_errors if "ERR_INTERNET_DISCONNECTED" not in e]
+    expect(table.rows()).to_have_count(1)
+
+    context.set_offline(False)
+    move.click()
+    # The whole tab opens the server's new table, this tablet its scorekeeper.
+    page.wait_for_url(re.compile(r"/t/[A-Z0-9]+\?moved=1$"), timeout=HANG_MS)
+    expect(page.get_by_test_id("moved")).to_contain_text(
+        "The table on the tablet stays there as it was")
+    server = ClumondTable(page, dict.fromkeys(PLAYERS))
+    expect(server.rows()).to_have_count(1, timeout=HANG_MS)
+    server.expect_stacks(totals)
+    expect(page.get_by_test_id("no-phones-here")).to_have_count(0)
+    join_url = page.locator("#join-url").get_attribute("href")
+    keeper_url = page.url
+    page.get_by_test_id("ledger-link").click()
+    assert money_in_play(page) == in_play
+
+    # A phone joins the server's table by its join link: a game is on, so it asks, and the
+    # scorekeeper approves.
+    page.goto(keeper_url)
+    page.evaluate("window.companionNoReload = true")
+    phone = new_context("phone").new_page()
+    phone.goto(join_url)
+    phone.get_by_test_id("claim-2").click()
+    expect(phone.locator("#waiting")).to_be_visible(timeout=HANG_MS)
+    request = page.locator('.request[data-seat="2"]')
+    expect(request).to_be_visible(timeout=HANG_MS)
+    request.get_by_role("button", name="Approve").click()
+    expect(phone.locator("#you-are")).to_have_text("You are Ben (seat 2)", timeout=HANG_MS)
+
+
+UNREACHABLE = ("The server cannot be reached: is the network back? Nothing was moved and "
+               "nothing is lost; the table stays on this device.")
+
+
+def money_in_play(page) -> dict[str, str]:
+    """The ledger's money in play (game 1), by player, as the ledger page shows it."""
+    rows = page.locator('[data-testid="in-play"] tr[data-player]')
+    expect(rows).to_have_count(len(PLAYERS), timeout=HANG_MS)
+    return {row.get_attribute("data-player"): row.locator("td").get_attribute("data-amount")
+            for row in rows.all()}
 
 
 PLAYERS = ("Ana", "Ben", "Cleo")
