@@ -46,8 +46,7 @@ const SHELL_PATHS = new Set(SHELL.map((url) => new URL(url, self.location.origin
 const HERE_PAGE = "/here";
 const HERE_MOUNT = "/here/app";
 const HERE_CACHE = "companion-here-v1";
-const HERE_KEPT = ["/here/worker.js", "/static/here/",       // network first, kept
-                   "/static/vendor/nacl-fast.min.js"];
+const HERE_KEPT = ["/here/worker.js", "/here/nacl.js", "/static/here/"];  // network first, kept
 const HERE_FOREVER = ["/here/pyodide/", "/here/files/"];       // versioned: cache first
 const HERE_PATIENCE_MS = 10 * 60 * 1000;  // an answer of the app (Python may still be starting)
 let hereHost = null;  // the id of the /here page that said it runs the app

@@ -78,6 +78,17 @@ def worker() -> Response:
     return response
 
 
+@bp.get("/here/nacl.js")
+def nacl() -> Response:
+    """tweetnacl for the worker (the app's own copy, ``static/vendor/nacl-fast.min.js``),
+    under ``/here`` so that the service worker keeps it with the table on this device's
+    files, and only there."""
+    response = send_from_directory(Path(current_app.static_folder or "static") / "vendor",
+                                   "nacl-fast.min.js", mimetype="text/javascript")
+    response.cache_control.no_cache = True
+    return response
+
+
 @bp.get("/here/pyodide/<version>/<name>")
 def pyodide(version: str, name: str) -> Response:
     """One of Pyodide's files, from the npm package (its version in the URL: kept for ever)."""

@@ -17,6 +17,8 @@ import re
 from collections.abc import Callable, Iterable
 from urllib.parse import urlsplit
 
+from nacl.bindings import crypto_scalarmult_base
+
 from companion.extensions import db, limiter
 from companion.live import versions
 from companion.store import ALPHABET, queries, sealed, sealing_keys
@@ -172,8 +174,11 @@ def fresh(app, actions, monkeypatch):
     monkeypatch.setattr("companion.store.changes.new_key", lambda: next(keys))
     # The sealings' key pairs too (their public keys are in the slip forms), in a new store.
     seeds = (hashlib.sha256(b"sealing %d" % n).digest() for n in itertools.count())
-    monkeypatch.setattr(sealing_keys.PrivateKey, "generate",
-                        classmethod(lambda cls: cls(next(seeds))))
+    def key_pair() -> tuple[bytes, bytes]:
+        private = next(seeds)
+        return crypto_scalarmult_base(private), private
+
+    monkeypatch.setattr(sealing_keys, "key_pair", key_pair)
     sealed.install_keys(app, None)
     with app.app_context():
         db.session.remove()
