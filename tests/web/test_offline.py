@@ -116,3 +116,48 @@ def test_the_recap_of_a_table_on_this_device_offers_no_code_to_scan(here):
     assert answer["status"] == 200, page[:500]
     assert "Phones cannot join a table on this device: the tablet enters for every seat." in page
     assert 'id="recap-qr"' not in page and "Open it on another phone" not in page
+    # Not "the table's Wi-Fi": the recap lives on this tablet; its downloads still work.
+    assert "the recap lives on this tablet" in page and "Wi-Fi" not in page
+    for download in ("download-svg", "download-text"):
+        link = re.search(rf'href="([^"]+)"[^>]*data-testid="{download}"', page).group(1)
+        assert here.answer("GET", link.replace("&amp;", "&"), [])["status"] == 200
+
+
+def test_the_seats_of_a_table_on_this_device_have_no_phone_states(here):
+    url = _new_table(here)
+    _answer, page = _page(here, url)
+    seats = page.split('id="keeper-live"', 1)[1].split("</ol>", 1)[0]
+    assert "Ana" in seats and "Cleo" in seats
+    # No "joined" or "no phone" beside each name: no phone joins here, none is missing.
+    assert 'data-testid="joined"' not in seats and "no phone" not in seats
+
+
+def test_the_tablet_answers_for_each_player_with_no_word_of_phones(app, actions,
+                                                                  monkeypatch):
+    """The same pages in the app's offline mode (``OFFLINE``, as on the tablet): Clumond's
+    offer reads "Answer for Ann", the Tromplemond vote "for Rob, …", and a game over says
+    the seats are below, with no join code; the server says "has no phone"."""
+    from tests.web.test_clumond import TWO_MAKE_IT
+    from tests.web.test_clumond import start as start_clumond
+    server = start_clumond(actions, seated=())
+    said = server.keeper.get(f"/t/{server.code}").get_data(as_text=True)
+    assert re.search(r'data-testid="no-phone">\w+ has no phone: answer for \w+\.<', said)
+
+    monkeypatch.setitem(actions.app.config, "OFFLINE", True)
+    game = start_clumond(actions, seated=(), rounds="1")
+    page = game.keeper.get(f"/t/{game.code}").get_data(as_text=True)
+    assert re.search(r'data-testid="no-phone">Answer for (Ann|Bo|Cy)<', page)
+    assert "no phone" not in page
+    game.play(**TWO_MAKE_IT)
+    assert actions.post(f"/t/{game.code}/games/1/end", {"game": "tremp"}).status_code == 303
+    over = game.keeper.get(f"/t/{game.code}").get_data(as_text=True)
+    hint = re.search(r'data-testid="seats-below">([^<]+)<', over).group(1)
+    assert hint == "The seats, their names and the first dealer are below."
+
+    code = actions.create_table(game="tromplemond")
+    assert actions.start(code).status_code == 303
+    opened = actions.post(f"/t/{code}/games/1/tromplemond/vote", {"round": "1"})
+    assert opened.status_code == 303
+    vote = actions.keeper.get(f"/t/{code}").get_data(as_text=True)
+    assert 'data-testid="proxy-link"' in vote
+    assert "no phone" not in vote and re.search(r">for (\w+, ){3}\w+<", vote)
