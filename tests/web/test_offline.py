@@ -161,3 +161,44 @@ def test_the_tablet_answers_for_each_player_with_no_word_of_phones(app, actions,
     vote = actions.keeper.get(f"/t/{code}").get_data(as_text=True)
     assert 'data-testid="proxy-link"' in vote
     assert "no phone" not in vote and re.search(r">for (\w+, ){3}\w+<", vote)
+
+
+def _started_with_its_options(actions, game: str) -> str:
+    """A table of ``game`` for four players with no phone, started with the options its
+    start form offers; its code."""
+    code = actions.create_table(game=game, players=["Rob", "Sam", "Nick", "Emily"])
+    form = actions.keeper.get(f"/t/{code}/start").get_data(as_text=True)
+    form = re.search(r'data-testid="options-form".*?</form>', form, re.S).group(0)
+    data = {}
+    for field in re.findall(r"<input[^>]+>", form):
+        name, value = re.search(r'name="([^"]+)"', field), re.search(r'value="([^"]*)"', field)
+        chosen = ('type="radio"' not in field and 'type="checkbox"' not in field) or (
+            " checked" in field)
+        if name and chosen and name.group(1) not in ("csrf_token", "tap"):
+            data[name.group(1)] = value.group(1) if value else ""
+    for name, options in re.findall(r'<select[^>]*name="([^"]+)"[^>]*>(.*?)</select>', form,
+                                    re.S):
+        picked = re.search(r'<option value="([^"]*)"[^>]*selected', options) or re.search(
+            r'<option value="([^"]*)"', options)
+        data[name] = picked.group(1)
+    assert actions.post(f"/t/{code}/start", data).status_code == 303
+    return code
+
+
+@pytest.mark.parametrize(("game", "server_says", "here_says"), [
+    ("tremp", "Sam has no phone: tap the card Sam lays face up, or Pass.",
+     "Tap the card Sam lays face up, or Pass."),
+    ("trumplestiltskin", 'data-testid="no-phone">no phone: bid or pass here', "to bid"),
+    ("trefeltromp", 'data-testid="joined">no phone', "Rob"),
+])
+def test_the_other_games_tablets_say_no_word_of_phones_either(
+        app, actions, monkeypatch, game, server_says, here_says):
+    """The tablet's first turn in each other game: offline, no "has no phone" and no
+    "no phone" badge (the tablet enters for everyone); on the server, the same page says it."""
+    server = actions.keeper.get(f"/t/{_started_with_its_options(actions, game)}")
+    assert server_says in server.get_data(as_text=True)
+    monkeypatch.setitem(actions.app.config, "OFFLINE", True)
+    page = actions.keeper.get(f"/t/{_started_with_its_options(actions, game)}")
+    assert page.status_code == 200
+    assert "no phone" not in page.get_data(as_text=True)
+    assert here_says in page.get_data(as_text=True)
