@@ -90,8 +90,23 @@ def _wanted(relative: str) -> bool:
     if "__pycache__" in parts or relative.endswith(COMPILED):
         return False
     if parts[:2] == ["babel", "locale-data"]:
-        return parts[2].removesuffix(".dat") in ("root", *LANGUAGES)
+        return parts[2].removesuffix(".dat") in _locale_data()
     return True
+
+
+def _locale_data() -> set[str]:
+    """The babel locale data the app's languages read: each language's own and its parents'
+    (``nb`` reads ``no``'s, which babel's data names as its parent), up to ``root``."""
+    from babel.core import get_global
+
+    exceptions = get_global("parent_exceptions")
+    names = {"root"}
+    for language in LANGUAGES:
+        name = language
+        while name != "root":
+            names.add(name)
+            name = exceptions.get(name) or ("_".join(name.split("_")[:-1]) or "root")
+    return names
 
 
 def _files(folder: Path, base: Path):

@@ -1,8 +1,10 @@
 """A table on this device (issue 42): /here runs the whole app in the tablet's browser
 (Pyodide in a Web Worker, the service worker passing the frame's requests to it). Loaded
 once online, it starts again with the network gone, makes a table, and a reload with no
-network finds the table where it was; with the network back, one tap moves the evening to
-the server, where phones join it."""
+network finds the table where it was. On the same load (Python's start in the browser is
+slow), a Tromplemond round: every slip chosen on the tablet's private screen, sealed in the
+page and opened by the browser's Python, every hand entered on the tablet. With the network
+back, one tap moves the Clumond evening to the server, where phones join it."""
 
 from __future__ import annotations
 
@@ -16,6 +18,12 @@ from playwright.sync_api import expect
 
 from companion.rules import replay
 from tests.browser.games.clumond import ClumondTable
+from tests.browser.games.tromplemond import (
+    TROMPLEMOND_PLAYERS,
+    TromplemondTable,
+    enter_quick_hands,
+    tap_slip,
+)
 from tests.waiting import HANG_MS
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -43,6 +51,8 @@ def started(page):
 
 def test_a_table_on_this_device_works_with_no_network_survives_a_reload_and_moves_to_the_server(
         built, new_context, console_errors):
+    """Clumond, then (the same load) Tromplemond, each round played with no network; then
+    the Clumond table moved to the server."""
     context = new_context("tablet")
     page = context.new_page()
     page.goto("/here")
@@ -93,7 +103,31 @@ def test_a_table_on_this_device_works_with_no_network_survives_a_reload_and_move
     expect(table.rows()).to_have_count(1, timeout=HANG_MS)
     table.expect_stacks(totals)
 
-    # Back to a server in one tap. The ledger here first: the server's must say the same.
+    # Tromplemond on the same tablet, still with no network: the vote by private slips.
+    page.evaluate("document.getElementById('here-frame').src ="
+                  " '/here/app/new?game=tromplemond&seats=4'")
+    expect(frame.get_by_test_id("new-table-form")).to_be_visible(timeout=HANG_MS)
+    frame.get_by_test_id("table-name").fill("Porch")
+    for i, name in enumerate(TROMPLEMOND_PLAYERS, start=1):
+        frame.locator(f"#player-{i}").fill(name)
+    frame.get_by_test_id("new-table-form").locator('button[type="submit"]').click()
+    expect(frame.locator("main")).to_contain_text("Emily", timeout=HANG_MS)
+    expect(frame.get_by_test_id("no-phones-here")).to_be_visible()
+    porch = page.evaluate(
+        "document.getElementById('here-frame').contentWindow.location.pathname")
+    assert porch.startswith("/here/app/t/")
+    scores = play_tromplemond(frame)
+    record = frame.locator("body").evaluate(
+        "(body, url) => fetch(url).then(answer => answer.json())",
+        f"{porch}/games/1/record.json")
+    assert len(record["rounds"]) == 1
+    assert replay(record)["rounds"][0]["scores"] == scores
+    assert scores["Emily"] == 0  # voted off by the tablet's slips
+
+    # Back to the Clumond table, and to a server in one tap.
+    page.evaluate(f"document.getElementById('here-frame').src = '{where}'")
+    expect(table.rows()).to_have_count(1, timeout=HANG_MS)
+    # The ledger here first: the server's must say the same.
     frame.get_by_test_id("ledger-link").click()
     in_play = money_in_play(frame)
     page.evaluate(f"document.getElementById('here-frame').src = '{where}'")
@@ -161,8 +195,9 @@ def play_a_round(frame) -> dict[str, int]:
     expect(frame.locator("#round")).to_have_attribute("data-phase", "offer", timeout=HANG_MS)
     for _turn in PLAYERS:  # nobody goes for Clumond: the tablet answers for each seat
         asked = frame.get_by_test_id("no-phone")
-        expect(asked).to_be_visible(timeout=HANG_MS)
-        name = asked.inner_text().split(" has no phone")[0]
+        # No "has no phone" at a table where no phone joins: the tablet answers for them.
+        expect(asked).to_have_text(re.compile(r"^Answer for \w+$"), timeout=HANG_MS)
+        name = asked.inner_text().removeprefix("Answer for ")
         frame.get_by_test_id(f"answer-{name}").get_by_test_id("offer-no").click()
         expect(frame.get_by_test_id(f"answer-{name}")).to_have_count(0, timeout=HANG_MS)
     expect(frame.locator("#round")).to_have_attribute("data-phase", "tricks", timeout=HANG_MS)
@@ -181,3 +216,58 @@ def play_a_round(frame) -> dict[str, int]:
     expect(table.stack_cell("Cleo")).to_contain_text(
         ClumondTable.said("90"), timeout=HANG_MS)
     return table.stacks()
+
+
+KEEP_WHAT_IS_SENT = """body => {
+  const doc = body.ownerDocument;
+  if (doc.defaultView.keepsSent) return;
+  doc.defaultView.keepsSent = true;
+  // Bubbling, on the document: after the slip script has sealed the form.
+  doc.addEventListener("submit", (event) => {
+    const sent = Object.fromEntries(new FormData(event.target).entries());
+    sessionStorage.setItem("sent-slip", JSON.stringify(sent));
+  });
+}"""
+"""Keep in the frame what each slip form sends (its fields once sealed), to look at after."""
+
+VOTES = {"Rob": "Emily", "Sam": "Emily", "Nick": "Emily", "Emily": "Rob"}
+"""Each player's slip in the Tromplemond round: Emily goes off."""
+
+
+def play_tromplemond(frame) -> dict[str, int]:
+    """The scorekeeper plays Tromplemond's first round on the tablet alone: the game with
+    its usual options, the vote opened, each player's slip chosen on the tablet's private
+    screen (sealed in the page: what the frame sends holds no name), the hands entered the
+    quick way, the round confirmed; the round's scores the score table shows."""
+    table = TromplemondTable(frame, {}, "")
+    frame.get_by_test_id("start-game").click()
+    expect(frame.get_by_test_id("options-form")).to_be_visible(timeout=HANG_MS)
+    frame.get_by_test_id("start-options").click()
+    table.wait_phase("deal")
+    frame.get_by_test_id("open-vote").click()
+    table.wait_phase("vote")
+    for voter, choice in VOTES.items():
+        frame.get_by_test_id("proxy-link").click()
+        frame.get_by_test_id(f"private-{voter}").click()
+        expect(frame.locator("#private-slip")).to_contain_text(
+            f"Only {voter} looks at the screen now", timeout=HANG_MS)
+        tap_slip(frame, choice)
+        frame.locator("body").evaluate(KEEP_WHAT_IS_SENT)
+        frame.get_by_test_id("slip-confirm").click()
+        expect(frame.get_by_test_id("private-done")).to_be_visible(timeout=HANG_MS)
+        sent = frame.locator("body").evaluate(
+            "body => JSON.parse(sessionStorage.getItem('sent-slip'))")
+        # Sealed in the page (tweetnacl): the slip sent holds no name, only the sealed box.
+        assert sent.get("sealed") and sent["chooser"] == voter, sent
+        assert choice not in {value for key, value in sent.items() if key != "chooser"}, sent
+        frame.get_by_role("link", name="Scorekeeper screen").click()
+        expect(frame.locator("#round")).to_be_visible(timeout=HANG_MS)
+    table.wait_phase("hands")
+    expect(frame.get_by_test_id("vote-off")).to_contain_text("Emily", timeout=HANG_MS)
+    enter_quick_hands(table)
+    table.confirm_round()
+    row = frame.locator('[data-testid="score-table"] tbody tr[data-round="1"]')
+    cells = row.locator(".score").all_inner_texts()
+    scores = {name: int(text.replace("\u2212", "-"))
+              for name, text in zip(TROMPLEMOND_PLAYERS, cells, strict=True)}
+    return scores

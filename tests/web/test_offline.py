@@ -116,6 +116,92 @@ def test_the_recap_of_a_table_on_this_device_offers_no_code_to_scan(here):
     assert answer["status"] == 200, page[:500]
     assert "Phones cannot join a table on this device: the tablet enters for every seat." in page
     assert 'id="recap-qr"' not in page and "Open it on another phone" not in page
+    # Not "the table's Wi-Fi": the recap lives on this tablet; its downloads still work.
+    assert "the recap lives on this tablet" in page and "Wi-Fi" not in page
+    for download in ("download-svg", "download-text"):
+        link = re.search(rf'href="([^"]+)"[^>]*data-testid="{download}"', page).group(1)
+        assert here.answer("GET", link.replace("&amp;", "&"), [])["status"] == 200
+
+
+def test_the_seats_of_a_table_on_this_device_have_no_phone_states(here):
+    url = _new_table(here)
+    _answer, page = _page(here, url)
+    seats = page.split('id="keeper-live"', 1)[1].split("</ol>", 1)[0]
+    assert "Ana" in seats and "Cleo" in seats
+    # No "joined" or "no phone" beside each name: no phone joins here, none is missing.
+    assert 'data-testid="joined"' not in seats and "no phone" not in seats
+
+
+def test_the_tablet_answers_for_each_player_with_no_word_of_phones(app, actions,
+                                                                  monkeypatch):
+    """The same pages in the app's offline mode (``OFFLINE``, as on the tablet): Clumond's
+    offer reads "Answer for Ann", the Tromplemond vote "for Rob, …", and a game over says
+    the seats are below, with no join code; the server says "has no phone"."""
+    from tests.web.test_clumond import TWO_MAKE_IT
+    from tests.web.test_clumond import start as start_clumond
+    server = start_clumond(actions, seated=())
+    said = server.keeper.get(f"/t/{server.code}").get_data(as_text=True)
+    assert re.search(r'data-testid="no-phone">\w+ has no phone: answer for \w+\.<', said)
+
+    monkeypatch.setitem(actions.app.config, "OFFLINE", True)
+    game = start_clumond(actions, seated=(), rounds="1")
+    page = game.keeper.get(f"/t/{game.code}").get_data(as_text=True)
+    assert re.search(r'data-testid="no-phone">Answer for (Ann|Bo|Cy)<', page)
+    assert "no phone" not in page
+    game.play(**TWO_MAKE_IT)
+    assert actions.post(f"/t/{game.code}/games/1/end", {"game": "tremp"}).status_code == 303
+    over = game.keeper.get(f"/t/{game.code}").get_data(as_text=True)
+    hint = re.search(r'data-testid="seats-below">([^<]+)<', over).group(1)
+    assert hint == "The seats, their names and the first dealer are below."
+
+    code = actions.create_table(game="tromplemond")
+    assert actions.start(code).status_code == 303
+    opened = actions.post(f"/t/{code}/games/1/tromplemond/vote", {"round": "1"})
+    assert opened.status_code == 303
+    vote = actions.keeper.get(f"/t/{code}").get_data(as_text=True)
+    assert 'data-testid="proxy-link"' in vote
+    assert "no phone" not in vote and re.search(r">for (\w+, ){3}\w+<", vote)
+
+
+def _started_with_its_options(actions, game: str) -> str:
+    """A table of ``game`` for four players with no phone, started with the options its
+    start form offers; its code."""
+    code = actions.create_table(game=game, players=["Rob", "Sam", "Nick", "Emily"])
+    form = actions.keeper.get(f"/t/{code}/start").get_data(as_text=True)
+    form = re.search(r'data-testid="options-form".*?</form>', form, re.S).group(0)
+    data = {}
+    for field in re.findall(r"<input[^>]+>", form):
+        name, value = re.search(r'name="([^"]+)"', field), re.search(r'value="([^"]*)"', field)
+        chosen = ('type="radio"' not in field and 'type="checkbox"' not in field) or (
+            " checked" in field)
+        if name and chosen and name.group(1) not in ("csrf_token", "tap"):
+            data[name.group(1)] = value.group(1) if value else ""
+    for name, options in re.findall(r'<select[^>]*name="([^"]+)"[^>]*>(.*?)</select>', form,
+                                    re.S):
+        picked = re.search(r'<option value="([^"]*)"[^>]*selected', options) or re.search(
+            r'<option value="([^"]*)"', options)
+        data[name] = picked.group(1)
+    assert actions.post(f"/t/{code}/start", data).status_code == 303
+    return code
+
+
+@pytest.mark.parametrize(("game", "server_says", "here_says"), [
+    ("tremp", "Sam has no phone: tap the card Sam lays face up, or Pass.",
+     "Tap the card Sam lays face up, or Pass."),
+    ("trumplestiltskin", 'data-testid="no-phone">no phone: bid or pass here', "to bid"),
+    ("trefeltromp", 'data-testid="joined">no phone', "Rob"),
+])
+def test_the_other_games_tablets_say_no_word_of_phones_either(
+        app, actions, monkeypatch, game, server_says, here_says):
+    """The tablet's first turn in each other game: offline, no "has no phone" and no
+    "no phone" badge (the tablet enters for everyone); on the server, the same page says it."""
+    server = actions.keeper.get(f"/t/{_started_with_its_options(actions, game)}")
+    assert server_says in server.get_data(as_text=True)
+    monkeypatch.setitem(actions.app.config, "OFFLINE", True)
+    page = actions.keeper.get(f"/t/{_started_with_its_options(actions, game)}")
+    assert page.status_code == 200
+    assert "no phone" not in page.get_data(as_text=True)
+    assert here_says in page.get_data(as_text=True)
 
 
 def test_a_table_on_this_device_offers_to_move_to_the_server(here, actions):
