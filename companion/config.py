@@ -57,6 +57,10 @@ of a tablet and nine phones behind one café's Wi-Fi; beyond, its screens poll e
 NEW_TABLE_LIMIT = "10/minute;60/hour"
 """Tables one address may make (``COMPANION_NEW_TABLE_LIMIT``): a club's evening behind one
 router starts a table or two a minute; each table costs a slow hash of its recovery code."""
+OFFLINE_MOUNT = "/here/app"
+"""Where the pages of a table on this device live (``companion.offline``): the app's root as
+the tablet's browser sees it, under the page that runs it (``companion.web.here``)."""
+
 IMPORT_LIMIT = "2/minute;20/hour"
 """Records one address may import (``COMPANION_IMPORT_LIMIT``; the API and the import page
 together, only those taken counting): a backup put back or a move from another server, a few

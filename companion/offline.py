@@ -23,8 +23,8 @@ from http.cookies import SimpleCookie
 from pathlib import Path
 from typing import Any
 
-MOUNT = "/here/app"
-"""Where the pages of a table on this device live: the app's root, as the browser sees it."""
+from .config import OFFLINE_MOUNT as MOUNT
+
 DATABASE = "companion.sqlite3"
 COOKIES = "cookies.json"
 READS = frozenset({"GET", "HEAD", "OPTIONS"})

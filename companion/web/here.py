@@ -2,7 +2,7 @@
 
 ``/here`` starts Pyodide in a Web Worker (``/here/worker.js``: ``static/here/worker.js``,
 with a policy of its own that lets it compile WebAssembly) and shows the app's pages, under
-``companion.offline.MOUNT``, in a frame; the service worker (``static/sw.js``) passes the
+``companion.config.OFFLINE_MOUNT``, in a frame; the service worker (``static/sw.js``) passes the
 frame's requests to the worker and keeps these files, so that it all works with no network
 after a first visit. Pyodide's files come from ``node_modules/pyodide`` and the app's zip
 from ``scripts/build_offline.py`` (``instance/offline/``): nothing from a CDN.
@@ -23,7 +23,7 @@ from flask import (
     url_for,
 )
 
-from ..offline import MOUNT
+from ..config import OFFLINE_MOUNT as MOUNT
 
 bp = Blueprint("here", __name__)
 
