@@ -1,8 +1,8 @@
 """The currencies a table may keep its money in, as the start form offers them, and the
 device's own currency.
 
-A table's unit is any currency Babel knows by its ISO 4217 code (``NOK``, ``JPY``; the rules'
-:mod:`companion.rules.money`), or ``chips``. The start form's money select offers the
+A table's unit is any currency in use by its ISO 4217 code (``NOK``, ``JPY``: the rules'
+:func:`companion.rules.money.currencies`), or ``chips``. The start form's money select offers the
 device's own currency first (the country its browser names in ``Accept-Language``:
 ``nb-NO`` → NOK, ``de-DE`` → EUR, ``en-US`` → USD, ``ja-JP`` → JPY), then the usual ones
 (:data:`USUAL`), chips where the game offers them, then every other currency in use today
@@ -22,7 +22,7 @@ from babel.numbers import get_currency_name, get_territory_currencies
 from flask import has_request_context, request
 from flask_babel import lazy_gettext as _l
 
-from ..rules.money import CHIPS, is_unit
+from ..rules.money import CHIPS, currencies, is_unit
 from .device import locale_name
 
 FALLBACK = "GBP"
@@ -96,13 +96,6 @@ def starting_unit(default: str) -> str:
     return default if default == CHIPS else device_currency(default)
 
 
-@cache
-def in_use() -> frozenset[str]:
-    """Every currency some country uses today (Babel's list: 150 or so)."""
-    return frozenset(code for territory in get_global("territory_currencies")
-                     for code in get_territory_currencies(territory) if is_unit(code))
-
-
 @dataclass(frozen=True)
 class UnitChoice:
     """One choice of the money select: its code and what it shows."""
@@ -134,7 +127,7 @@ def _sort_key(text: str) -> str:
 def _labels(locale: str) -> dict[str, str]:
     """Each currency in use's label in a language: its name and its code,
     ``Norwegian Krone (NOK)``."""
-    return {code: f"{get_currency_name(code, locale=locale)} ({code})" for code in in_use()}
+    return {code: f"{get_currency_name(code, locale=locale)} ({code})" for code in currencies()}
 
 
 def unit_label(code: str) -> str:
@@ -152,14 +145,14 @@ def unit_choices(chosen: str | None, *, chips: bool) -> UnitChoices:
     top = [device_currency(), *USUAL]
     if chips:
         top.append(CHIPS)
-    if chosen is not None and is_unit(chosen) and chosen not in top and chosen not in in_use():
+    if chosen is not None and is_unit(chosen) and chosen not in top and chosen not in currencies():
         top.append(chosen)
     top = [code for code in dict.fromkeys(top) if chips or code != CHIPS]
-    rest = sorted((code for code in in_use() if code not in top),
+    rest = sorted((code for code in currencies() if code not in top),
                   key=lambda code: _sort_key(unit_label(code)))
     return UnitChoices(tuple(UnitChoice(code, unit_label(code)) for code in top),
                        tuple(UnitChoice(code, unit_label(code)) for code in rest))
 
 
 __all__ = ["FALLBACK", "USUAL", "UnitChoice", "UnitChoices", "currency_of", "device_currency",
-           "in_use", "starting_unit", "unit_choices", "unit_label"]
+           "starting_unit", "unit_choices", "unit_label"]
