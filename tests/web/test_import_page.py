@@ -24,22 +24,13 @@ from companion import config
 from companion.extensions import db
 from companion.store import Table
 from tests.rules import gen_tremp
-from tests.web.test_games import CLUMOND  # a good record: one round of Clumond
+from tests.web.test_games import CLUMOND, GNOME  # good records of one round each
 
 pytestmark = pytest.mark.db
 
 TRICKS_15 = {**CLUMOND, "rounds": [dict(CLUMOND["rounds"][0],
                                         tricks={"Ann": 7, "Bo": 4, "Cy": 4})]}
 """One the rules refuse: the tricks of round 1 add up to 15, not 13."""
-GNOME = {
-    "game": "trumplestiltskin", "players": ["Ann", "Bo", "Cy", "Di"], "first_dealer": "Ann",
-    "options": {},
-    "rounds": [{"bids": [["Bo", 10], ["Cy", "pass"], ["Di", 12], ["Ann", "pass"],
-                         ["Bo", "pass"]],
-                "looked": ["Bo"], "gnome": "9♥", "trump": "♥",
-                "points": {"Ann": 3, "Bo": 5, "Cy": 2, "Di": 6}}],
-}
-"""A good Trumplestiltskin record of one round."""
 
 
 def as_file(record: object) -> bytes:
