@@ -112,7 +112,7 @@ def load_game(code: str, number: int, *, to_change: bool = False) -> tuple[Table
     """The table and its game ``number``, or a 404 a player can act on (``to_change``: for
     an action, the table's row locked first).
 
-    Under a game's own URL (its blueprint's: ``…/games/<n>/tremp/judge``) the game
+    Under a game's own URL (its blueprint's: ``…/games/<n>/<game>/…``) the game
     must be of that kind: another game's screen on it is a 404 too (:func:`_same_game`).
     """
     table = find_table(code, to_change=to_change)

@@ -248,7 +248,7 @@ class DefaultPhase(Enum):
 
 
 class SealedStep:
-    """One kind of sealed choice a game holds (Tromplemond's vote, Trefeltromp's reveals).
+    """One kind of sealed choice a game holds (a secret vote, a simultaneous reveal).
 
     The generic pages (``companion.web.vote``) draw the slip, take it from a
     phone or from the tablet's private screen, and never send anything of a
@@ -303,13 +303,13 @@ class RecordSaid:
     device's language (:meth:`GameFlow.say_record`)."""
 
     label: str
-    """What the record is ("Highest Tromplemond round")."""
+    """What the record is ("Highest round")."""
     value: str
     """Its value ("68 points")."""
     holders: str
     """Who holds it, as the book says ("Rob, Sam"; "the Gnome")."""
     night: str
-    """The recap's line ("Longest Tremp game: 7 hands")."""
+    """The recap's line ("Longest game: 7 hands")."""
 
 
 class GameFlow:
@@ -322,7 +322,7 @@ class GameFlow:
     """
 
     name: ClassVar[str]
-    """The game's record name (``tromplemond``)."""
+    """The game's record name (its folder's under ``companion/games/``)."""
     blueprint: ClassVar[Blueprint | None] = None
     tablet_template: ClassVar[str] = "rounds/_default.html"
     """The inside of the tablet's round region."""
@@ -340,8 +340,8 @@ class GameFlow:
     game played for money; the table then starts in the device's own currency, this one
     when its browser names no country (``companion.web.currencies.starting_unit``)."""
     stylesheet: ClassVar[Path | None] = None
-    """The game's own stylesheet (``companion/games/clumond/web/clumond.css``), if it has one:
-    served at ``/static/css/clumond.css`` (``companion.web.games.install``)."""
+    """The game's own stylesheet (``companion/games/<game>/web/<game>.css``), if it has one:
+    served at ``/static/css/<game>.css`` (``companion.web.games.install``)."""
     dealer_ticks: ClassVar[bool] = False
     """True when the checklists are the dealer's job: only the dealer's phone (or the
     tablet) ticks the dealing steps, and the other phones show the checklists folded."""
@@ -350,10 +350,10 @@ class GameFlow:
 
     def __init_subclass__(cls, *, folder: str | None = None, stylesheet: bool = False,
                           **kwargs: Any) -> None:
-        """``class TrempFlow(GameFlow, folder="tremp", stylesheet=True)``: the game's
-        template folder (``templates/tremp/`` in its package, its blueprint's
+        """``class SomeFlow(GameFlow, folder="<game>", stylesheet=True)``: the game's
+        template folder (``templates/<game>/`` in its package, its blueprint's
         ``template_folder``) holds the usual parts (``_tablet``, ``_phone``, ``_scores``,
-        ``_options``, ``_correct``), and ``tremp.css`` beside the flow is its stylesheet."""
+        ``_options``, ``_correct``), and ``<game>.css`` beside the flow is its stylesheet."""
         super().__init_subclass__(**kwargs)
         if folder is not None:
             cls.tablet_template = f"{folder}/_tablet.html"

@@ -265,8 +265,8 @@ def you_context(screen: Screen) -> dict[str, Any]:
 
 
 def players_gone(table: Table) -> frozenset[str]:
-    """The players who have left the game being played (a Trefeltromp player leaves between
-    hands with their stack, ``leave`` in the record's hands): their phone may still hold
+    """The players who have left the game being played (in a game where a player may leave
+    between hands with their stack, ``leave`` in the record's hands): their phone may still hold
     its seat, but they are no longer seated at the game. None once the last have left (the
     game is over)."""
     game = table.playing
